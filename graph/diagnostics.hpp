@@ -1,0 +1,47 @@
+// Errors that point at the user's input. Every recoverable failure in eqfuse
+// (malformed FX text, unknown op in a rule, bad JSON, wrong shapes) is thrown
+// as an eqfuse::Error carrying where it happened; the CLI prints
+// `file:line:col: error: message`, the offending source line and a caret,
+// then exits with code 2.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+namespace eqfuse {
+
+// A position in a named input. line/column are 1-based; 0 means "unknown".
+struct SourceLoc {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  bool known() const { return line > 0; }
+};
+
+class Error : public std::runtime_error {
+ public:
+  explicit Error(std::string message, SourceLoc loc = {}, std::string source_line = {})
+      : std::runtime_error(std::move(message)),
+        loc_(std::move(loc)),
+        source_line_(std::move(source_line)) {}
+
+  const SourceLoc& loc() const { return loc_; }
+  // The full text of the offending line (empty if not applicable).
+  const std::string& source_line() const { return source_line_; }
+  // `file:line:col: error: msg` + source line + caret, ready for stderr.
+  std::string render() const;
+
+ private:
+  SourceLoc loc_;
+  std::string source_line_;
+};
+
+// Throws an Error with a fmt-formatted message.
+template <typename... Args>
+[[noreturn]] void fail(const SourceLoc& loc, fmt::format_string<Args...> f, Args&&... args) {
+  throw Error(fmt::format(f, std::forward<Args>(args)...), loc);
+}
+
+}  // namespace eqfuse

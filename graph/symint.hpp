@@ -1,0 +1,75 @@
+// Symbolic integers for tensor dims: `4096`, `s0`, `s0*4`, `s57 + s75`.
+// A SymInt is a polynomial with int64 coefficients over atoms (symbol names
+// such as `s0`, or opaque sub-expressions such as `floor(s0/3)` that the
+// polynomial form cannot express). Polynomials are kept canonical (sorted
+// terms, no zero coefficients) so equal expressions compare and hash equal.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace eqfuse {
+
+class SymInt {
+ public:
+  SymInt() = default;  // zero
+  SymInt(int64_t value);  // NOLINT: implicit, dims are usually constants
+  static SymInt symbol(std::string name);
+
+  bool is_constant() const { return terms_.empty() || (terms_.size() == 1 && terms_[0].atoms.empty()); }
+  // Value if constant.
+  std::optional<int64_t> constant() const;
+  bool is_symbolic() const { return !is_constant(); }
+
+  SymInt operator+(const SymInt& o) const;
+  SymInt operator-(const SymInt& o) const;
+  SymInt operator*(const SymInt& o) const;
+  SymInt operator-() const;
+  // Python `//`: exact when every coefficient is divisible by a constant
+  // divisor, otherwise an opaque atom `(a//b)` (constants fold exactly).
+  SymInt floordiv(const SymInt& o) const;
+  SymInt mod(const SymInt& o) const;
+  bool operator==(const SymInt& o) const { return terms_ == o.terms_; }
+  bool operator!=(const SymInt& o) const { return !(*this == o); }
+  bool operator<(const SymInt& o) const { return terms_ < o.terms_; }
+
+  // Evaluates with concrete values for atoms; nullopt if an atom is unbound.
+  std::optional<int64_t> evaluate(const std::map<std::string, int64_t, std::less<>>& bindings) const;
+  // Symbol names used (opaque atoms are not split).
+  std::vector<std::string> atoms() const;
+  // Sympy-like printing: `4096`, `s0`, `4*s0`, `s57 + s75`, `s0 - 1`.
+  std::string to_string() const;
+  size_t hash() const;
+
+  // Parses `s0`, `4*s0`, `s0*4`, `s57 + s75`, `(s0 + 1)//2`, `-3`. Throws
+  // std::invalid_argument with a message naming the offset on bad text.
+  static SymInt parse(std::string_view text);
+
+ private:
+  struct Term {
+    int64_t coef = 0;
+    std::vector<std::string> atoms;  // sorted, repeated for powers
+    bool operator==(const Term&) const = default;
+    bool operator<(const Term& o) const {
+      if (atoms != o.atoms) {
+        // Constants sort last, as sympy prints them.
+        if (atoms.empty()) return false;
+        if (o.atoms.empty()) return true;
+        return atoms < o.atoms;
+      }
+      return coef < o.coef;
+    }
+  };
+  void normalize();
+  std::vector<Term> terms_;
+};
+
+}  // namespace eqfuse
+
+template <>
+struct std::hash<eqfuse::SymInt> {
+  size_t operator()(const eqfuse::SymInt& s) const { return s.hash(); }
+};
