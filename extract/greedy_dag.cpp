@@ -1,0 +1,276 @@
+// Greedy DAG-cost extraction plus a local-improvement pass.
+//
+// Greedy pass (the "faster-greedy-dag" idea of extraction-gym): every class
+// carries the SET of classes its current extraction uses, and its cost is the
+// sum of those classes' node costs, so shared sub-terms are paid once. Classes
+// are settled in increasing set cost (a node's set contains its children's
+// sets, so its cost is never below theirs, the same monotonicity bottom-up
+// relies on). A node is evaluated once, when its last child class settles:
+// its set is the union of its children's sets plus its own class, rejected if
+// its own class is already inside (that would be a cycle). Settled sets only
+// contain settled classes, whose choices never change again, so each set is
+// exactly the sub-DAG the final choice extracts, and the choice is acyclic.
+//
+// Local improvement: reference counts over the chosen edges give the exact
+// DAG cost change of re-choosing one class (classes that become unreachable
+// are subtracted, newly reachable ones added), so single-class moves that
+// lower the total are applied while a work budget lasts. A topological rank
+// per class keeps the check that a move creates no cycle cheap.
+#include <algorithm>
+#include <limits>
+#include <queue>
+
+#include "extract/extractor.hpp"
+#include "extract/internal.hpp"
+
+namespace eqfuse {
+namespace extract_detail {
+
+std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
+  const std::size_t nc = p.num_classes();
+  const std::size_t nn = p.num_nodes();
+  std::vector<NodeId> choice(nc, kNoNode);
+  std::vector<double> best(nc, std::numeric_limits<double>::infinity());
+  std::vector<std::vector<ClassId>> set(nc);  // best candidate's class set (unsorted)
+  std::vector<std::uint32_t> pending(nn);
+  std::vector<unsigned char> settled(nc, 0);
+  std::vector<std::uint32_t> stamp(nc, 0);
+  std::uint32_t epoch = 0;
+  using Entry = std::pair<double, ClassId>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
+
+  auto offer = [&](NodeId n) {
+    const ClassId c = p.node_class(n);
+    if (settled[c]) return;
+    ++epoch;
+    double cost = p.node_cost(n);
+    std::size_t size = 1;
+    for (ClassId d : p.children(n)) {
+      if (stamp[d] == epoch) continue;  // the child's whole set is already counted
+      for (ClassId x : set[d]) {
+        if (stamp[x] == epoch) continue;
+        stamp[x] = epoch;
+        cost += p.node_cost(choice[x]);
+        ++size;
+      }
+    }
+    if (stamp[c] == epoch || !(cost < best[c])) return;  // cycle, or not better
+    best[c] = cost;
+    choice[c] = n;
+    auto& s = set[c];
+    s.clear();
+    s.reserve(size);
+    s.push_back(c);
+    ++epoch;
+    for (ClassId d : p.children(n)) {
+      if (stamp[d] == epoch) continue;
+      for (ClassId x : set[d]) {
+        if (stamp[x] == epoch) continue;
+        stamp[x] = epoch;
+        s.push_back(x);
+      }
+    }
+    heap.emplace(cost, c);
+  };
+  for (NodeId n = 0; n < nn; ++n) {
+    pending[n] = static_cast<std::uint32_t>(p.children(n).size());
+    if (pending[n] == 0) offer(n);
+  }
+  while (!heap.empty()) {
+    const auto [cost, c] = heap.top();
+    heap.pop();
+    if (settled[c] || cost != best[c]) continue;
+    settled[c] = 1;
+    for (NodeId parent : p.parents(c))
+      if (--pending[parent] == 0) offer(parent);
+  }
+  for (ClassId c = 0; c < nc; ++c)
+    if (!settled[c]) choice[c] = kNoNode;
+  return choice;
+}
+
+namespace {
+
+// Reference-counted view of a global acyclic choice, supporting tentative
+// single-class moves with exact DAG-cost deltas and undo.
+class MoveEvaluator {
+ public:
+  MoveEvaluator(const ExtractionProblem& p, std::vector<NodeId> choice)
+      : p_(p), choice_(std::move(choice)), ref_(p.num_classes(), 0), rank_(p.num_classes(), 0) {
+    for (ClassId r : p_.roots()) inc(r);
+    undo_.clear();
+    recompute_ranks();
+  }
+
+  bool live(ClassId c) const { return ref_[c] > 0; }
+  const std::vector<NodeId>& choice() const { return choice_; }
+  std::size_t work() const { return work_; }
+
+  // True if choosing node b for class c keeps the choice graph acyclic.
+  bool acyclic_if(ClassId c, NodeId b) {
+    bool needs_search = false;
+    for (ClassId d : p_.children(b)) {
+      if (choice_[d] == kNoNode || d == c) return false;
+      if (rank_[d] >= rank_[c]) needs_search = true;
+    }
+    if (!needs_search) return true;
+    // Ranks fall along chosen edges, so a path back to c only visits classes
+    // ranked at or above c.
+    ++epoch_;
+    if (seen_.size() < p_.num_classes()) seen_.assign(p_.num_classes(), 0);
+    std::vector<ClassId> stack;
+    for (ClassId d : p_.children(b))
+      if (rank_[d] >= rank_[c]) stack.push_back(d);
+    while (!stack.empty()) {
+      const ClassId x = stack.back();
+      stack.pop_back();
+      if (x == c) return false;
+      if (seen_[x] == epoch_) continue;
+      seen_[x] = epoch_;
+      ++work_;
+      for (ClassId y : p_.children(choice_[x]))
+        if (rank_[y] >= rank_[c] && seen_[y] != epoch_) stack.push_back(y);
+    }
+    return true;
+  }
+
+  // Applies c := b and returns the change of the total DAG cost.
+  double apply(ClassId c, NodeId b) {
+    undo_.clear();
+    old_node_ = choice_[c];
+    moved_ = c;
+    delta_ = p_.node_cost(b) - p_.node_cost(old_node_);
+    choice_[c] = b;
+    for (ClassId d : p_.children(b)) inc(d);
+    for (ClassId d : p_.children(old_node_)) dec(d);
+    return delta_;
+  }
+
+  void undo() {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) ref_[it->first] = it->second;
+    choice_[moved_] = old_node_;
+    undo_.clear();
+  }
+
+  // Keeps the applied move; refreshes ranks if the move broke their order.
+  void commit() {
+    undo_.clear();
+    for (ClassId d : p_.children(choice_[moved_]))
+      if (rank_[d] >= rank_[moved_]) {
+        recompute_ranks();
+        break;
+      }
+  }
+
+ private:
+  void touch(ClassId d) { undo_.emplace_back(d, ref_[d]); }
+
+  void inc(ClassId start) {
+    stack_.assign(1, start);
+    while (!stack_.empty()) {
+      const ClassId d = stack_.back();
+      stack_.pop_back();
+      ++work_;
+      touch(d);
+      if (ref_[d]++ > 0) continue;
+      delta_ += p_.node_cost(choice_[d]);
+      for (ClassId e : p_.children(choice_[d])) stack_.push_back(e);
+    }
+  }
+
+  void dec(ClassId start) {
+    stack_.assign(1, start);
+    while (!stack_.empty()) {
+      const ClassId d = stack_.back();
+      stack_.pop_back();
+      ++work_;
+      touch(d);
+      if (--ref_[d] > 0) continue;
+      delta_ -= p_.node_cost(choice_[d]);
+      for (ClassId e : p_.children(choice_[d])) stack_.push_back(e);
+    }
+  }
+
+  // Post-order ranks over every class with a choice (children rank lower).
+  void recompute_ranks() {
+    const std::size_t nc = p_.num_classes();
+    std::vector<unsigned char> done(nc, 0);
+    std::uint32_t next = 0;
+    std::vector<std::pair<ClassId, std::uint32_t>> stack;
+    for (ClassId s = 0; s < nc; ++s) {
+      if (done[s] || choice_[s] == kNoNode) continue;
+      stack.emplace_back(s, 0);
+      done[s] = 1;
+      while (!stack.empty()) {
+        auto& [c, i] = stack.back();
+        const auto kids = p_.children(choice_[c]);
+        if (i == kids.size()) {
+          rank_[c] = next++;
+          stack.pop_back();
+          continue;
+        }
+        const ClassId d = kids[i++];
+        if (!done[d]) {
+          done[d] = 1;
+          stack.emplace_back(d, 0);
+        }
+      }
+    }
+    work_ += nc;
+  }
+
+  const ExtractionProblem& p_;
+  std::vector<NodeId> choice_;
+  std::vector<std::uint32_t> ref_;
+  std::vector<std::uint32_t> rank_;
+  std::vector<std::pair<ClassId, std::uint32_t>> undo_;
+  std::vector<ClassId> stack_;
+  std::vector<std::uint32_t> seen_;
+  std::uint32_t epoch_ = 0;
+  std::size_t work_ = 0;
+  ClassId moved_ = 0;
+  NodeId old_node_ = kNoNode;
+  double delta_ = 0;
+};
+
+}  // namespace
+}  // namespace extract_detail
+
+std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<NodeId> choice,
+                                     double work_factor) {
+  // Deterministic budget: a multiple of the problem size in elementary steps.
+  const std::size_t budget =
+      static_cast<std::size_t>(work_factor * static_cast<double>(p.num_nodes() + p.num_classes()));
+  extract_detail::MoveEvaluator ev(p, std::move(choice));
+  bool improved = true;
+  while (improved && ev.work() < budget) {
+    improved = false;
+    for (ClassId c = 0; c < p.num_classes() && ev.work() < budget; ++c) {
+      if (!ev.live(c) || p.class_nodes(c).size() < 2) continue;
+      for (NodeId b : p.class_nodes(c)) {
+        if (b == ev.choice()[c] || !ev.acyclic_if(c, b)) continue;
+        const double delta = ev.apply(c, b);
+        if (delta < -1e-9) {
+          ev.commit();
+          improved = true;
+        } else {
+          ev.undo();
+        }
+      }
+    }
+  }
+  return ev.choice();
+}
+
+Extraction extract_greedy_dag(const ExtractionProblem& p, const ExtractOptions& opt) {
+  auto greedy = extract_detail::greedy_dag_choice(p);
+  extract_detail::require_roots_chosen(p, greedy);
+  // The greedy heuristic can lose to the tree-optimal choice; start from the
+  // better of the two so greedy-dag is never worse than bottom-up.
+  auto tree = extract_detail::bottom_up_choice(p);
+  auto start = dag_cost(p, tree) < dag_cost(p, greedy) ? std::move(tree) : std::move(greedy);
+  if (opt.local_improvement) start = improve_dag_cost(p, std::move(start), opt.improve_work);
+  return finish_extraction(p, std::move(start));
+}
+
+}  // namespace eqfuse
