@@ -1,15 +1,15 @@
 // Greedy DAG-cost extraction plus a local-improvement pass.
 //
 // Greedy pass (the "faster-greedy-dag" idea of extraction-gym): every class
-// carries the SET of classes its current extraction uses, and its cost is the
-// sum of those classes' node costs, so shared sub-terms are paid once. Classes
-// are settled in increasing set cost (a node's set contains its children's
-// sets, so its cost is never below theirs, the same monotonicity bottom-up
-// relies on). A node is evaluated once, when its last child class settles:
-// its set is the union of its children's sets plus its own class, rejected if
-// its own class is already inside (that would be a cycle). Settled sets only
-// contain settled classes, whose choices never change again, so each set is
-// exactly the sub-DAG the final choice extracts, and the choice is acyclic.
+// has the SET of classes its current extraction uses, and its cost is the sum
+// of those classes' node costs, so shared sub-terms are paid once. Classes are
+// settled in increasing set cost (a node's set contains its children's sets,
+// so its cost is never below theirs, the same monotonicity bottom-up relies
+// on). A node is evaluated once, when its last child class settles: its set
+// is the union of its children's sets plus its own class. Settled choices
+// never change again, so a settled class's set is exactly the sub-DAG its
+// chosen node reaches: it is walked when needed instead of stored (one-child
+// nodes need no walk at all), and the choice is acyclic by construction.
 //
 // Local improvement: reference counts over the chosen edges give the exact
 // DAG cost change of re-choosing one class (classes that become unreachable
@@ -31,45 +31,76 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
   const std::size_t nn = p.num_nodes();
   std::vector<NodeId> choice(nc, kNoNode);
   std::vector<double> best(nc, std::numeric_limits<double>::infinity());
-  std::vector<std::vector<ClassId>> set(nc);  // best candidate's class set (unsorted)
   std::vector<std::uint32_t> pending(nn);
   std::vector<unsigned char> settled(nc, 0);
-  std::vector<std::uint32_t> stamp(nc, 0);
-  std::uint32_t epoch = 0;
+  std::vector<std::uint32_t> stamp(nc, 0), set_stamp(nc, 0);
+  std::uint32_t epoch = 0, set_epoch = 0;
+  std::vector<std::vector<ClassId>> set_of(nc);  // materialised sets of settled classes
+  std::vector<unsigned char> has_set(nc, 0);
+  std::vector<ClassId> stack;
   using Entry = std::pair<double, ClassId>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
 
+  // The set of a settled class is exactly what its chosen node reaches, so it
+  // is only materialised when a node with several children needs it (chains
+  // of one-child nodes never do), reusing the sets already materialised below.
+  auto class_set = [&](ClassId d) -> const std::vector<ClassId>& {
+    if (has_set[d]) return set_of[d];
+    ++set_epoch;
+    auto& out = set_of[d];
+    stack.assign(1, d);
+    set_stamp[d] = set_epoch;
+    while (!stack.empty()) {
+      const ClassId x = stack.back();
+      stack.pop_back();
+      out.push_back(x);
+      for (ClassId y : p.children(choice[x])) {
+        if (set_stamp[y] == set_epoch) continue;
+        set_stamp[y] = set_epoch;
+        if (!has_set[y]) {
+          stack.push_back(y);
+          continue;
+        }
+        for (ClassId z : set_of[y])
+          if (z == y || set_stamp[z] != set_epoch) {
+            set_stamp[z] = set_epoch;
+            out.push_back(z);
+          }
+      }
+    }
+    has_set[d] = 1;
+    return out;
+  };
+  auto union_cost = [&](NodeId n) {
+    ++epoch;
+    double cost = 0;
+    for (ClassId d : p.children(n)) {
+      if (stamp[d] == epoch) continue;
+      for (ClassId x : class_set(d))
+        if (stamp[x] != epoch) {
+          stamp[x] = epoch;
+          cost += p.node_cost(choice[x]);
+        }
+    }
+    return cost;
+  };
+  // Evaluated when all children are settled. The node's own class is not
+  // settled yet, so it cannot be inside a child's set: no cycle is possible.
   auto offer = [&](NodeId n) {
     const ClassId c = p.node_class(n);
     if (settled[c]) return;
-    ++epoch;
-    double cost = p.node_cost(n);
-    std::size_t size = 1;
-    for (ClassId d : p.children(n)) {
-      if (stamp[d] == epoch) continue;  // the child's whole set is already counted
-      for (ClassId x : set[d]) {
-        if (stamp[x] == epoch) continue;
-        stamp[x] = epoch;
-        cost += p.node_cost(choice[x]);
-        ++size;
-      }
+    const auto kids = p.children(n);
+    double lower = 0;  // the union costs at least as much as its dearest child set
+    bool one_child = true;
+    for (ClassId d : kids) {
+      lower = std::max(lower, best[d]);
+      one_child = one_child && d == kids[0];
     }
-    if (stamp[c] == epoch || !(cost < best[c])) return;  // cycle, or not better
+    if (!(p.node_cost(n) + lower < best[c])) return;  // cannot improve
+    const double cost = p.node_cost(n) + (one_child ? lower : union_cost(n));
+    if (!(cost < best[c])) return;
     best[c] = cost;
     choice[c] = n;
-    auto& s = set[c];
-    s.clear();
-    s.reserve(size);
-    s.push_back(c);
-    ++epoch;
-    for (ClassId d : p.children(n)) {
-      if (stamp[d] == epoch) continue;
-      for (ClassId x : set[d]) {
-        if (stamp[x] == epoch) continue;
-        stamp[x] = epoch;
-        s.push_back(x);
-      }
-    }
     heap.emplace(cost, c);
   };
   for (NodeId n = 0; n < nn; ++n) {
