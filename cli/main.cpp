@@ -1,8 +1,63 @@
-// Entry point of the `eqfuse` command-line tool (placeholder until the CLI
-// issue work lands; see cli/README.md).
+// Entry point of the `eqfuse` command-line tool: declares the subcommands
+// (cli/cmd_*.cpp), parses the command line with CLI11 and runs the chosen
+// subcommand under one error handler that maps failures to exit codes
+// (cli/cli_common.hpp, docs/cli.md).
 #include <cstdio>
+#include <exception>
+#include <new>
 
-int main() {
-  std::puts("eqfuse: skeleton");
-  return 0;
+#include <fmt/format.h>
+
+#include "cli/cli_common.hpp"
+
+namespace {
+
+using namespace eqfuse::cli;
+
+int run_guarded(const Action& action) {
+  try {
+    return action();
+  } catch (const eqfuse::Error& e) {
+    fmt::print(stderr, "{}\n", e.render());
+    return kInputError;
+  } catch (const std::bad_alloc&) {
+    fmt::print(stderr, "eqfuse: internal error: out of memory\n");
+    return kInternalError;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "eqfuse: internal error: {}\n", e.what());
+    return kInternalError;
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "eqfuse: optimizes PyTorch FX graphs for Ascend NPUs by equality saturation.\n"
+      "Input graphs are FX text (print_readable or graph() form) or eqfuse-graph JSON;\n"
+      "the format is taken from the content. Exit codes: 0 ok, 1 difference found,\n"
+      "2 bad input or usage, 3 internal error.",
+      "eqfuse"};
+  app.set_version_flag("--version", std::string(kVersion));
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  Action action;
+  add_print_command(app, action);
+  add_check_command(app, action);
+  add_ops_command(app, action);
+  add_bench_command(app, action);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    fmt::print(stderr, "eqfuse: error: {}\nRun 'eqfuse --help' for usage.\n", e.what());
+    return kInputError;
+  }
+  if (!action) {
+    fmt::print(stderr, "eqfuse: error: no subcommand given\n");
+    return kInputError;
+  }
+  return run_guarded(action);
 }

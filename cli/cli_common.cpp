@@ -1,0 +1,50 @@
+#include "cli/cli_common.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include <fmt/format.h>
+
+namespace eqfuse::cli {
+
+InputTypes read_input_types(const std::string& spec) {
+  if (spec.empty()) return {};
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(spec, ec))
+    return parse_input_types_any(read_file_or_stdin(spec), spec);
+  return parse_input_types_any(spec, "--input-types");
+}
+
+LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
+                       const std::string& input_types_spec) {
+  LoadOptions options;
+  options.input_types = read_input_types(input_types_spec);
+  std::string text = read_file_or_stdin(path);
+  LoadedGraph loaded = load_graph(text, path == "-" ? "<stdin>" : path, reg, options);
+  note_opaque_ops(path == "-" ? "<stdin>" : path, loaded.opaque_ops);
+  return loaded;
+}
+
+void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops) {
+  if (ops.empty()) return;
+  fmt::print(stderr,
+             "{}: note: {} op{} without a schema kept opaque (passed through unchanged): {}\n",
+             path, ops.size(), ops.size() == 1 ? "" : "s", fmt::join(ops, ", "));
+}
+
+void write_output(const std::string& path, std::string_view text) {
+  if (path.empty() || path == "-") {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) throw Error(fmt::format("cannot write '{}': write error", path));
+}
+
+}  // namespace eqfuse::cli

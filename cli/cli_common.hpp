@@ -1,0 +1,51 @@
+// Shared pieces of the `eqfuse` subcommands: how each subcommand is
+// registered, reading input graphs and --input-types, writing output, and
+// the exit-code convention (docs/cli.md):
+//   0 success, 1 a check/verification found a difference,
+//   2 bad input or usage (eqfuse::Error, printed as file:line:col + caret),
+//   3 internal error (an unexpected exception; a bug worth reporting).
+//
+// Each cli/cmd_*.cpp defines one `add_<name>_command(CLI::App&, Action&)`
+// that declares the subcommand's options and, in its callback, stores what
+// to run in `Action`; main() runs it inside the error handler.
+#pragma once
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include <CLI/CLI.hpp>
+
+#include "graph/input_types.hpp"
+#include "graph/load.hpp"
+#include "graph/op_registry.hpp"
+
+namespace eqfuse::cli {
+
+inline constexpr std::string_view kVersion = "0.1.0";
+
+enum ExitCode : int { kOk = 0, kMismatch = 1, kInputError = 2, kInternalError = 3 };
+
+// What the chosen subcommand does once options are parsed; returns the exit code.
+using Action = std::function<int()>;
+
+void add_print_command(CLI::App& app, Action& action);
+void add_check_command(CLI::App& app, Action& action);
+void add_ops_command(CLI::App& app, Action& action);
+void add_bench_command(CLI::App& app, Action& action);
+
+// `--input-types` value: the text form, or the path of a file holding the
+// text or JSON form. Empty -> no types.
+InputTypes read_input_types(const std::string& spec);
+
+// Reads FILE ("-" = stdin) and loads it with the built-in registry (+ input
+// types), printing the opaque-ops note on stderr.
+LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
+                       const std::string& input_types_spec);
+
+// "note: 2 ops without a schema are kept opaque: foo::bar, mylib::baz"
+void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops);
+
+// Writes `text` to stdout, or to `path` when non-empty ("-" = stdout).
+void write_output(const std::string& path, std::string_view text);
+
+}  // namespace eqfuse::cli

@@ -1,0 +1,57 @@
+#include "graph/load.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <system_error>
+
+#include "graph/fx_parser.hpp"
+#include "graph/graph_json.hpp"
+
+namespace eqfuse {
+
+std::string_view graph_format_name(GraphFormat f) {
+  return f == GraphFormat::Json ? "json" : "fx";
+}
+
+GraphFormat detect_graph_format(std::string_view text) {
+  // A UTF-8 byte-order mark is skipped; FX text never starts with '{'.
+  if (text.starts_with("\xEF\xBB\xBF")) text.remove_prefix(3);
+  size_t first = text.find_first_not_of(" \t\r\n");
+  return first != text.npos && text[first] == '{' ? GraphFormat::Json : GraphFormat::Fx;
+}
+
+LoadedGraph load_graph(std::string_view text, std::string_view file_name, const OpRegistry& reg,
+                       const LoadOptions& options) {
+  LoadedGraph out;
+  out.format = detect_graph_format(text);
+  out.graph = out.format == GraphFormat::Json ? load_graph_json(text, file_name)
+                                              : parse_fx(text, file_name);
+  apply_input_types(out.graph, options.input_types);
+  out.opaque_ops = resolve_ops(out.graph, reg);
+  if (options.infer) infer_types(out.graph, reg);
+  return out;
+}
+
+std::string read_file_or_stdin(const std::string& path) {
+  if (path == "-") {
+    std::ostringstream buf;
+    buf << std::cin.rdbuf();
+    if (std::cin.bad()) throw Error("cannot read standard input");
+    return buf.str();
+  }
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(fmt::format("cannot read '{}': it is a directory", path));
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) throw Error(fmt::format("cannot read '{}': read error", path));
+  return text;
+}
+
+}  // namespace eqfuse
