@@ -1,0 +1,223 @@
+#include "graph/value_type.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace eqfuse {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+[[noreturn]] void bad(std::string_view text, std::string_view why) {
+  throw std::invalid_argument(fmt::format("bad type annotation '{}': {}", text, why));
+}
+
+// Splits `a, (b + c), d` at top-level commas; an empty list yields no parts.
+std::vector<std::string_view> split_top_level(std::string_view s, std::string_view whole) {
+  std::vector<std::string_view> parts;
+  if (trim(s).empty()) return parts;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '(') ++depth;
+    if (s[i] == ')' && --depth < 0) bad(whole, "unbalanced ')'");
+    if (s[i] == ',' && depth == 0) {
+      parts.push_back(trim(s.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  parts.push_back(trim(s.substr(start)));
+  for (auto p : parts)
+    if (p.empty()) bad(whole, "empty dimension");
+  return parts;
+}
+
+SymInt parse_dim(std::string_view dim, std::string_view whole) {
+  try {
+    return SymInt::parse(dim);
+  } catch (const std::invalid_argument& e) {
+    bad(whole, fmt::format("dimension '{}': {}", dim, e.what()));
+  }
+}
+
+// Reads `[d0, d1, ...]` at the front of `rest`, advancing past it.
+Shape parse_dim_list(std::string_view& rest, std::string_view whole) {
+  if (rest.empty() || rest.front() != '[') bad(whole, "expected '['");
+  size_t close = rest.find(']');
+  if (close == std::string_view::npos) bad(whole, "missing ']'");
+  Shape dims;
+  for (auto d : split_top_level(rest.substr(1, close - 1), whole))
+    dims.push_back(parse_dim(d, whole));
+  rest.remove_prefix(close + 1);
+  return dims;
+}
+
+// `npu:0`, `cuda:1`, `cpu`, `meta`.
+Device parse_device(std::string_view text, std::string_view whole) {
+  Device dev;
+  size_t colon = text.find(':');
+  std::string_view type = text.substr(0, colon);
+  if (type.empty()) bad(whole, "empty device");
+  for (char c : type)
+    if (!is_ident_char(c)) bad(whole, fmt::format("bad device '{}'", text));
+  dev.type = std::string(type);
+  if (colon != std::string_view::npos) {
+    std::string_view idx = text.substr(colon + 1);
+    if (idx.empty() || idx.size() > 6) bad(whole, fmt::format("bad device index in '{}'", text));
+    int v = 0;
+    for (char c : idx) {
+      if (c < '0' || c > '9') bad(whole, fmt::format("bad device index in '{}'", text));
+      v = v * 10 + (c - '0');
+    }
+    dev.index = v;
+  }
+  return dev;
+}
+
+std::string join_dims(const Shape& dims) {
+  std::string out = "[";
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (i) out += ", ";
+    out += dims[i].to_string();
+  }
+  return out + "]";
+}
+
+}  // namespace
+
+std::string Device::to_string() const {
+  return index >= 0 ? fmt::format("{}:{}", type, index) : type;
+}
+
+std::optional<SymInt> TensorType::numel() const {
+  if (!shape) return std::nullopt;
+  SymInt n = 1;
+  for (const SymInt& d : *shape) n = n * d;
+  return n;
+}
+
+ValueType ValueType::of_tensor(TensorType t) {
+  ValueType v;
+  v.kind = Kind::Tensor;
+  v.tensor = std::move(t);
+  return v;
+}
+
+ValueType ValueType::of_tensor(DType d, Shape shape) {
+  TensorType t;
+  t.dtype = d;
+  t.shape = std::move(shape);
+  return of_tensor(std::move(t));
+}
+
+ValueType ValueType::of_symint(std::optional<SymInt> value) {
+  ValueType v;
+  v.kind = Kind::SymInt;
+  v.sym = std::move(value);
+  return v;
+}
+
+ValueType ValueType::of_tuple(std::vector<ValueType> elements) {
+  ValueType v;
+  v.kind = Kind::Tuple;
+  v.elements = std::move(elements);
+  return v;
+}
+
+ValueType ValueType::none() {
+  ValueType v;
+  v.kind = Kind::None;
+  return v;
+}
+
+std::string to_annotation(const ValueType& t) {
+  switch (t.kind) {
+    case ValueType::Kind::Tensor: {
+      const TensorType& tt = t.tensor;
+      if (tt.dtype == DType::Unknown || !tt.shape) return {};
+      std::string out = std::string(dtype_code(tt.dtype)) + join_dims(*tt.shape);
+      if (tt.strides) out += join_dims(*tt.strides);
+      if (tt.device) out += tt.device->to_string();
+      return out;
+    }
+    case ValueType::Kind::SymInt:
+      return t.sym ? fmt::format("Sym({})", t.sym->to_string()) : std::string();
+    default:
+      return {};
+  }
+}
+
+ValueType parse_annotation(std::string_view text) {
+  const std::string_view whole = text;
+  text = trim(text);
+  if (text.empty()) bad(whole, "empty annotation");
+  if (text.starts_with("Sym(")) {
+    if (text.back() != ')') bad(whole, "missing ')'");
+    std::string_view inner = trim(text.substr(4, text.size() - 5));
+    if (inner.empty()) bad(whole, "empty Sym()");
+    return ValueType::of_symint(parse_dim(inner, whole));
+  }
+  size_t bracket = text.find('[');
+  if (bracket == std::string_view::npos) bad(whole, "expected `dtype[dims]` or `Sym(expr)`");
+  std::string_view code = text.substr(0, bracket);
+  auto dtype = parse_dtype(code);
+  // Only annotation codes (`f32`, `bf16`) are accepted here, not `float32`.
+  if (!dtype || dtype_code(*dtype) != code)
+    bad(whole, fmt::format("unknown dtype code '{}'", code));
+  std::string_view rest = text.substr(bracket);
+  TensorType t;
+  t.dtype = *dtype;
+  t.shape = parse_dim_list(rest, whole);
+  if (!rest.empty() && rest.front() == '[') t.strides = parse_dim_list(rest, whole);
+  if (t.strides && t.strides->size() != t.shape->size())
+    bad(whole, "stride list length differs from the rank");
+  if (!rest.empty()) t.device = parse_device(rest, whole);
+  return ValueType::of_tensor(std::move(t));
+}
+
+std::string describe(const ValueType& t) {
+  switch (t.kind) {
+    case ValueType::Kind::Unknown:
+      return "unknown";
+    case ValueType::Kind::Tensor: {
+      std::string a = to_annotation(t);
+      if (!a.empty()) return a;
+      return t.tensor.dtype == DType::Unknown ? std::string("tensor(?)")
+                                              : fmt::format("{}[?]", dtype_code(t.tensor.dtype));
+    }
+    case ValueType::Kind::SymInt:
+      return t.sym ? to_annotation(t) : std::string("Sym(?)");
+    case ValueType::Kind::SymFloat:
+      return "SymFloat";
+    case ValueType::Kind::SymBool:
+      return "SymBool";
+    case ValueType::Kind::Int:
+      return "int";
+    case ValueType::Kind::Float:
+      return "float";
+    case ValueType::Kind::Bool:
+      return "bool";
+    case ValueType::Kind::None:
+      return "None";
+    case ValueType::Kind::Tuple: {
+      std::string out = "tuple(";
+      for (size_t i = 0; i < t.elements.size(); ++i) {
+        if (i) out += ", ";
+        out += describe(t.elements[i]);
+      }
+      return out + ")";
+    }
+  }
+  return "?";
+}
+
+}  // namespace eqfuse
