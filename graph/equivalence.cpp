@@ -1,0 +1,218 @@
+// Numeric equivalence checking of two graphs on shared random inputs.
+#include "graph/equivalence.hpp"
+
+#include <cmath>
+#include <set>
+
+#include "graph/random_inputs.hpp"
+
+namespace eqfuse {
+namespace {
+
+bool is_quantized_int(DType d) {
+  return d == DType::Int8 || d == DType::UInt8 || d == DType::QInt8 || d == DType::QUInt8;
+}
+
+// Float precision order, coarsest first.
+int float_rank(DType d) {
+  switch (d) {
+    case DType::BFloat16:
+      return 0;
+    case DType::Float16:
+      return 1;
+    case DType::Float32:
+      return 2;
+    case DType::Float64:
+      return 3;
+    default:
+      return 4;
+  }
+}
+
+Tolerance tolerance_of(DType d, const EquivalenceOptions& o) {
+  switch (d) {
+    case DType::BFloat16:
+      return o.bf16;
+    case DType::Float16:
+      return o.fp16;
+    case DType::Float64:
+      return o.fp64;
+    default:
+      return o.fp32;
+  }
+}
+
+Tolerance widest(Tolerance a, Tolerance b) {
+  return {std::max(a.rtol, b.rtol), std::max(a.atol, b.atol)};
+}
+
+bool close(double a, double b, Tolerance t) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  if (std::isinf(a) || std::isinf(b)) return a == b;
+  return std::fabs(a - b) <= t.atol + t.rtol * std::fabs(b);
+}
+
+std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceOptions& o,
+                            DType coarsest, const std::string& label) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) {
+    return fmt::format("{}: {} vs {}", label, a.describe(), b.describe());
+  }
+  std::optional<int64_t> first_bad;
+  double max_abs = 0, max_rel = 0;
+  std::string tolerance_text;
+  if (a.is_int_storage()) {
+    int64_t allowed =
+        o.mode == ToleranceMode::Rounding && is_quantized_int(a.dtype()) ? o.quantized_max_diff : 0;
+    tolerance_text = allowed == 0 ? "exact" : fmt::format("+-{}", allowed);
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      int64_t x = a.get_flat_int(i), y = b.get_flat_int(i);
+      double diff = std::fabs(static_cast<double>(x) - static_cast<double>(y));
+      max_abs = std::max(max_abs, diff);
+      if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(static_cast<double>(y)));
+      if (diff > static_cast<double>(allowed) && !first_bad) first_bad = i;
+    }
+  } else {
+    Tolerance t = tolerance_of(a.dtype(), o);
+    if (o.mode == ToleranceMode::Rounding && float_rank(coarsest) < float_rank(a.dtype())) {
+      t = widest(t, tolerance_of(coarsest, o));
+    }
+    tolerance_text = fmt::format("rtol {:g} atol {:g}", t.rtol, t.atol);
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      double x = a.get_flat(i), y = b.get_flat(i);
+      if (std::isfinite(x) && std::isfinite(y)) {
+        double diff = std::fabs(x - y);
+        max_abs = std::max(max_abs, diff);
+        if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(y));
+      }
+      if (!close(x, y, t) && !first_bad) first_bad = i;
+    }
+  }
+  if (!first_bad) return {};
+  Dims index;
+  int64_t flat = *first_bad;
+  for (size_t i = a.shape().size(); i-- > 0;) {
+    index.insert(index.begin(), flat % a.shape()[i]);
+    flat /= a.shape()[i];
+  }
+  return fmt::format(
+      "{}: {} differs at {}: {} vs {} (max abs err {:g}, max rel err {:g}; tolerance {})", label,
+      a.describe(), dims_to_string(index), a.get_flat(*first_bad), b.get_flat(*first_bad), max_abs,
+      max_rel, tolerance_text);
+}
+
+bool same_input_type(const ValueType& x, const ValueType& y) {
+  if (x.kind != y.kind) return false;
+  if (x.kind == ValueType::Kind::Tensor) {
+    return x.tensor.dtype == y.tensor.dtype && x.tensor.shape == y.tensor.shape;
+  }
+  if (x.kind == ValueType::Kind::SymInt) return x.sym == y.sym;
+  return true;
+}
+
+DType coarsest_float_input(const Graph& g) {
+  DType coarsest = DType::Unknown;
+  for (NodeRef r : g.placeholders()) {
+    const ValueType& t = g.node(r).type;
+    if (t.kind != ValueType::Kind::Tensor || !dtype_is_floating(t.tensor.dtype)) continue;
+    if (coarsest == DType::Unknown || float_rank(t.tensor.dtype) < float_rank(coarsest)) {
+      coarsest = t.tensor.dtype;
+    }
+  }
+  return coarsest == DType::Unknown ? DType::Float64 : coarsest;
+}
+
+}  // namespace
+
+std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
+                           const EquivalenceOptions& options, DType coarsest_input_float,
+                           const std::string& label) {
+  if (a.is_tensor() && b.is_tensor()) {
+    return compare_tensors(a.tensor(), b.tensor(), options, coarsest_input_float, label);
+  }
+  if (a.is_list() && b.is_list()) {
+    if (a.list().size() != b.list().size()) {
+      return fmt::format("{}: {} vs {}", label, describe(a), describe(b));
+    }
+    for (size_t i = 0; i < a.list().size(); ++i) {
+      std::string m = compare_values(a.list()[i], b.list()[i], options, coarsest_input_float,
+                                     fmt::format("{}[{}]", label, i));
+      if (!m.empty()) return m;
+    }
+    return {};
+  }
+  if (a.is_double() || b.is_double()) {
+    auto num = [](const RuntimeValue& v) -> std::optional<double> {
+      if (v.is_double()) return std::get<double>(v.v);
+      if (v.is_int()) return static_cast<double>(v.as_int());
+      return std::nullopt;
+    };
+    std::optional<double> x = num(a), y = num(b);
+    if (x && y && close(*x, *y, options.fp32)) return {};
+    return fmt::format("{}: {} vs {}", label, describe(a), describe(b));
+  }
+  if (a.is_none() && b.is_none()) return {};
+  if (a.is_int() && b.is_int() && a.as_int() == b.as_int()) return {};
+  if (a.is_bool() && b.is_bool() && std::get<bool>(a.v) == std::get<bool>(b.v)) return {};
+  return fmt::format("{}: {} vs {}", label, describe(a), describe(b));
+}
+
+EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& registry,
+                             const EquivalenceOptions& options) {
+  std::vector<NodeRef> pa = a.placeholders(), pb = b.placeholders();
+  if (pa.size() != pb.size()) {
+    throw Error(fmt::format("the graphs have different numbers of inputs ({} vs {})", pa.size(),
+                            pb.size()));
+  }
+  for (size_t i = 0; i < pa.size(); ++i) {
+    const Node& x = a.node(pa[i]);
+    const Node& y = b.node(pb[i]);
+    if (!same_input_type(x.type, y.type)) {
+      throw Error(fmt::format("input {} has different types: '{}' is {} but '{}' is {}", i, x.name,
+                              describe(x.type), y.name, describe(y.type)),
+                  y.meta.loc);
+    }
+  }
+  DType coarsest = coarsest_float_input(a);
+  Interpreter interpreter(registry);
+  EquivalenceResult result;
+  for (int trial = 0; trial < options.trials; ++trial) {
+    uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
+    RandomInputOptions ro;
+    ro.bindings = options.bindings;
+    ro.registry = &registry;
+    RandomInputs in = random_inputs(a, seed, ro);
+    RunResult ra = interpreter.run(a, in.values, in.bindings);
+    RunResult rb = interpreter.run(b, in.values, in.bindings);
+    ++result.trials_run;
+    auto mismatch = [&](std::string text) {
+      result.ok = false;
+      result.first_mismatch = fmt::format("{} (trial {}, seed {})", text, trial, seed);
+      return result;
+    };
+    if (ra.outputs.size() != rb.outputs.size()) {
+      return mismatch(
+          fmt::format("the graphs return {} and {} values", ra.outputs.size(), rb.outputs.size()));
+    }
+    for (size_t i = 0; i < ra.outputs.size(); ++i) {
+      std::string label =
+          fmt::format("output {} ({} vs {})", i, ra.output_names[i], rb.output_names[i]);
+      std::string m = compare_values(ra.outputs[i], rb.outputs[i], options, coarsest, label);
+      if (!m.empty()) return mismatch(m);
+    }
+    // Final values of inputs mutated by either graph (unmutated = initial value).
+    std::map<size_t, std::pair<RuntimeValue, RuntimeValue>> finals;
+    for (const auto& [idx, t] : ra.mutated_inputs) finals[idx].first = t;
+    for (const auto& [idx, t] : rb.mutated_inputs) finals[idx].second = t;
+    for (auto& [idx, pair] : finals) {
+      if (pair.first.is_none()) pair.first = in.values[idx];
+      if (pair.second.is_none()) pair.second = in.values[idx];
+      std::string label =
+          fmt::format("final value of mutated input {} ({})", idx, a.node(pa[idx]).name);
+      std::string m = compare_values(pair.first, pair.second, options, coarsest, label);
+      if (!m.empty()) return mismatch(m);
+    }
+  }
+  return result;
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,63 @@
+// Numeric equivalence of two graphs: both run on the same random inputs
+// (graph/random_inputs.hpp) in the reference interpreter, and every output,
+// plus the final value of every input either graph mutates, is compared with
+// dtype-aware tolerances. This is how rewrites are checked (`eqfuse check`).
+//
+//   EquivalenceResult r = equivalent(before, after, registry, {.trials = 3});
+//   if (!r.ok) std::cerr << r.first_mismatch;
+//
+// Tolerances: integers and bool exact; float |a-b| <= atol + rtol*|b| with
+// (rtol, atol) per dtype. ToleranceMode::Rounding is for rewrites whose math
+// is identical up to where results are rounded (a fused op skipping an
+// intermediate bf16 rounding): int8/uint8 results may differ by 1, and float
+// outputs are compared at the precision of the coarsest float dtype among
+// the graphs' inputs. See docs/interpreter.md.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "graph/graph.hpp"
+#include "graph/interpreter.hpp"
+#include "graph/op_registry.hpp"
+
+namespace eqfuse {
+
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+};
+
+enum class ToleranceMode { Strict, Rounding };
+
+struct EquivalenceOptions {
+  int trials = 3;
+  uint64_t seed = 0;
+  ToleranceMode mode = ToleranceMode::Strict;
+  SymBindings bindings;  // fixed symbol sizes; others chosen per trial
+  Tolerance fp64{1e-9, 1e-12};
+  Tolerance fp32{1e-5, 1e-6};
+  Tolerance fp16{1e-3, 1e-3};
+  Tolerance bf16{1e-2, 1e-2};
+  int64_t quantized_max_diff = 1;  // Rounding mode: allowed |a-b| for int8/uint8 outputs
+};
+
+struct EquivalenceResult {
+  bool ok = true;
+  int trials_run = 0;
+  // Empty when ok; else e.g. "output 0 (add_1): f32[2, 3] differs at [1, 2]:
+  // 1.5 vs 1.25 (abs err 0.25, rel err 0.2, tolerance ...), trial 0 seed 0".
+  std::string first_mismatch;
+};
+
+// Throws eqfuse::Error when the graphs cannot be compared at all (different
+// input counts or input types, untyped inputs, an op that fails to run).
+EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& registry,
+                             const EquivalenceOptions& options = {});
+
+// Compares two runtime values; returns an empty string when they agree,
+// else a description of the first difference. `label` names the value.
+std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
+                           const EquivalenceOptions& options, DType coarsest_input_float,
+                           const std::string& label);
+
+}  // namespace eqfuse

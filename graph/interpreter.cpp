@@ -1,0 +1,537 @@
+// The reference interpreter: node-by-node evaluation, uninterpreted
+// functions for opaque ops, mutation tracking and type cross-checks.
+#include "graph/interpreter.hpp"
+
+#include <bit>
+#include <cmath>
+
+#include "graph/float16.hpp"
+#include "graph/kernels.hpp"
+#include "graph/random_inputs.hpp"
+
+namespace eqfuse {
+
+// ---- hashing ---------------------------------------------------------------------
+
+uint64_t hash_combine(uint64_t h, uint64_t v) {
+  SplitMix64 mix(h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)));
+  return mix.next();
+}
+
+uint64_t hash_string(uint64_t h, std::string_view s) {
+  uint64_t fnv = 0xcbf29ce484222325ull;
+  for (char c : s) fnv = (fnv ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  return hash_combine(h, fnv ^ s.size());
+}
+
+static uint64_t hash_double(uint64_t h, double d) {
+  if (d == 0.0) d = 0.0;       // -0 and +0 hash alike
+  if (std::isnan(d)) d = NAN;  // one NaN
+  return hash_combine(h, std::bit_cast<uint64_t>(d));
+}
+
+uint64_t hash_tensor(uint64_t h, const Tensor& t) {
+  h = hash_combine(h, static_cast<uint64_t>(t.dtype()));
+  h = hash_combine(h, static_cast<uint64_t>(t.rank()));
+  for (int64_t d : t.shape()) h = hash_combine(h, static_cast<uint64_t>(d));
+  int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    h = t.is_int_storage() ? hash_combine(h, static_cast<uint64_t>(t.get_flat_int(i)))
+                           : hash_double(h, t.get_flat(i));
+  }
+  return h;
+}
+
+static uint64_t hash_value(uint64_t h, const RuntimeValue& v) {
+  if (v.is_tensor()) return hash_tensor(hash_combine(h, 1), v.tensor());
+  if (v.is_int()) return hash_combine(hash_combine(h, 2), static_cast<uint64_t>(v.as_int()));
+  if (v.is_double()) return hash_double(hash_combine(h, 3), std::get<double>(v.v));
+  if (v.is_bool()) return hash_combine(hash_combine(h, 4), std::get<bool>(v.v) ? 1 : 0);
+  if (v.is_list()) {
+    h = hash_combine(hash_combine(h, 5), v.list().size());
+    for (const RuntimeValue& e : v.list()) h = hash_value(h, e);
+    return h;
+  }
+  return hash_combine(h, 6);
+}
+
+// ---- runtime values ----------------------------------------------------------------
+
+std::string describe(const RuntimeValue& v) {
+  if (v.is_tensor()) return v.tensor().describe();
+  if (v.is_int()) return fmt::format("int {}", v.as_int());
+  if (v.is_double()) return fmt::format("float {}", std::get<double>(v.v));
+  if (v.is_bool()) return std::get<bool>(v.v) ? "True" : "False";
+  if (v.is_list()) {
+    std::vector<std::string> parts;
+    for (const RuntimeValue& e : v.list()) parts.push_back(describe(e));
+    return fmt::format("({})", fmt::join(parts, ", "));
+  }
+  return "None";
+}
+
+RuntimeValue deep_copy(const RuntimeValue& v) {
+  if (v.is_tensor()) return v.tensor().clone();
+  if (v.is_list()) {
+    RuntimeValue::List out;
+    for (const RuntimeValue& e : v.list()) out.push_back(deep_copy(e));
+    return out;
+  }
+  return v;
+}
+
+// ---- uninterpreted values -------------------------------------------------------------
+
+static Dims concrete_shape(const TensorType& t, const SymBindings& bindings) {
+  if (!t.shape) throw std::invalid_argument("the tensor's shape is unknown");
+  Dims dims;
+  for (const SymInt& d : *t.shape) {
+    std::optional<int64_t> v = d.evaluate(bindings);
+    if (!v) throw std::invalid_argument(fmt::format("dim '{}' has no binding", d.to_string()));
+    dims.push_back(*v);
+  }
+  return dims;
+}
+
+RuntimeValue uninterpreted_value(const ValueType& type, uint64_t seed,
+                                 const SymBindings& bindings) {
+  SplitMix64 rng(seed);
+  switch (type.kind) {
+    case ValueType::Kind::Tensor: {
+      if (type.tensor.dtype == DType::Unknown) throw std::invalid_argument("the dtype is unknown");
+      Dims shape = concrete_shape(type.tensor, bindings);
+      return random_tensor(type.tensor.dtype, shape, rng);
+    }
+    case ValueType::Kind::SymInt:
+      if (type.sym) {
+        if (std::optional<int64_t> v = type.sym->evaluate(bindings)) return *v;
+      }
+      return rng.integer(1, 8);
+    case ValueType::Kind::Int:
+      return rng.integer(-8, 8);
+    case ValueType::Kind::Float:
+    case ValueType::Kind::SymFloat:
+      return round_to_fp32(rng.uniform(-2, 2));
+    case ValueType::Kind::Bool:
+    case ValueType::Kind::SymBool:
+      return rng.integer(0, 1) == 1;
+    case ValueType::Kind::None:
+      return RuntimeValue();
+    case ValueType::Kind::Tuple: {
+      RuntimeValue::List out;
+      for (size_t i = 0; i < type.elements.size(); ++i) {
+        out.push_back(uninterpreted_value(type.elements[i], hash_combine(seed, i), bindings));
+      }
+      return out;
+    }
+    case ValueType::Kind::Unknown:
+      break;
+  }
+  throw std::invalid_argument("the type is unknown");
+}
+
+// ---- evaluation ------------------------------------------------------------------------
+
+namespace {
+
+ValueType type_of_tensor(const Tensor& t) {
+  Shape shape(t.shape().begin(), t.shape().end());
+  return ValueType::of_tensor(t.dtype(), std::move(shape));
+}
+
+bool is_single_symbol(const SymInt& d, std::string& name) {
+  std::vector<std::string> atoms = d.atoms();
+  if (atoms.size() != 1 || !(SymInt::symbol(atoms[0]) == d)) return false;
+  name = atoms[0];
+  return true;
+}
+
+class Evaluation {
+ public:
+  Evaluation(const Graph& g, const OpRegistry& reg, const InterpreterOptions& opts,
+             SymBindings bindings)
+      : g_(g), reg_(reg), opts_(opts), bindings_(std::move(bindings)), env_(g.size()) {}
+
+  RunResult run(std::span<const RuntimeValue> inputs);
+
+ private:
+  [[noreturn]] void fail(const Node& n, const std::string& msg) const {
+    throw Error(fmt::format("node '{}': {}", n.name, msg), n.meta.loc);
+  }
+  RuntimeValue resolve(const Arg& a) const;
+  uint64_t hash_arg(uint64_t h, const Arg& a) const;
+  void bind_input(const Node& ph, const RuntimeValue& v);
+  RuntimeValue eval(const Node& n);
+  RuntimeValue eval_call(const Node& n);
+  RuntimeValue eval_opaque(const Node& n, const std::string& key);
+  RuntimeValue opaque_with_seed(const Node& n, const std::string& key, uint64_t seed);
+  std::optional<RuntimeValue> eval_family(const Node& n, const OpInfo& info);
+  std::optional<RuntimeValue> eval_builtin(const Node& n) const;
+  void check_type(const Node& n, const ValueType& t, const RuntimeValue& v,
+                  const std::string& where) const;
+
+  const Graph& g_;
+  const OpRegistry& reg_;
+  const InterpreterOptions& opts_;
+  SymBindings bindings_;
+  std::vector<RuntimeValue> env_;
+};
+
+RuntimeValue Evaluation::resolve(const Arg& a) const {
+  return std::visit(
+      [&](const auto& x) -> RuntimeValue {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return RuntimeValue();
+        } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int64_t> ||
+                             std::is_same_v<T, double>) {
+          return RuntimeValue(x);
+        } else if constexpr (std::is_same_v<T, NodeRef>) {
+          return env_.at(static_cast<size_t>(x.index));
+        } else if constexpr (std::is_same_v<T, ArgList>) {
+          RuntimeValue::List out;
+          for (const Arg& e : x.items) out.push_back(resolve(e));
+          return out;
+        } else if constexpr (std::is_same_v<T, DType>) {
+          return RuntimeValue(scalar_type_code(x).value_or(-1));
+        } else {
+          throw std::invalid_argument("a string/literal argument cannot be used as a value");
+        }
+      },
+      a.value);
+}
+
+uint64_t Evaluation::hash_arg(uint64_t h, const Arg& a) const {
+  return std::visit(
+      [&](const auto& x) -> uint64_t {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          return hash_string(hash_combine(h, 11), x);
+        } else if constexpr (std::is_same_v<T, Literal>) {
+          return hash_string(hash_combine(h, 12), x.text);
+        } else if constexpr (std::is_same_v<T, Device>) {
+          return hash_string(hash_combine(h, 13), x.to_string());
+        } else if constexpr (std::is_same_v<T, DType>) {
+          return hash_combine(hash_combine(h, 14), static_cast<uint64_t>(x));
+        } else if constexpr (std::is_same_v<T, ArgList>) {
+          h = hash_combine(hash_combine(h, 15), x.items.size());
+          for (const Arg& e : x.items) h = hash_arg(h, e);
+          return h;
+        } else {
+          return hash_value(h, resolve(a));
+        }
+      },
+      a.value);
+}
+
+void Evaluation::bind_input(const Node& ph, const RuntimeValue& v) {
+  const ValueType& t = ph.type;
+  if (t.kind == ValueType::Kind::SymInt && t.sym && v.is_int()) {
+    std::string name;
+    if (is_single_symbol(*t.sym, name) && !bindings_.contains(name)) bindings_[name] = v.as_int();
+  }
+  if (t.kind != ValueType::Kind::Tensor || !v.is_tensor() || !t.tensor.shape) return;
+  const Dims& actual = v.tensor().shape();
+  if (static_cast<size_t>(t.tensor.rank()) != actual.size()) {
+    fail(ph, fmt::format("input has shape {} but the placeholder is {}", dims_to_string(actual),
+                         to_annotation(t)));
+  }
+  for (size_t i = 0; i < actual.size(); ++i) {
+    std::string name;
+    const SymInt& d = (*t.tensor.shape)[i];
+    if (is_single_symbol(d, name) && !bindings_.contains(name)) bindings_[name] = actual[i];
+  }
+}
+
+RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
+  std::vector<NodeRef> placeholders = g_.placeholders();
+  if (inputs.size() != placeholders.size()) {
+    throw Error(fmt::format("graph '{}' has {} inputs but {} values were given", g_.name,
+                            placeholders.size(), inputs.size()));
+  }
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    const Node& ph = g_.node(placeholders[i]);
+    env_[static_cast<size_t>(placeholders[i].index)] = deep_copy(inputs[i]);
+    bind_input(ph, inputs[i]);
+  }
+  RunResult result;
+  for (size_t i = 0; i < g_.size(); ++i) {
+    const Node& n = g_.nodes()[i];
+    if (n.kind == NodeKind::Placeholder) {
+      if (opts_.check_types) check_type(n, n.type, env_[i], "input");
+      continue;
+    }
+    if (n.kind == NodeKind::Output) {
+      if (n.args.empty()) continue;
+      const Arg& out = n.args[0];
+      std::vector<Arg> items = out.is_list() ? out.as_list().items : std::vector<Arg>{out};
+      for (const Arg& a : items) {
+        result.outputs.push_back(resolve(a));
+        result.output_names.push_back(a.is_node() ? g_.node(a.node()).name : "None");
+      }
+      continue;
+    }
+    env_[i] = eval(n);
+    if (opts_.check_types) check_type(n, n.type, env_[i], "value");
+  }
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    const RuntimeValue& v = env_[static_cast<size_t>(placeholders[i].index)];
+    if (v.is_tensor() && v.tensor().storage()->version != 0) {
+      result.mutated_inputs.emplace_back(i, v.tensor());
+    }
+  }
+  return result;
+}
+
+RuntimeValue Evaluation::eval(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::GetItem: {
+      const RuntimeValue& src = env_.at(static_cast<size_t>(n.getitem_source().index));
+      int64_t idx = n.getitem_index();
+      if (src.is_list()) {
+        int64_t size = static_cast<int64_t>(src.list().size());
+        if (idx < -size || idx >= size)
+          fail(n, fmt::format("index {} out of range for {}", idx, describe(src)));
+        return src.list()[static_cast<size_t>(idx < 0 ? idx + size : idx)];
+      }
+      if (src.is_tensor()) {
+        try {
+          return src.tensor().select(0, idx);
+        } catch (const std::exception& e) {
+          fail(n, e.what());
+        }
+      }
+      fail(n, fmt::format("cannot index {}", describe(src)));
+    }
+    case NodeKind::GetAttr:
+      try {
+        return uninterpreted_value(n.type, hash_string(0x6765746174747221ull, n.target), bindings_);
+      } catch (const std::invalid_argument& e) {
+        fail(n, fmt::format("cannot make a value for attribute '{}': {}", n.target, e.what()));
+      }
+    case NodeKind::Call:
+      return eval_call(n);
+    default:
+      fail(n, "unexpected node kind");
+  }
+}
+
+RuntimeValue Evaluation::eval_call(const Node& n) {
+  if (n.op == kNoOp) {
+    if (std::optional<RuntimeValue> v = eval_builtin(n)) return *v;
+    return eval_opaque(n, n.target);
+  }
+  const OpInfo& info = reg_.info(n.op);
+  if (const Kernel* kernel = find_kernel(info.schema)) {
+    KernelCall call(n, info.schema, [this](const Arg& a) { return resolve(a); });
+    try {
+      return (*kernel)(call);
+    } catch (const UnsupportedConfig&) {
+      // Falls through to the uninterpreted function below.
+    } catch (const Error&) {
+      throw;
+    } catch (const std::exception& e) {
+      fail(n, fmt::format("{}: {}", info.schema.qualified_name(), e.what()));
+    }
+  }
+  if (std::optional<RuntimeValue> v = eval_family(n, info)) return *v;
+  return eval_opaque(n, info.schema.qualified_name());
+}
+
+RuntimeValue Evaluation::eval_opaque(const Node& n, const std::string& key) {
+  uint64_t seed = hash_string(0x756e696e74657270ull, key);
+  for (const Arg& a : n.args) seed = hash_arg(seed, a);
+  for (const auto& [name, a] : n.kwargs) seed = hash_arg(hash_string(seed, name), a);
+  return opaque_with_seed(n, key, seed);
+}
+
+RuntimeValue Evaluation::opaque_with_seed(const Node& n, const std::string& key, uint64_t seed) {
+  try {
+    return uninterpreted_value(n.type, seed, bindings_);
+  } catch (const std::invalid_argument& e) {
+    fail(n, fmt::format("'{}' has no reference kernel and is evaluated as an uninterpreted "
+                        "function, which needs the node's type: {} (annotate the dump or pass "
+                        "--input-types)",
+                        key, e.what()));
+  }
+}
+
+// Functional/in-place pairs without a kernel (npu_kv_rmsnorm_rope_cache_v2,
+// npu_mla_prolog_v3, user ops): both variants evaluate the SAME uninterpreted
+// function (keyed by the functional op) returning (outputs..., new values of
+// the mutated args); the in-place variant writes the latter into its args.
+std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo& info) {
+  const OpSchema& schema = info.schema;
+  std::string family;
+  std::vector<int> mutated;
+  if (schema.mutates_any()) {
+    for (const OpInfo& other : reg_.all()) {
+      if (other.traits.inplace_variant == schema.qualified_name())
+        family = other.schema.qualified_name();
+    }
+    if (family.empty()) return std::nullopt;
+    for (size_t i = 0; i < schema.args.size(); ++i) {
+      if (schema.args[i].mutates()) mutated.push_back(static_cast<int>(i));
+    }
+  } else if (!info.traits.inplace_variant.empty()) {
+    family = schema.qualified_name();
+  } else {
+    return std::nullopt;
+  }
+  uint64_t seed = hash_string(0x66616d696c790000ull, family);
+  for (size_t i = 0; i < schema.args.size() && i < n.args.size(); ++i) {
+    seed = hash_arg(hash_string(seed, schema.args[i].name), n.args[i]);
+  }
+  if (mutated.empty()) return opaque_with_seed(n, family, seed);
+  // In-place variant: declared outputs, then one value per mutated arg.
+  std::vector<ValueType> types;
+  if (n.type.kind == ValueType::Kind::Tuple) {
+    types = n.type.elements;
+  } else if (schema.returns.size() == 1) {
+    types.push_back(n.type);
+  } else if (!schema.returns.empty()) {
+    fail(n, "the in-place op's output types are unknown; annotate the node");
+  }
+  std::vector<Tensor> targets;
+  for (int i : mutated) {
+    RuntimeValue v = resolve(n.args[static_cast<size_t>(i)]);
+    if (!v.is_tensor())
+      fail(n, fmt::format("mutated argument '{}' is not a tensor",
+                          schema.args[static_cast<size_t>(i)].name));
+    targets.push_back(v.tensor());
+    types.push_back(type_of_tensor(v.tensor()));
+  }
+  RuntimeValue all;
+  try {
+    all = uninterpreted_value(ValueType::of_tuple(types), seed, bindings_);
+  } catch (const std::invalid_argument& e) {
+    fail(n, fmt::format("cannot evaluate '{}' as an uninterpreted function: {}", family, e.what()));
+  }
+  size_t n_out = types.size() - targets.size();
+  for (size_t k = 0; k < targets.size(); ++k) targets[k].copy_from(all.list()[n_out + k].tensor());
+  RuntimeValue::List outs(all.list().begin(), all.list().begin() + static_cast<ptrdiff_t>(n_out));
+  if (schema.returns.size() == 1 && n.type.kind != ValueType::Kind::Tuple) return outs.at(0);
+  if (schema.returns.empty()) return RuntimeValue();
+  return outs;
+}
+
+// Python builtins on SymInts/floats (`operator.mul(sym_size, 4)`) in
+// dynamic-shape graphs. Tensor operands are left to the opaque path.
+std::optional<RuntimeValue> Evaluation::eval_builtin(const Node& n) const {
+  std::string_view op = n.target;
+  for (std::string_view prefix : {"_operator.", "operator."}) {
+    if (op.starts_with(prefix)) op.remove_prefix(prefix.size());
+  }
+  std::vector<RuntimeValue> args;
+  for (const Arg& a : n.args) {
+    RuntimeValue v;
+    try {
+      v = resolve(a);
+    } catch (const std::invalid_argument&) {
+      return std::nullopt;
+    }
+    if (!(v.is_int() || v.is_double() || v.is_bool())) return std::nullopt;
+    args.push_back(v);
+  }
+  if (!n.kwargs.empty()) return std::nullopt;
+  bool all_int = true;
+  std::vector<double> f;
+  std::vector<int64_t> i;
+  for (const RuntimeValue& v : args) {
+    if (v.is_double()) all_int = false;
+    f.push_back(v.is_double() ? std::get<double>(v.v)
+                              : static_cast<double>(v.is_int() ? v.as_int() : std::get<bool>(v.v)));
+    i.push_back(v.is_int() ? v.as_int() : static_cast<int64_t>(f.back()));
+  }
+  auto num = [&](int64_t iv, double fv) { return all_int ? RuntimeValue(iv) : RuntimeValue(fv); };
+  if (args.size() == 1) {
+    if (op == "neg") return num(-i[0], -f[0]);
+    if (op == "math.ceil" || op == "ceil")
+      return RuntimeValue(static_cast<int64_t>(std::ceil(f[0])));
+    if (op == "math.floor" || op == "floor")
+      return RuntimeValue(static_cast<int64_t>(std::floor(f[0])));
+    if (op == "torch.sym_float" || op == "sym_float") return RuntimeValue(f[0]);
+    if (op == "torch.sym_int" || op == "sym_int") return RuntimeValue(static_cast<int64_t>(f[0]));
+    return std::nullopt;
+  }
+  if (args.size() != 2) return std::nullopt;
+  if (op == "add") return num(i[0] + i[1], f[0] + f[1]);
+  if (op == "sub") return num(i[0] - i[1], f[0] - f[1]);
+  if (op == "mul") return num(i[0] * i[1], f[0] * f[1]);
+  if (op == "truediv") return RuntimeValue(f[0] / f[1]);
+  if (op == "floordiv" || op == "mod") {
+    if (all_int) {
+      if (i[1] == 0) fail(n, "integer division by zero");
+      int64_t q = i[0] / i[1];
+      if ((i[0] % i[1] != 0) && ((i[0] < 0) != (i[1] < 0))) --q;
+      return op == "floordiv" ? RuntimeValue(q) : RuntimeValue(i[0] - q * i[1]);
+    }
+    double q = std::floor(f[0] / f[1]);
+    return op == "floordiv" ? RuntimeValue(q) : RuntimeValue(f[0] - q * f[1]);
+  }
+  if (op == "pow")
+    return all_int && i[1] >= 0 ? RuntimeValue(static_cast<int64_t>(std::pow(f[0], f[1])))
+                                : RuntimeValue(std::pow(f[0], f[1]));
+  if (op == "eq") return RuntimeValue(f[0] == f[1]);
+  if (op == "ne") return RuntimeValue(f[0] != f[1]);
+  if (op == "lt") return RuntimeValue(f[0] < f[1]);
+  if (op == "le") return RuntimeValue(f[0] <= f[1]);
+  if (op == "gt") return RuntimeValue(f[0] > f[1]);
+  if (op == "ge") return RuntimeValue(f[0] >= f[1]);
+  return std::nullopt;
+}
+
+void Evaluation::check_type(const Node& n, const ValueType& t, const RuntimeValue& v,
+                            const std::string& where) const {
+  switch (t.kind) {
+    case ValueType::Kind::Tensor: {
+      if (!v.is_tensor()) {
+        fail(n, fmt::format("{} is {} but the node's type is {}", where, describe(v), describe(t)));
+      }
+      const Tensor& x = v.tensor();
+      bool ok = t.tensor.dtype == DType::Unknown || t.tensor.dtype == x.dtype();
+      if (ok && t.tensor.shape) {
+        ok = static_cast<size_t>(t.tensor.rank()) == x.shape().size();
+        for (size_t i = 0; ok && i < x.shape().size(); ++i) {
+          std::optional<int64_t> d = (*t.tensor.shape)[i].evaluate(bindings_);
+          ok = !d || *d == x.shape()[i];
+        }
+      }
+      if (!ok) {
+        fail(n, fmt::format("the interpreter computed {} {} but the node's type is {}", where,
+                            x.describe(), describe(t)));
+      }
+      return;
+    }
+    case ValueType::Kind::Tuple: {
+      if (!v.is_list() || v.list().size() != t.elements.size()) {
+        fail(n, fmt::format("{} is {} but the node's type is {}", where, describe(v), describe(t)));
+      }
+      for (size_t i = 0; i < t.elements.size(); ++i) {
+        check_type(n, t.elements[i], v.list()[i], fmt::format("{}[{}]", where, i));
+      }
+      return;
+    }
+    case ValueType::Kind::SymInt: {
+      if (!t.sym || !v.is_int()) return;
+      std::optional<int64_t> d = t.sym->evaluate(bindings_);
+      if (d && *d != v.as_int()) {
+        fail(n,
+             fmt::format("{} is {} but the node's type says {}", where, v.as_int(), describe(t)));
+      }
+      return;
+    }
+    default:
+      return;
+  }
+}
+
+}  // namespace
+
+RunResult Interpreter::run(const Graph& graph, std::span<const RuntimeValue> inputs,
+                           const SymBindings& bindings) const {
+  Evaluation evaluation(graph, registry_, options_, bindings);
+  return evaluation.run(inputs);
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,117 @@
+// Private to the reference interpreter: the kernel table and the helpers the
+// kernels_*.cpp files share. A kernel receives a KernelCall (the normalized
+// call: one Arg per schema argument, looked up by name) and returns the
+// node's runtime value. Kernels are keyed by qualified op name; a key
+// without overload ("aten::add") serves every overload that has no more
+// specific entry, reading arguments by name so overloads share code.
+#pragma once
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "graph/interpreter.hpp"
+#include "graph/op_schema.hpp"
+
+namespace eqfuse {
+
+// Thrown by a kernel for a configuration whose math it does not model (an
+// unsupported quant mode, packed int4): the interpreter then evaluates the
+// node as an uninterpreted function.
+struct UnsupportedConfig : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+class KernelCall {
+ public:
+  using Resolver = std::function<RuntimeValue(const Arg&)>;
+  KernelCall(const Node& node, const OpSchema& schema, Resolver resolve)
+      : node_(node), schema_(schema), resolve_(std::move(resolve)) {}
+
+  const Node& node() const { return node_; }
+  const OpSchema& schema() const { return schema_; }
+  // The schema declares the argument (overloads differ in their arguments).
+  bool has(std::string_view name) const { return schema_.arg_index(name) >= 0; }
+  // Absent from the schema, or None.
+  bool is_none(std::string_view name) const;
+  const Arg& arg(std::string_view name) const;
+  RuntimeValue value(std::string_view name) const;
+
+  Tensor tensor(std::string_view name) const;
+  std::optional<Tensor> opt_tensor(std::string_view name) const;
+  std::vector<Tensor> tensor_list(std::string_view name) const;
+  int64_t int_arg(std::string_view name) const;
+  std::optional<int64_t> opt_int(std::string_view name) const;
+  double double_arg(std::string_view name) const;  // int/bool accepted
+  bool bool_arg(std::string_view name) const;
+  std::optional<bool> opt_bool(std::string_view name) const;
+  std::vector<int64_t> int_list(std::string_view name) const;  // a bare int becomes [int]
+  std::optional<std::vector<int64_t>> opt_int_list(std::string_view name) const;
+  std::vector<bool> bool_list(std::string_view name) const;
+  std::string str_arg(std::string_view name) const;
+  // A dtype argument given as a dtype literal or a ScalarType code; nullopt for None.
+  std::optional<DType> opt_dtype(std::string_view name) const;
+
+  // Throws eqfuse::Error at the node's location, naming node and op.
+  [[noreturn]] void fail(const std::string& message) const;
+
+ private:
+  const Node& node_;
+  const OpSchema& schema_;
+  Resolver resolve_;
+};
+
+using Kernel = std::function<RuntimeValue(const KernelCall&)>;
+using KernelTable = std::map<std::string, Kernel, std::less<>>;
+
+void register_elementwise_kernels(KernelTable& table);
+void register_layout_kernels(KernelTable& table);
+void register_reduction_kernels(KernelTable& table);  // reductions, matmul, softmax, embedding
+void register_npu_kernels(KernelTable& table);
+
+// The kernel for a schema: exact qualified name first, then the overload
+// packet. In-place `name_` ops without their own kernel reuse the kernel of
+// `name` and copy the result into the mutated first argument. nullptr if none.
+const Kernel* find_kernel(const OpSchema& schema);
+
+// ---- helpers shared by kernel files --------------------------------------
+
+// An elementwise operand: a tensor or a Python scalar.
+struct Operand {
+  std::optional<Tensor> tensor;
+  double number = 0;
+  int64_t int_number = 0;
+  DType scalar_kind = DType::Float64;  // Bool, Int64 or Float64 for Python scalars
+};
+Operand to_operand(const RuntimeValue& v);
+// torch's result_type over tensors (dimensioned > 0-dim) and Python scalars.
+DType result_type(const std::vector<Operand>& ops);
+DType promote_types(DType a, DType b);
+// fp16/bf16/fp32 compute in fp32 ("opmath"), fp64 in fp64.
+DType opmath_dtype(DType d);
+
+// Builds a fresh tensor of `shape` by evaluating f(flat index) -> double.
+template <typename F>
+Tensor make_tensor(DType dtype, const Dims& shape, F&& f) {
+  Tensor out = Tensor::zeros(dtype, shape);
+  int64_t n = out.numel();
+  for (int64_t i = 0; i < n; ++i) out.set_flat(i, f(i));
+  return out;
+}
+
+// Row-major index decomposition helpers.
+Dims unravel(int64_t flat, const Dims& shape);
+int64_t ravel(const Dims& index, const Dims& shape);
+
+// Reduced dims for `dim` arguments: empty list (or None) means all dims.
+std::vector<bool> reduction_mask(const std::optional<std::vector<int64_t>>& dims, int rank);
+
+// Sum-of-products matrix multiply of (.., M, K) x (.., K, N) with batch
+// broadcasting, accumulated in double; result rounded to `out_dtype`.
+Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype);
+
+}  // namespace eqfuse

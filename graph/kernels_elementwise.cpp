@@ -1,0 +1,446 @@
+// Elementwise kernels: arithmetic with torch type promotion and
+// broadcasting, activations, comparisons, casts, copies and creation ops.
+// Inputs are read exactly, computed in double (at least fp32 "opmath"
+// precision) and rounded once to the output dtype when stored.
+#include <cmath>
+#include <numbers>
+
+#include "graph/float16.hpp"
+#include "graph/kernels.hpp"
+
+namespace eqfuse {
+namespace {
+
+enum class ResultKind { Promoted, FloatResult, BoolResult };
+
+// Evaluates f over broadcast operands. `compute` is the dtype operands are
+// converted to; integral compute dtypes use `fi` on exact int64 values.
+template <typename FF, typename FI>
+Tensor elementwise(const std::vector<Operand>& ops, DType compute, DType out, FF ff, FI fi) {
+  Dims shape;
+  for (const Operand& op : ops) {
+    if (op.tensor) shape = broadcast_shapes(shape, op.tensor->shape());
+  }
+  std::vector<std::optional<Tensor>> expanded;
+  for (const Operand& op : ops) {
+    expanded.push_back(op.tensor ? std::optional<Tensor>(op.tensor->expand(shape)) : std::nullopt);
+  }
+  Tensor result = Tensor::zeros(out, shape);
+  int64_t n = result.numel();
+  size_t k = ops.size();
+  if (dtype_stored_as_int(compute)) {
+    std::vector<int64_t> v(k);
+    for (int64_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < k; ++j) {
+        v[j] = cast_int(expanded[j] ? expanded[j]->get_flat_int(i) : ops[j].int_number, compute);
+      }
+      result.set_flat_int(i, fi(v));
+    }
+  } else {
+    // Python scalars enter the computation at opmath precision.
+    DType scalar_dtype = opmath_dtype(compute);
+    std::vector<double> v(k);
+    for (int64_t i = 0; i < n; ++i) {
+      for (size_t j = 0; j < k; ++j) {
+        v[j] = expanded[j] ? cast_double(expanded[j]->get_flat(i), compute)
+                           : cast_double(ops[j].number, scalar_dtype);
+      }
+      result.set_flat(i, ff(v));
+    }
+  }
+  return result;
+}
+
+using FloatFn = std::function<double(const std::vector<double>&)>;
+using IntFn = std::function<int64_t(const std::vector<int64_t>&)>;
+
+RuntimeValue apply(const std::vector<Operand>& ops, ResultKind kind, const FloatFn& ff,
+                   const IntFn& fi) {
+  DType promoted = result_type(ops);
+  DType compute = promoted;
+  DType out = promoted;
+  if (kind == ResultKind::FloatResult && !dtype_is_floating(promoted)) {
+    compute = out = DType::Float32;
+  }
+  if (kind == ResultKind::BoolResult) out = DType::Bool;
+  if (compute == DType::Bool && kind != ResultKind::BoolResult) {
+    // Arithmetic on bools runs on 0/1 integers, then casts back to bool.
+    compute = DType::Int64;
+  }
+  return elementwise(ops, compute, out, ff, fi);
+}
+
+std::vector<Operand> operands(const KernelCall& c, std::initializer_list<std::string_view> names) {
+  std::vector<Operand> ops;
+  for (std::string_view n : names) ops.push_back(to_operand(c.value(n)));
+  return ops;
+}
+
+// Scalar `alpha` (add/sub) at the precision of the computation.
+struct Alpha {
+  double f = 1;
+  int64_t i = 1;
+};
+Alpha alpha_of(const KernelCall& c) {
+  if (c.is_none("alpha")) return {};
+  RuntimeValue v = c.value("alpha");
+  Operand op = to_operand(v);
+  return {op.number, op.int_number};
+}
+
+int64_t int_pow(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return exp % 2 == 0 ? 1 : -1;
+    throw std::invalid_argument("integers to negative integer powers are not allowed");
+  }
+  uint64_t result = 1, b = static_cast<uint64_t>(base);  // wrapping multiply, as torch
+  while (exp > 0) {
+    if (exp & 1) result *= b;
+    b *= b;
+    exp >>= 1;
+  }
+  return static_cast<int64_t>(result);
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  if (b == 0) throw std::invalid_argument("integer division by zero");
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+void register_binary(KernelTable& t) {
+  t["aten::add"] = [](const KernelCall& c) {
+    Alpha al = alpha_of(c);
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [al](const auto& v) { return v[0] + al.f * v[1]; },
+        [al](const auto& v) {
+          return static_cast<int64_t>(static_cast<uint64_t>(v[0]) +
+                                      static_cast<uint64_t>(al.i) * static_cast<uint64_t>(v[1]));
+        });
+  };
+  t["aten::sub"] = [](const KernelCall& c) {
+    Alpha al = alpha_of(c);
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [al](const auto& v) { return v[0] - al.f * v[1]; },
+        [al](const auto& v) {
+          return static_cast<int64_t>(static_cast<uint64_t>(v[0]) -
+                                      static_cast<uint64_t>(al.i) * static_cast<uint64_t>(v[1]));
+        });
+  };
+  t["aten::rsub"] = [](const KernelCall& c) {  // other - alpha * self
+    Alpha al = alpha_of(c);
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [al](const auto& v) { return v[1] - al.f * v[0]; },
+        [al](const auto& v) { return v[1] - al.i * v[0]; });
+  };
+  t["aten::mul"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [](const auto& v) { return v[0] * v[1]; },
+        [](const auto& v) {
+          return static_cast<int64_t>(static_cast<uint64_t>(v[0]) * static_cast<uint64_t>(v[1]));
+        });
+  };
+  t["aten::div"] = [](const KernelCall& c) {
+    std::string mode = c.is_none("rounding_mode") ? "" : c.str_arg("rounding_mode");
+    auto ops = operands(c, {"self", "other"});
+    if (mode.empty()) {
+      return apply(
+          ops, ResultKind::FloatResult, [](const auto& v) { return v[0] / v[1]; },
+          [](const auto& v) { return v[0] / v[1]; });
+    }
+    bool floor = mode == "floor";
+    if (!floor && mode != "trunc") c.fail(fmt::format("unknown rounding_mode '{}'", mode));
+    return apply(
+        ops, ResultKind::Promoted,
+        [floor](const auto& v) {
+          double q = v[0] / v[1];
+          return floor ? std::floor(q) : std::trunc(q);
+        },
+        [floor](const auto& v) {
+          if (v[1] == 0) throw std::invalid_argument("integer division by zero");
+          return floor ? floor_div(v[0], v[1]) : v[0] / v[1];
+        });
+  };
+  t["aten::pow"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "exponent"}), ResultKind::Promoted,
+        [](const auto& v) { return std::pow(v[0], v[1]); },
+        [](const auto& v) { return int_pow(v[0], v[1]); });
+  };
+  t["aten::maximum"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [](const auto& v) {
+          return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::max(v[0], v[1]);
+        },
+        [](const auto& v) { return std::max(v[0], v[1]); });
+  };
+  t["aten::minimum"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [](const auto& v) {
+          return std::isnan(v[0]) || std::isnan(v[1]) ? NAN : std::min(v[0], v[1]);
+        },
+        [](const auto& v) { return std::min(v[0], v[1]); });
+  };
+  auto comparison = [&t](const char* name, auto cmp) {
+    t[name] = [cmp](const KernelCall& c) {
+      return apply(
+          operands(c, {"self", "other"}), ResultKind::BoolResult,
+          [cmp](const auto& v) { return cmp(v[0], v[1]) ? 1.0 : 0.0; },
+          [cmp](const auto& v) { return cmp(v[0], v[1]) ? int64_t{1} : int64_t{0}; });
+    };
+  };
+  comparison("aten::eq", [](auto a, auto b) { return a == b; });
+  comparison("aten::ne", [](auto a, auto b) { return a != b; });
+  comparison("aten::lt", [](auto a, auto b) { return a < b; });
+  comparison("aten::le", [](auto a, auto b) { return a <= b; });
+  comparison("aten::gt", [](auto a, auto b) { return a > b; });
+  comparison("aten::ge", [](auto a, auto b) { return a >= b; });
+  t["aten::masked_fill"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self"), mask = c.tensor("mask");
+    double v = c.double_arg("value");
+    Tensor m = mask.expand(x.shape());
+    return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
+      return m.get_flat_int(i) != 0 ? v : x.get_flat(i);
+    }));
+  };
+  t["aten::clamp"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    std::optional<double> lo, hi;
+    if (!c.is_none("min")) lo = c.double_arg("min");
+    if (!c.is_none("max")) hi = c.double_arg("max");
+    return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
+      double v = x.get_flat(i);
+      if (std::isnan(v)) return v;
+      if (lo) v = std::max(v, *lo);
+      if (hi) v = std::min(v, *hi);
+      return v;
+    }));
+  };
+  t["aten::where"] = [](const KernelCall& c) {
+    Tensor cond = c.tensor("condition");
+    auto ops = operands(c, {"self", "other"});
+    DType out = result_type(ops);
+    Dims shape = cond.shape();
+    for (const Operand& op : ops) {
+      if (op.tensor) shape = broadcast_shapes(shape, op.tensor->shape());
+    }
+    Tensor cb = cond.expand(shape);
+    std::vector<Operand> all = {Operand{cb}, ops[0], ops[1]};
+    return RuntimeValue(elementwise(
+        all, out, out, [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; },
+        [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; }));
+  };
+}
+
+double gelu(double x, bool tanh_approx) {
+  if (tanh_approx) {
+    double k = std::sqrt(2.0 / std::numbers::pi);
+    return 0.5 * x * (1.0 + std::tanh(k * (x + 0.044715 * x * x * x)));
+  }
+  return 0.5 * x * (1.0 + std::erf(x / std::numbers::sqrt2));
+}
+
+double sigmoid(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+
+// Unary op; `float_only` ops turn integer inputs into float32 results.
+void unary(KernelTable& t, const char* name, bool float_only, std::function<double(double)> f,
+           std::function<int64_t(int64_t)> fi = {}) {
+  t[name] = [float_only, f, fi](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    bool to_float = float_only || !fi || x.dtype() == DType::Bool;
+    DType out = to_float && !dtype_is_floating(x.dtype()) ? DType::Float32 : x.dtype();
+    std::vector<Operand> ops = {Operand{x}};
+    return RuntimeValue(elementwise(
+        ops, out, out, [&](const auto& v) { return f(v[0]); },
+        [&](const auto& v) { return fi(v[0]); }));
+  };
+}
+
+void register_unary(KernelTable& t) {
+  unary(
+      t, "aten::neg", false, [](double x) { return -x; }, [](int64_t x) { return -x; });
+  unary(
+      t, "aten::abs", false, [](double x) { return std::fabs(x); },
+      [](int64_t x) { return x < 0 ? -x : x; });
+  unary(
+      t, "aten::relu", false, [](double x) { return x > 0 ? x : (std::isnan(x) ? x : 0.0); },
+      [](int64_t x) { return x > 0 ? x : 0; });
+  unary(t, "aten::rsqrt", true, [](double x) { return 1.0 / std::sqrt(x); });
+  unary(t, "aten::sqrt", true, [](double x) { return std::sqrt(x); });
+  unary(t, "aten::exp", true, [](double x) { return std::exp(x); });
+  unary(t, "aten::log", true, [](double x) { return std::log(x); });
+  unary(t, "aten::sin", true, [](double x) { return std::sin(x); });
+  unary(t, "aten::cos", true, [](double x) { return std::cos(x); });
+  unary(t, "aten::tanh", true, [](double x) { return std::tanh(x); });
+  unary(t, "aten::reciprocal", true, [](double x) { return 1.0 / x; });
+  unary(t, "aten::sigmoid", true, sigmoid);
+  unary(t, "aten::erf", true, [](double x) { return std::erf(x); });
+  unary(t, "aten::silu", true, [](double x) { return x * sigmoid(x); });
+  t["aten::gelu"] = [](const KernelCall& c) {
+    bool tanh_approx = !c.is_none("approximate") && c.str_arg("approximate") == "tanh";
+    Tensor x = c.tensor("self");
+    DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Float32;
+    return RuntimeValue(
+        make_tensor(out, x.shape(), [&](int64_t i) { return gelu(x.get_flat(i), tanh_approx); }));
+  };
+}
+
+// ---- casts and copies -------------------------------------------------------
+
+void register_casts(KernelTable& t) {
+  // _to_copy(self, *, dtype=None, layout, device, pin_memory, non_blocking, memory_format)
+  t["aten::_to_copy"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    return RuntimeValue(x.to(c.opt_dtype("dtype").value_or(x.dtype())));
+  };
+  // to.dtype / to.dtype_layout / to.device / to.other: aliases self when
+  // nothing changes and copy=False, like torch.
+  t["aten::to"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    DType d = x.dtype();
+    if (c.has("dtype") && !c.is_none("dtype")) d = *c.opt_dtype("dtype");
+    if (c.has("other")) d = c.tensor("other").dtype();
+    bool copy = c.has("copy") && !c.is_none("copy") && c.bool_arg("copy");
+    if (d == x.dtype() && !copy) return RuntimeValue(x);
+    return RuntimeValue(x.to(d));
+  };
+  t["aten::type_as"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    DType d = c.tensor("other").dtype();
+    return d == x.dtype() ? RuntimeValue(x) : RuntimeValue(x.to(d));
+  };
+  t["prims::convert_element_type"] = [](const KernelCall& c) {
+    std::string first = c.has("a") ? "a" : "self";
+    return RuntimeValue(c.tensor(first).to(*c.opt_dtype("dtype")));
+  };
+  t["npu::_npu_dtype_cast"] = [](const KernelCall& c) {
+    return RuntimeValue(c.tensor("self").to(*c.opt_dtype("dtype")));
+  };
+  t["npu::npu_dtype_cast"] = t["npu::_npu_dtype_cast"];
+  t["aten::clone"] = [](const KernelCall& c) { return RuntimeValue(c.tensor("self").clone()); };
+  t["aten::lift_fresh_copy"] = t["aten::clone"];
+  t["aten::alias_copy"] = t["aten::clone"];
+  t["aten::alias"] = [](const KernelCall& c) { return RuntimeValue(c.tensor("self")); };
+  t["aten::detach"] = t["aten::alias"];
+  t["aten::copy_"] = [](const KernelCall& c) {
+    Tensor self = c.tensor("self");
+    self.copy_from(c.tensor("src"));
+    return RuntimeValue(self);
+  };
+  // Functional copy: a fresh tensor shaped like self holding src.
+  t["aten::copy"] = [](const KernelCall& c) {
+    Tensor out = c.tensor("self").clone();
+    out.copy_from(c.tensor("src"));
+    return RuntimeValue(out);
+  };
+  t["aten::fill"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    double v = c.double_arg("value");
+    return RuntimeValue(make_tensor(x.dtype(), x.shape(), [v](int64_t) { return v; }));
+  };
+}
+
+// ---- creation -----------------------------------------------------------------
+
+DType default_dtype_for(const RuntimeValue& v) {
+  if (v.is_bool()) return DType::Bool;
+  if (v.is_int()) return DType::Int64;
+  return DType::Float32;
+}
+
+Tensor filled(DType d, const Dims& shape, double v) {
+  return make_tensor(d, shape, [v](int64_t) { return v; });
+}
+
+void register_creation(KernelTable& t) {
+  t["aten::full"] = [](const KernelCall& c) {
+    RuntimeValue fill = c.value("fill_value");
+    DType d = c.opt_dtype("dtype").value_or(default_dtype_for(fill));
+    return RuntimeValue(filled(d, c.int_list("size"), c.double_arg("fill_value")));
+  };
+  auto constant = [&t](const char* name, double v) {
+    t[name] = [v](const KernelCall& c) {
+      return RuntimeValue(
+          filled(c.opt_dtype("dtype").value_or(DType::Float32), c.int_list("size"), v));
+    };
+  };
+  constant("aten::zeros", 0.0);
+  constant("aten::ones", 1.0);
+  // Uninitialized memory is modelled as zeros so runs stay deterministic.
+  constant("aten::empty", 0.0);
+  constant("aten::empty_strided", 0.0);
+  auto like = [&t](const char* name, std::optional<double> v) {
+    t[name] = [v](const KernelCall& c) {
+      Tensor x = c.tensor("self");
+      DType d = c.opt_dtype("dtype").value_or(x.dtype());
+      double fill = v ? *v : c.double_arg("fill_value");
+      return RuntimeValue(filled(d, x.shape(), fill));
+    };
+  };
+  like("aten::zeros_like", 0.0);
+  like("aten::ones_like", 1.0);
+  like("aten::empty_like", 0.0);
+  like("aten::full_like", std::nullopt);
+  auto new_ = [&t](const char* name, std::optional<double> v) {
+    t[name] = [v](const KernelCall& c) {
+      Tensor x = c.tensor("self");
+      DType d = c.opt_dtype("dtype").value_or(x.dtype());
+      double fill = v ? *v : c.double_arg("fill_value");
+      return RuntimeValue(filled(d, c.int_list("size"), fill));
+    };
+  };
+  new_("aten::new_zeros", 0.0);
+  new_("aten::new_ones", 1.0);
+  new_("aten::new_empty", 0.0);
+  new_("aten::new_full", std::nullopt);
+  t["aten::scalar_tensor"] = [](const KernelCall& c) {
+    DType d = c.opt_dtype("dtype").value_or(DType::Float32);
+    return RuntimeValue(Tensor::scalar(d, c.double_arg("s")));
+  };
+  // prims.iota(length, *, start, step, dtype, device, requires_grad)
+  t["prims::iota"] = [](const KernelCall& c) {
+    int64_t start = c.int_arg("start"), step = c.int_arg("step");
+    DType d = c.opt_dtype("dtype").value_or(DType::Int64);
+    return RuntimeValue(make_tensor(d, {c.int_arg("length")}, [&](int64_t i) {
+      return static_cast<double>(start + step * i);
+    }));
+  };
+  // Stream scopes are markers without a value.
+  t["air::scope_enter"] = [](const KernelCall&) { return RuntimeValue(); };
+  t["air::scope_exit"] = [](const KernelCall&) { return RuntimeValue(); };
+  t["aten::arange"] = [](const KernelCall& c) {
+    double start = c.has("start") ? c.double_arg("start") : 0.0;
+    double end = c.double_arg("end");
+    double step = c.has("step") ? c.double_arg("step") : 1.0;
+    if (step == 0) c.fail("arange step must be non-zero");
+    bool all_int = true;
+    for (const char* n : {"start", "end", "step"}) {
+      if (c.has(n) && !c.value(n).is_int()) all_int = false;
+    }
+    DType d = c.opt_dtype("dtype").value_or(all_int ? DType::Int64 : DType::Float32);
+    int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((end - start) / step)));
+    return RuntimeValue(
+        make_tensor(d, {n}, [&](int64_t i) { return start + step * static_cast<double>(i); }));
+  };
+}
+
+}  // namespace
+
+void register_elementwise_kernels(KernelTable& table) {
+  register_binary(table);
+  register_unary(table);
+  register_casts(table);
+  register_creation(table);
+}
+
+}  // namespace eqfuse

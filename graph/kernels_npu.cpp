@@ -1,0 +1,455 @@
+// torch_npu ops with their documented math (spec torchair-passes.md §7).
+// Fused ops are computed from their definition (x = x1 + x2, rstd, y,
+// smooth, row max, scale, round) and never by calling the unfused kernels,
+// so an equivalence check between fused and unfused graphs compares two
+// independent implementations. Internal math is in double; outputs are
+// rounded once at the op boundary. Quantization rounds half to even.
+#include <bit>
+#include <cmath>
+
+#include "graph/float16.hpp"
+#include "graph/kernels.hpp"
+
+namespace eqfuse {
+namespace {
+
+// ---- RMS norm core ------------------------------------------------------------
+
+// x viewed as rows x cols, where cols = numel(gamma) (gamma = trailing dims).
+struct RmsNormResult {
+  std::vector<double> x;     // the normalized input (x1 + x2), unrounded
+  std::vector<double> y;     // x * rstd * gamma (+ beta), unrounded
+  std::vector<double> rstd;  // one per row
+  int64_t rows = 0, cols = 0;
+  Dims shape;       // x1's shape
+  Dims rstd_shape;  // leading dims of x1, then 1s for gamma's dims
+};
+
+void check_trailing(const KernelCall& c, const Tensor& x, const Tensor& gamma) {
+  bool ok = gamma.rank() >= 1 && gamma.rank() <= x.rank();
+  for (int i = 1; ok && i <= gamma.rank(); ++i) ok = gamma.size(-i) == x.size(-i);
+  if (!ok) {
+    c.fail(fmt::format("gamma shape {} must equal the trailing dims of input shape {}",
+                       dims_to_string(gamma.shape()), dims_to_string(x.shape())));
+  }
+}
+
+RmsNormResult add_rms_norm_core(const KernelCall& c, const Tensor& x1,
+                                const std::optional<Tensor>& x2, const Tensor& gamma, double eps,
+                                const std::optional<Tensor>& beta) {
+  check_trailing(c, x1, gamma);
+  if (x2 && x2->shape() != x1.shape()) {
+    c.fail(fmt::format("x1 {} and x2 {} must have the same shape", dims_to_string(x1.shape()),
+                       dims_to_string(x2->shape())));
+  }
+  RmsNormResult r;
+  r.shape = x1.shape();
+  r.cols = gamma.numel();
+  r.rows = r.cols == 0 ? 0 : x1.numel() / r.cols;
+  r.rstd_shape = Dims(x1.shape().begin(), x1.shape().end() - gamma.rank());
+  r.rstd_shape.resize(static_cast<size_t>(x1.rank()), 1);
+  std::vector<double> g = gamma.values();
+  std::vector<double> b = beta ? beta->expand(gamma.shape()).values() : std::vector<double>();
+  r.x = x1.values();
+  if (x2) {
+    std::vector<double> v2 = x2->values();
+    for (size_t i = 0; i < r.x.size(); ++i) r.x[i] += v2[i];
+  }
+  r.y.resize(r.x.size());
+  r.rstd.resize(static_cast<size_t>(r.rows));
+  for (int64_t row = 0; row < r.rows; ++row) {
+    const double* xr = &r.x[static_cast<size_t>(row * r.cols)];
+    double sum_sq = 0;
+    for (int64_t j = 0; j < r.cols; ++j) sum_sq += xr[j] * xr[j];
+    double rstd = 1.0 / std::sqrt(sum_sq / static_cast<double>(r.cols) + eps);
+    r.rstd[static_cast<size_t>(row)] = rstd;
+    for (int64_t j = 0; j < r.cols; ++j) {
+      double y = xr[j] * rstd * g[static_cast<size_t>(j)];
+      if (beta) y += b[static_cast<size_t>(j)];
+      r.y[static_cast<size_t>(row * r.cols + j)] = y;
+    }
+  }
+  return r;
+}
+
+Tensor from_doubles(DType d, const Dims& shape, const std::vector<double>& v) {
+  return Tensor::from_values(d, shape, v);
+}
+
+double epsilon_arg(const KernelCall& c, double fallback) {
+  return c.has("epsilon") && !c.is_none("epsilon") ? c.double_arg("epsilon") : fallback;
+}
+
+// ---- quantization ----------------------------------------------------------------
+
+struct QuantTarget {
+  DType dtype = DType::Int8;  // stored dtype of the result
+  double qmin = -128, qmax = 127;
+  bool pack_int4 = false;  // eight int4 values per int32 along the last dim
+};
+
+QuantTarget quant_target_from_code(const KernelCall& c, std::optional<int64_t> code) {
+  if (!code || *code == 1 || *code == 12) return {};
+  if (*code == 0 || *code == 13) return {DType::UInt8, 0, 255, false};
+  if (*code == 3 || *code == 14) return {DType::Int32, -2147483648.0, 2147483647.0, false};
+  if (*code == 16) return {DType::Int32, -8, 7, true};
+  c.fail(fmt::format("unsupported quantized dtype code {}", *code));
+}
+
+double quantize_value(double v, const QuantTarget& t) {
+  if (std::isnan(v)) return 0;
+  return std::clamp(round_half_even(v), t.qmin, t.qmax);
+}
+
+// Packs int4 values (row-major, last dim % 8 == 0) into int32 words, value k
+// of a group in bits 4k..4k+3 (little-endian nibbles).
+Tensor pack_int4(const KernelCall& c, const Dims& shape, const std::vector<double>& q) {
+  if (shape.empty() || shape.back() % 8 != 0)
+    c.fail("int4 packing needs a last dim divisible by 8");
+  Dims packed_shape = shape;
+  packed_shape.back() /= 8;
+  Tensor out = Tensor::zeros(DType::Int32, packed_shape);
+  for (int64_t w = 0; w < out.numel(); ++w) {
+    uint32_t word = 0;
+    for (int k = 0; k < 8; ++k) {
+      int64_t v = static_cast<int64_t>(q[static_cast<size_t>(w * 8 + k)]);
+      word |= (static_cast<uint32_t>(v) & 0xfu) << (4 * k);
+    }
+    out.set_flat_int(w, static_cast<int64_t>(static_cast<int32_t>(word)));
+  }
+  return out;
+}
+
+Tensor store_quantized(const KernelCall& c, const Dims& shape, const std::vector<double>& q,
+                       const QuantTarget& t) {
+  if (t.pack_int4) return pack_int4(c, shape, q);
+  return from_doubles(t.dtype, shape, q);
+}
+
+// Per-token symmetric quantization of rows x cols values: scale =
+// rowmax(|v * smooth|) / qmax (rounded to fp32, it is an output), q =
+// round_half_even(v * smooth / scale). A zero row gets scale 0 and q 0.
+struct DynamicQuant {
+  std::vector<double> q;
+  std::vector<double> scale;
+};
+
+DynamicQuant dynamic_quant_rows(const std::vector<double>& v, int64_t rows, int64_t cols,
+                                const std::optional<std::vector<double>>& smooth,
+                                const QuantTarget& t) {
+  DynamicQuant r;
+  r.q.resize(v.size());
+  r.scale.resize(static_cast<size_t>(rows));
+  for (int64_t row = 0; row < rows; ++row) {
+    std::vector<double> s(static_cast<size_t>(cols));
+    double maxabs = 0;
+    for (int64_t j = 0; j < cols; ++j) {
+      double x = v[static_cast<size_t>(row * cols + j)];
+      if (smooth) x *= (*smooth)[static_cast<size_t>(j)];
+      s[static_cast<size_t>(j)] = x;
+      maxabs = std::max(maxabs, std::fabs(x));
+    }
+    double scale = round_to_fp32(maxabs / t.qmax);
+    r.scale[static_cast<size_t>(row)] = scale;
+    for (int64_t j = 0; j < cols; ++j) {
+      double q = scale == 0.0 ? 0.0 : s[static_cast<size_t>(j)] / scale;
+      r.q[static_cast<size_t>(row * cols + j)] = quantize_value(q, t);
+    }
+  }
+  return r;
+}
+
+QuantTarget dynamic_quant_target(std::optional<int64_t> code) {
+  if (!code || *code == 1 || *code == 12) return {DType::Int8, -128, 127, false};
+  if (*code == 16) return {DType::Int32, -8, 7, true};  // quint4x2: int4 packed into int32
+  throw UnsupportedConfig(fmt::format("dynamic quant to dtype code {}", *code));
+}
+
+// ---- kernels -------------------------------------------------------------------------
+
+RuntimeValue tuple(std::vector<Tensor> ts) {
+  return RuntimeValue(std::vector<RuntimeValue>(ts.begin(), ts.end()));
+}
+
+void register_norms(KernelTable& t) {
+  t["npu::npu_add_rms_norm"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1");
+    RmsNormResult r =
+        add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+    return tuple({from_doubles(x1.dtype(), r.shape, r.y),
+                  from_doubles(DType::Float32, r.rstd_shape, r.rstd),
+                  from_doubles(x1.dtype(), r.shape, r.x)});
+  };
+  t["npu::npu_rms_norm"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    RmsNormResult r = add_rms_norm_core(c, x, {}, c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+    return tuple({from_doubles(x.dtype(), r.shape, r.y),
+                  from_doubles(DType::Float32, r.rstd_shape, r.rstd)});
+  };
+  t["npu::npu_add_rms_norm_cast"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1");
+    RmsNormResult r =
+        add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+    Tensor y = from_doubles(x1.dtype(), r.shape, r.y);
+    // Spec §7.6: y_fp32 = float32(y), the cast of the x1-dtype output.
+    return tuple({y.to(DType::Float32), y, from_doubles(DType::Float32, r.rstd_shape, r.rstd),
+                  from_doubles(x1.dtype(), r.shape, r.x)});
+  };
+  // In place (aclnnInplaceAddRmsNorm): x1 <- y, x2 <- x1 + x2; returns rstd.
+  t["npu::npu_add_rms_norm_v2"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1"), x2 = c.tensor("x2");
+    RmsNormResult r = add_rms_norm_core(c, x1, x2, c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+    Tensor y = from_doubles(x1.dtype(), r.shape, r.y);
+    Tensor x = from_doubles(x2.dtype(), r.shape, r.x);
+    x1.copy_from(y);
+    x2.copy_from(x);
+    return RuntimeValue(from_doubles(DType::Float32, r.rstd_shape, r.rstd));
+  };
+  t["npu::npu_add_rms_norm_v2_functional"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1"), x2 = c.tensor("x2");
+    RmsNormResult r = add_rms_norm_core(c, x1, x2, c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+    return tuple({from_doubles(DType::Float32, r.rstd_shape, r.rstd),
+                  from_doubles(x1.dtype(), r.shape, r.y), from_doubles(x2.dtype(), r.shape, r.x)});
+  };
+}
+
+void register_quant(KernelTable& t) {
+  t["npu::npu_dynamic_quant"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("input");
+    if (!c.is_none("group_index")) throw UnsupportedConfig("npu_dynamic_quant with group_index");
+    if (c.has("dst_type_max") && c.double_arg("dst_type_max") != 0.0) {
+      throw UnsupportedConfig("npu_dynamic_quant with dst_type_max");
+    }
+    std::string mode = c.has("quant_mode") ? c.str_arg("quant_mode") : "pertoken";
+    if (x.rank() < 1) c.fail("input must have rank >= 1");
+    QuantTarget target = dynamic_quant_target(c.opt_int("dst_type"));
+    int64_t cols = x.size(-1);
+    std::optional<std::vector<double>> smooth;
+    if (std::optional<Tensor> s = c.opt_tensor("smooth_scales")) {
+      if (s->numel() != cols)
+        c.fail("smooth_scales must have one value per element of the last dim");
+      smooth = s->values();
+    }
+    Dims scale_shape(x.shape().begin(), x.shape().end() - 1);
+    int64_t rows = cols == 0 ? 0 : x.numel() / cols;
+    std::vector<double> v = x.values();
+    DynamicQuant q;
+    if (mode == "pertoken") {
+      q = dynamic_quant_rows(v, rows, cols, smooth, target);
+    } else if (mode == "pertensor") {
+      // One scale for everything: the smooth factor still applies per column.
+      if (smooth) {
+        for (size_t i = 0; i < v.size(); ++i) v[i] *= (*smooth)[i % static_cast<size_t>(cols)];
+      }
+      q = dynamic_quant_rows(v, 1, x.numel(), std::nullopt, target);
+      scale_shape = {1};
+    } else {
+      throw UnsupportedConfig("npu_dynamic_quant quant_mode " + mode);
+    }
+    return tuple({store_quantized(c, x.shape(), q.q, target),
+                  from_doubles(DType::Float32, scale_shape, q.scale)});
+  };
+  // y = round_half_even(x / scales + zp) (div_mode) or round_half_even(x * scales + zp),
+  // scales and zero points broadcast along `axis`.
+  t["npu::npu_quantize"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self"), scales = c.tensor("scales");
+    std::optional<Tensor> zp = c.opt_tensor("zero_points");
+    QuantTarget target = quant_target_from_code(c, c.int_arg("dtype"));
+    bool div_mode = !c.has("div_mode") || c.bool_arg("div_mode");
+    int64_t axis = c.has("axis") ? c.int_arg("axis") : 1;
+    auto along_axis = [&](const Tensor& p) -> Tensor {
+      if (p.rank() == x.rank() || x.rank() == 0) return p.expand(x.shape());
+      if (p.rank() != 1) c.fail("scales/zero_points must be 1-D or have the input's rank");
+      int64_t a = wrap_dim(axis, x.rank());
+      Dims shape(static_cast<size_t>(x.rank()), 1);
+      shape[static_cast<size_t>(a)] = p.numel();
+      if (p.numel() != 1 && p.numel() != x.size(static_cast<int>(a))) {
+        c.fail(fmt::format("scales of size {} do not match input dim {} of size {}", p.numel(), a,
+                           x.size(static_cast<int>(a))));
+      }
+      return p.reshape(shape).expand(x.shape());
+    };
+    Tensor s = along_axis(scales);
+    std::optional<Tensor> z = zp ? std::optional<Tensor>(along_axis(*zp)) : std::nullopt;
+    std::vector<double> q(static_cast<size_t>(x.numel()));
+    for (int64_t i = 0; i < x.numel(); ++i) {
+      double v = div_mode ? x.get_flat(i) / s.get_flat(i) : x.get_flat(i) * s.get_flat(i);
+      if (z) v += z->get_flat(i);
+      q[static_cast<size_t>(i)] = quantize_value(v, target);
+    }
+    return RuntimeValue(store_quantized(c, x.shape(), q, target));
+  };
+}
+
+void register_fused_quant(KernelTable& t) {
+  t["npu::npu_add_rms_norm_dynamic_quant"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1");
+    std::optional<Tensor> smooth1 = c.opt_tensor("smooth_scale1");
+    std::optional<Tensor> smooth2 = c.opt_tensor("smooth_scale2");
+    RmsNormResult r = add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"),
+                                        epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+    QuantTarget target = dynamic_quant_target(c.opt_int("y_dtype"));
+    // Which quantized outputs are produced (spec §7.5).
+    bool want1 = true, want2 = smooth1 && smooth2;
+    if (!c.is_none("output_mask")) {
+      std::vector<bool> mask = c.bool_list("output_mask");
+      if (mask.size() != 2) c.fail("output_mask must have two entries");
+      want1 = mask[0];
+      want2 = mask[1];
+    }
+    int64_t cols = x1.size(-1);
+    int64_t rows = cols == 0 ? 0 : x1.numel() / cols;
+    Dims scale_shape(x1.shape().begin(), x1.shape().end() - 1);
+    auto quantized = [&](bool want,
+                         const std::optional<Tensor>& smooth) -> std::pair<Tensor, Tensor> {
+      if (!want) {
+        return {Tensor::zeros(target.dtype, {0}), Tensor::zeros(DType::Float32, {0})};
+      }
+      std::optional<std::vector<double>> sm;
+      if (smooth) sm = smooth->expand({cols}).values();
+      DynamicQuant q = dynamic_quant_rows(r.y, rows, cols, sm, target);
+      return {store_quantized(c, r.shape, q.q, target),
+              from_doubles(DType::Float32, scale_shape, q.scale)};
+    };
+    auto [y1, scale1] = quantized(want1, smooth1);
+    auto [y2, scale2] = quantized(want2, smooth2);
+    return tuple({y1, y2, from_doubles(x1.dtype(), r.shape, r.x), scale1, scale2});
+  };
+  t["npu::npu_add_rms_norm_quant"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1"), gamma = c.tensor("gamma");
+    if (c.has("axis") && c.int_arg("axis") != -1)
+      c.fail("npu_add_rms_norm_quant supports axis=-1 only");
+    std::optional<int64_t> dst = c.has("dst_type") ? c.opt_int("dst_type") : std::nullopt;
+    if (dst && *dst != 1 && *dst != 12) throw UnsupportedConfig("npu_add_rms_norm_quant dst_type");
+    RmsNormResult r =
+        add_rms_norm_core(c, x1, c.tensor("x2"), gamma, epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+    bool div_mode = !c.has("div_mode") || c.bool_arg("div_mode");
+    QuantTarget target;
+    auto quantize = [&](const std::optional<Tensor>& scales, const std::optional<Tensor>& zp) {
+      std::vector<double> q(r.y.size(), 0.0);
+      if (!scales) return from_doubles(DType::Int8, r.shape, q);
+      std::vector<double> s = scales->expand(gamma.shape()).values();
+      std::vector<double> z =
+          zp ? zp->expand(gamma.shape()).values() : std::vector<double>(s.size(), 0.0);
+      for (size_t i = 0; i < q.size(); ++i) {
+        size_t j = i % s.size();
+        double v = div_mode ? r.y[i] / s[j] : r.y[i] * s[j];
+        q[i] = quantize_value(v + z[j], target);
+      }
+      return from_doubles(DType::Int8, r.shape, q);
+    };
+    return tuple({quantize(c.tensor("scales1"), c.opt_tensor("zero_points1")),
+                  quantize(c.opt_tensor("scales2"), c.opt_tensor("zero_points2")),
+                  from_doubles(x1.dtype(), r.shape, r.x)});
+  };
+}
+
+std::vector<int64_t> perm_or(const KernelCall& c, std::string_view name, std::vector<int64_t> def) {
+  if (!c.has(name) || c.is_none(name)) return def;
+  return c.int_list(name);
+}
+
+// Scale values as fp32: int64/uint64 scales (npu_trans_quant_param) carry
+// the fp32 bit pattern in their low 32 bits.
+std::vector<double> scale_values(const Tensor& s) {
+  if (!s.is_int_storage()) return s.values();
+  std::vector<double> out;
+  for (int64_t v : s.int_values()) {
+    out.push_back(
+        std::bit_cast<float>(static_cast<uint32_t>(static_cast<uint64_t>(v) & 0xffffffffu)));
+  }
+  return out;
+}
+
+void register_matmuls(KernelTable& t) {
+  t["npu::npu_transpose_batchmatmul"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("input"), w = c.tensor("weight");
+    if (!c.is_none("scale")) throw UnsupportedConfig("npu_transpose_batchmatmul with scale");
+    if (c.has("batch_split_factor") && c.opt_int("batch_split_factor").value_or(1) != 1) {
+      throw UnsupportedConfig("npu_transpose_batchmatmul with batch_split_factor");
+    }
+    if (x.rank() != 3 || w.rank() != 3) c.fail("input and weight must be 3-D");
+    Tensor a = x.permute(perm_or(c, "perm_x1", {0, 1, 2}));
+    Tensor b = w.permute(perm_or(c, "perm_x2", {0, 1, 2}));
+    Tensor prod = batched_matmul(a, b, DType::Float64);  // (B, M, N), exact accumulation
+    if (std::optional<Tensor> bias = c.opt_tensor("bias")) {
+      Tensor bb = bias->expand(prod.shape());
+      prod = make_tensor(DType::Float64, prod.shape(),
+                         [&](int64_t i) { return prod.get_flat(i) + bb.get_flat(i); });
+    }
+    return RuntimeValue(prod.permute(perm_or(c, "perm_y", {1, 0, 2})).to(x.dtype()));
+  };
+  t["npu::npu_swiglu"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    int64_t dim = wrap_dim(c.has("dim") ? c.int_arg("dim") : -1, x.rank());
+    int64_t n = x.size(static_cast<int>(dim));
+    if (n % 2 != 0) c.fail(fmt::format("size {} along dim {} must be even", n, dim));
+    Tensor a = x.slice(dim, 0, n / 2, 1), b = x.slice(dim, n / 2, n, 1);
+    return RuntimeValue(make_tensor(x.dtype(), a.shape(), [&](int64_t i) {
+      double av = a.get_flat(i);
+      return av / (1.0 + std::exp(-av)) * b.get_flat(i);
+    }));
+  };
+  // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
+  // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the
+  // integer accumulation (+ bias).
+  t["npu::npu_quant_matmul"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1"), x2 = c.tensor("x2"), scale = c.tensor("scale");
+    for (const char* unsupported : {"group_sizes", "y_scale", "x1_dtype", "x2_dtype"}) {
+      if (c.has(unsupported) && !c.is_none(unsupported)) {
+        throw UnsupportedConfig(fmt::format("npu_quant_matmul with {}", unsupported));
+      }
+    }
+    if (x1.dtype() != DType::Int8 || x2.dtype() != DType::Int8) {
+      throw UnsupportedConfig("npu_quant_matmul on non-int8 (packed int4) operands");
+    }
+    DType out = DType::Int8;
+    if (std::optional<int64_t> code = c.opt_int("output_dtype")) {
+      std::optional<DType> d = dtype_from_scalar_type(*code);
+      if (!d) c.fail(fmt::format("unknown output_dtype code {}", *code));
+      out = *d == DType::QInt8 ? DType::Int8 : *d;
+    }
+    Tensor acc = batched_matmul(x1, x2, DType::Float64);  // exact for int8 inputs
+    int64_t n = acc.size(-1), m = acc.size(-2);
+    std::optional<Tensor> bias = c.opt_tensor("bias");
+    std::optional<Tensor> pertoken = c.opt_tensor("pertoken_scale");
+    std::optional<Tensor> offset = c.opt_tensor("offset");
+    std::vector<double> sv = scale_values(scale);
+    if (sv.size() != 1 && static_cast<int64_t>(sv.size()) != n)
+      c.fail("scale must have 1 or n values");
+    Tensor bias_b = bias ? bias->expand(acc.shape()) : Tensor();
+    bool int_bias = bias && bias->is_int_storage();
+    std::vector<double> pt = pertoken ? pertoken->values() : std::vector<double>();
+    std::vector<double> off = offset ? offset->values() : std::vector<double>();
+    QuantTarget target;
+    return RuntimeValue(make_tensor(out, acc.shape(), [&](int64_t i) {
+      int64_t col = i % n, row = (i / n) % m, flat_row = i / n;
+      double v = acc.get_flat(i);
+      if (int_bias) v += bias_b.get_flat(i);
+      if (out == DType::Int32) return v;
+      v *= sv[sv.size() == 1 ? 0 : static_cast<size_t>(col)];
+      if (pertoken) {
+        size_t r = static_cast<int64_t>(pt.size()) == m ? static_cast<size_t>(row)
+                                                        : static_cast<size_t>(flat_row);
+        v *= pt.at(r);
+      }
+      if (bias && !int_bias) v += bias_b.get_flat(i);
+      if (out == DType::Int8) {
+        if (offset) v += off[off.size() == 1 ? 0 : static_cast<size_t>(col)];
+        return quantize_value(v, target);
+      }
+      return v;
+    }));
+  };
+}
+
+}  // namespace
+
+void register_npu_kernels(KernelTable& table) {
+  register_norms(table);
+  register_quant(table);
+  register_fused_quant(table);
+  register_matmuls(table);
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,192 @@
+// Random graph inputs: symbol sizes, per-dtype value ranges and op-friendly
+// ranges chosen from how each placeholder is used.
+#include "graph/random_inputs.hpp"
+
+#include <bit>
+
+#include "graph/float16.hpp"
+
+namespace eqfuse {
+namespace {
+
+struct Range {
+  double lo, hi;
+};
+
+// Arguments that want positive values: quantization scales (a scale near 0
+// blows up x / scale) and inputs of sqrt/rsqrt/log/reciprocal.
+std::optional<Range> friendly_range(std::string_view target, std::string_view arg) {
+  std::string_view op = target.substr(0, target.find('.'));
+  if (op == "npu::npu_quant_matmul" && arg == "scale") return Range{0.001, 0.02};
+  static constexpr std::string_view kScaleArgs[] = {
+      "scales",        "scale",   "smooth_scales", "smooth_scale1",
+      "smooth_scale2", "scales1", "scales2",       "pertoken_scale"};
+  for (std::string_view s : kScaleArgs) {
+    if (arg == s) return Range{0.5, 2.0};
+  }
+  static constexpr std::string_view kPositiveOps[] = {"aten::sqrt", "aten::rsqrt", "aten::log",
+                                                      "aten::reciprocal"};
+  for (std::string_view p : kPositiveOps) {
+    if (op == p && arg == "self") return Range{0.25, 2.0};
+  }
+  return std::nullopt;
+}
+
+// For each node index, the range its first range-asking use wants.
+std::vector<std::optional<Range>> ranges_from_uses(const Graph& g, const OpRegistry* reg) {
+  std::vector<std::optional<Range>> out(g.size());
+  auto note = [&](std::string_view target, std::string_view arg_name, const Arg& a) {
+    if (!a.is_node()) return;
+    auto& slot = out[static_cast<size_t>(a.node().index)];
+    if (!slot) slot = friendly_range(target, arg_name);
+  };
+  for (const Node& n : g.nodes()) {
+    if (n.kind != NodeKind::Call) continue;
+    for (const auto& [name, a] : n.kwargs) note(n.target, name, a);
+    if (reg && n.op != kNoOp) {
+      const OpSchema& s = reg->info(n.op).schema;
+      std::string qualified = s.qualified_name();
+      for (size_t i = 0; i < s.args.size() && i < n.args.size(); ++i) {
+        note(qualified, s.args[i].name, n.args[i]);
+      }
+    }
+  }
+  return out;
+}
+
+Tensor fill_range(DType dtype, const Dims& shape, SplitMix64& rng, Range r) {
+  Tensor t = Tensor::zeros(dtype, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    double v = rng.uniform(r.lo, r.hi);
+    if (dtype == DType::Int64) {
+      // Integer scales carry fp32 bits (npu_trans_quant_param packing).
+      t.set_flat_int(i, static_cast<int64_t>(std::bit_cast<uint32_t>(static_cast<float>(v))));
+    } else {
+      t.set_flat(i, v);
+    }
+  }
+  return t;
+}
+
+[[noreturn]] void fail_at(const Node& n, const std::string& msg) {
+  throw Error(fmt::format("input '{}': {}", n.name, msg), n.meta.loc);
+}
+
+// Symbol sizes: the caller's, else chosen per symbol from the seed.
+SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptions& options) {
+  SymBindings b = options.bindings;
+  auto add_atoms = [&](const SymInt& d) {
+    for (const std::string& atom : d.atoms()) {
+      if (b.contains(atom)) continue;
+      // Opaque atoms such as `floor(s0/3)` cannot be chosen freely.
+      bool plain = !atom.empty() && atom.find_first_of("()/*+- ") == std::string::npos;
+      if (!plain) continue;
+      SplitMix64 rng(hash_string(seed, atom));
+      b[atom] = rng.integer(options.min_symbol_size, options.max_symbol_size);
+    }
+  };
+  for (NodeRef r : g.placeholders()) {
+    const ValueType& t = g.node(r).type;
+    if (t.kind == ValueType::Kind::Tensor && t.tensor.shape) {
+      for (const SymInt& d : *t.tensor.shape) add_atoms(d);
+    }
+    if (t.kind == ValueType::Kind::SymInt && t.sym) add_atoms(*t.sym);
+  }
+  return b;
+}
+
+}  // namespace
+
+Tensor random_tensor(DType dtype, const Dims& shape, SplitMix64& rng) {
+  Tensor t = Tensor::zeros(dtype, shape);
+  int64_t n = t.numel();
+  for (int64_t i = 0; i < n; ++i) {
+    switch (dtype) {
+      case DType::Bool:
+        t.set_flat_int(i, rng.integer(0, 1));
+        break;
+      case DType::Int8:
+      case DType::QInt8:
+        t.set_flat_int(i, rng.integer(-8, 8));
+        break;
+      case DType::UInt8:
+      case DType::QUInt8:
+      case DType::QUInt4x2:
+        t.set_flat_int(i, rng.integer(0, 15));
+        break;
+      case DType::Int16:
+      case DType::Int32:
+      case DType::Int64:
+      case DType::QInt32:
+        t.set_flat_int(i, rng.integer(0, 3));
+        break;
+      default:
+        t.set_flat(i, rng.uniform(-2.0, 2.0));
+        break;
+    }
+  }
+  t.storage()->version = 0;
+  return t;
+}
+
+RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputOptions& options) {
+  RandomInputs out;
+  out.bindings = choose_symbols(graph, seed, options);
+  std::vector<std::optional<Range>> ranges = ranges_from_uses(graph, options.registry);
+  for (NodeRef r : graph.placeholders()) {
+    const Node& ph = graph.node(r);
+    const ValueType& t = ph.type;
+    SplitMix64 rng(hash_string(seed, ph.name));
+    switch (t.kind) {
+      case ValueType::Kind::Tensor: {
+        if (t.tensor.dtype == DType::Unknown || !t.tensor.shape) {
+          fail_at(ph, fmt::format("its type {} is incomplete; give the dtype and shape with "
+                                  "--input-types",
+                                  describe(t)));
+        }
+        Dims shape;
+        for (const SymInt& d : *t.tensor.shape) {
+          std::optional<int64_t> v = d.evaluate(out.bindings);
+          if (!v)
+            fail_at(ph, fmt::format("cannot choose a size for dim '{}'; bind it", d.to_string()));
+          if (*v < 0) fail_at(ph, fmt::format("dim '{}' evaluates to {}", d.to_string(), *v));
+          shape.push_back(*v);
+        }
+        std::optional<Range> range = ranges[static_cast<size_t>(r.index)];
+        bool float_like = dtype_is_floating(t.tensor.dtype) || t.tensor.dtype == DType::Int64;
+        Tensor x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
+                                       : random_tensor(t.tensor.dtype, shape, rng);
+        x.storage()->version = 0;
+        out.values.emplace_back(std::move(x));
+        break;
+      }
+      case ValueType::Kind::SymInt: {
+        std::optional<int64_t> v = t.sym ? t.sym->evaluate(out.bindings) : std::nullopt;
+        if (!v) fail_at(ph, "the symbolic int has no value; bind its symbol");
+        out.values.emplace_back(*v);
+        break;
+      }
+      case ValueType::Kind::Int:
+        out.values.emplace_back(rng.integer(1, 4));
+        break;
+      case ValueType::Kind::Float:
+      case ValueType::Kind::SymFloat:
+        out.values.emplace_back(round_to_fp32(rng.uniform(-2.0, 2.0)));
+        break;
+      case ValueType::Kind::Bool:
+      case ValueType::Kind::SymBool:
+        out.values.emplace_back(rng.integer(0, 1) == 1);
+        break;
+      case ValueType::Kind::None:
+        out.values.emplace_back();
+        break;
+      default:
+        fail_at(ph,
+                "its type is unknown; give input types with --input-types "
+                "(e.g. 'arg0_1=bf16[s0, 4096]; arg1_1=Sym(s0)')");
+    }
+  }
+  return out;
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,456 @@
+// Concrete CPU tensors: storage, element access, casts and stride views.
+#include "graph/tensor.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "graph/float16.hpp"
+
+namespace eqfuse {
+
+bool dtype_stored_as_int(DType d) {
+  return !dtype_is_floating(d) && d != DType::Complex64;
+}
+
+int64_t cast_int(int64_t v, DType d) {
+  switch (d) {
+    case DType::Bool:
+      return v != 0 ? 1 : 0;
+    case DType::UInt8:
+    case DType::QUInt8:
+    case DType::QUInt4x2:
+      return static_cast<int64_t>(static_cast<uint8_t>(static_cast<uint64_t>(v) & 0xffu));
+    case DType::Int8:
+    case DType::QInt8:
+      return static_cast<int64_t>(static_cast<int8_t>(static_cast<uint8_t>(v & 0xff)));
+    case DType::Int16:
+      return static_cast<int64_t>(static_cast<int16_t>(static_cast<uint16_t>(v & 0xffff)));
+    case DType::Int32:
+    case DType::QInt32:
+      return static_cast<int64_t>(static_cast<int32_t>(static_cast<uint32_t>(v & 0xffffffff)));
+    default:
+      return v;
+  }
+}
+
+int64_t double_to_int(double v, DType d) {
+  if (d == DType::Bool) return v != 0.0 ? 1 : 0;
+  if (std::isnan(v)) return 0;  // torch leaves this implementation-defined; we pick 0
+  double t = std::trunc(v);
+  // Clamp before converting: out-of-range float -> int64 is UB in C++.
+  constexpr double kMax = 9223372036854775807.0;
+  int64_t i = t >= kMax    ? std::numeric_limits<int64_t>::max()
+              : t <= -kMax ? std::numeric_limits<int64_t>::min()
+                           : static_cast<int64_t>(t);
+  return cast_int(i, d);
+}
+
+double cast_double(double v, DType d) {
+  if (dtype_stored_as_int(d)) return static_cast<double>(double_to_int(v, d));
+  return round_to_dtype(v, d);
+}
+
+Dims contiguous_strides(const Dims& shape) {
+  Dims strides(shape.size(), 1);
+  int64_t acc = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    strides[i] = acc;
+    acc *= std::max<int64_t>(shape[i], 1);
+  }
+  return strides;
+}
+
+int64_t shape_numel(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+int64_t wrap_dim(int64_t dim, int64_t rank) {
+  int64_t r = std::max<int64_t>(rank, 1);  // scalars accept dim 0 and -1
+  if (dim < -r || dim >= r) {
+    throw std::invalid_argument(
+        fmt::format("dimension {} out of range for a tensor of rank {}", dim, rank));
+  }
+  return dim < 0 ? dim + r : dim;
+}
+
+std::string dims_to_string(const Dims& d) {
+  return fmt::format("[{}]", fmt::join(d, ", "));
+}
+
+Dims broadcast_shapes(const Dims& a, const Dims& b) {
+  size_t n = std::max(a.size(), b.size());
+  Dims out(n, 1);
+  for (size_t i = 0; i < n; ++i) {
+    int64_t da = i < n - a.size() ? 1 : a[i - (n - a.size())];
+    int64_t db = i < n - b.size() ? 1 : b[i - (n - b.size())];
+    if (da != db && da != 1 && db != 1) {
+      throw std::invalid_argument(fmt::format("shapes {} and {} are not broadcastable",
+                                              dims_to_string(a), dims_to_string(b)));
+    }
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+Dims infer_size(Dims shape, int64_t numel) {
+  int infer_at = -1;
+  int64_t known = 1;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (shape[i] == -1) {
+      if (infer_at >= 0) throw std::invalid_argument("only one dimension can be inferred");
+      infer_at = static_cast<int>(i);
+    } else if (shape[i] < 0) {
+      throw std::invalid_argument(fmt::format("invalid shape dimension {}", shape[i]));
+    } else {
+      known *= shape[i];
+    }
+  }
+  if (infer_at >= 0) {
+    if (known == 0 || numel % known != 0) {
+      throw std::invalid_argument(
+          fmt::format("shape {} is invalid for input of size {}", dims_to_string(shape), numel));
+    }
+    shape[static_cast<size_t>(infer_at)] = numel / known;
+  } else if (known != numel) {
+    throw std::invalid_argument(
+        fmt::format("shape {} is invalid for input of size {}", dims_to_string(shape), numel));
+  }
+  return shape;
+}
+
+Tensor Tensor::zeros(DType dtype, Dims shape) {
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument(fmt::format("negative dimension {}", d));
+  }
+  Tensor t;
+  t.dtype_ = dtype;
+  t.strides_ = contiguous_strides(shape);
+  t.shape_ = std::move(shape);
+  t.storage_ = std::make_shared<Storage>();
+  size_t n = static_cast<size_t>(shape_numel(t.shape_));
+  if (dtype_stored_as_int(dtype)) {
+    t.storage_->ints.assign(n, 0);
+  } else {
+    t.storage_->floats.assign(n, 0.0);
+  }
+  return t;
+}
+
+Tensor Tensor::from_values(DType dtype, Dims shape, std::span<const double> values) {
+  Tensor t = zeros(dtype, std::move(shape));
+  if (static_cast<int64_t>(values.size()) != t.numel()) {
+    throw std::invalid_argument(
+        fmt::format("{} values for a tensor of {} elements", values.size(), t.numel()));
+  }
+  for (size_t i = 0; i < values.size(); ++i) t.set_flat(static_cast<int64_t>(i), values[i]);
+  t.storage_->version = 0;
+  return t;
+}
+
+Tensor Tensor::from_ints(DType dtype, Dims shape, std::span<const int64_t> values) {
+  Tensor t = zeros(dtype, std::move(shape));
+  if (static_cast<int64_t>(values.size()) != t.numel()) {
+    throw std::invalid_argument(
+        fmt::format("{} values for a tensor of {} elements", values.size(), t.numel()));
+  }
+  for (size_t i = 0; i < values.size(); ++i) t.set_flat_int(static_cast<int64_t>(i), values[i]);
+  t.storage_->version = 0;
+  return t;
+}
+
+Tensor Tensor::scalar(DType dtype, double value) {
+  double v[] = {value};
+  return from_values(dtype, {}, v);
+}
+
+int64_t Tensor::size(int dim) const {
+  return shape_.at(static_cast<size_t>(wrap_dim(dim, rank())));
+}
+
+int64_t Tensor::numel() const {
+  return shape_numel(shape_);
+}
+
+bool Tensor::is_contiguous() const {
+  int64_t expected = 1;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    if (shape_[i] == 1) continue;
+    if (strides_[i] != expected) return false;
+    expected *= shape_[i];
+  }
+  return true;
+}
+
+int64_t Tensor::storage_index(int64_t flat) const {
+  int64_t index = offset_;
+  for (size_t i = shape_.size(); i-- > 0;) {
+    int64_t d = shape_[i];
+    index += (flat % d) * strides_[i];
+    flat /= d;
+  }
+  return index;
+}
+
+double Tensor::get_flat(int64_t i) const {
+  size_t s = static_cast<size_t>(storage_index(i));
+  return is_int_storage() ? static_cast<double>(storage_->ints.at(s)) : storage_->floats.at(s);
+}
+
+int64_t Tensor::get_flat_int(int64_t i) const {
+  size_t s = static_cast<size_t>(storage_index(i));
+  return is_int_storage() ? storage_->ints.at(s)
+                          : double_to_int(storage_->floats.at(s), DType::Int64);
+}
+
+void Tensor::set_flat(int64_t i, double v) {
+  size_t s = static_cast<size_t>(storage_index(i));
+  if (is_int_storage()) {
+    storage_->ints.at(s) = double_to_int(v, dtype_);
+  } else {
+    storage_->floats.at(s) = round_to_dtype(v, dtype_);
+  }
+  ++storage_->version;
+}
+
+void Tensor::set_flat_int(int64_t i, int64_t v) {
+  size_t s = static_cast<size_t>(storage_index(i));
+  if (is_int_storage()) {
+    storage_->ints.at(s) = cast_int(v, dtype_);
+  } else {
+    storage_->floats.at(s) = round_to_dtype(static_cast<double>(v), dtype_);
+  }
+  ++storage_->version;
+}
+
+double Tensor::at(std::span<const int64_t> index) const {
+  if (static_cast<int>(index.size()) != rank()) {
+    throw std::invalid_argument(
+        fmt::format("{} indices for a rank-{} tensor", index.size(), rank()));
+  }
+  int64_t flat = 0;
+  for (size_t i = 0; i < index.size(); ++i) {
+    if (index[i] < 0 || index[i] >= shape_[i]) throw std::invalid_argument("index out of range");
+    flat = flat * shape_[i] + index[i];
+  }
+  return get_flat(flat);
+}
+
+std::vector<double> Tensor::values() const {
+  std::vector<double> out(static_cast<size_t>(numel()));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = get_flat(static_cast<int64_t>(i));
+  return out;
+}
+
+std::vector<int64_t> Tensor::int_values() const {
+  std::vector<int64_t> out(static_cast<size_t>(numel()));
+  for (size_t i = 0; i < out.size(); ++i) out[i] = get_flat_int(static_cast<int64_t>(i));
+  return out;
+}
+
+Tensor Tensor::contiguous() const {
+  return is_contiguous() ? *this : clone();
+}
+
+Tensor Tensor::clone() const {
+  return to(dtype_);
+}
+
+Tensor Tensor::to(DType dtype) const {
+  Tensor out = zeros(dtype, shape_);
+  out.copy_from(*this);
+  out.storage_->version = 0;
+  return out;
+}
+
+void Tensor::copy_from(const Tensor& src) {
+  Tensor b = src.shape_ == shape_ ? src : src.expand(shape_);
+  // Read everything first: src may overlap this tensor (x.copy_(x.flip())).
+  int64_t n = numel();
+  if (b.is_int_storage()) {
+    std::vector<int64_t> vals = b.int_values();
+    for (int64_t i = 0; i < n; ++i) set_flat_int(i, vals[static_cast<size_t>(i)]);
+  } else {
+    std::vector<double> vals = b.values();
+    for (int64_t i = 0; i < n; ++i) set_flat(i, vals[static_cast<size_t>(i)]);
+  }
+  ++storage_->version;
+}
+
+Tensor Tensor::as_strided(Dims shape, Dims strides, int64_t offset) const {
+  Tensor t = *this;
+  t.shape_ = std::move(shape);
+  t.strides_ = std::move(strides);
+  t.offset_ = offset;
+  return t;
+}
+
+// torch's stride computation for view(): succeeds when every group of old
+// dims that is merged/split into new dims is contiguous within itself.
+static std::optional<Dims> view_strides(const Dims& old_shape, const Dims& old_strides,
+                                        const Dims& new_shape) {
+  Dims new_strides(new_shape.size(), 0);
+  if (old_shape.empty()) {
+    std::fill(new_strides.begin(), new_strides.end(), 1);
+    return new_strides;
+  }
+  int64_t numel = shape_numel(old_shape);
+  if (numel == 0) return contiguous_strides(new_shape);
+  int64_t view_d = static_cast<int64_t>(new_shape.size()) - 1;
+  int64_t chunk_base_stride = old_strides.back();
+  int64_t tensor_numel = 1;
+  int64_t view_numel = 1;
+  for (int64_t tensor_d = static_cast<int64_t>(old_shape.size()) - 1; tensor_d >= 0; --tensor_d) {
+    tensor_numel *= old_shape[static_cast<size_t>(tensor_d)];
+    bool chunk_end = tensor_d == 0 || (old_shape[static_cast<size_t>(tensor_d - 1)] != 1 &&
+                                       old_strides[static_cast<size_t>(tensor_d - 1)] !=
+                                           tensor_numel * chunk_base_stride);
+    if (chunk_end) {
+      while (view_d >= 0 &&
+             (view_numel < tensor_numel || new_shape[static_cast<size_t>(view_d)] == 1)) {
+        new_strides[static_cast<size_t>(view_d)] = view_numel * chunk_base_stride;
+        view_numel *= new_shape[static_cast<size_t>(view_d)];
+        --view_d;
+      }
+      if (view_numel != tensor_numel) return std::nullopt;
+      if (tensor_d > 0) {
+        chunk_base_stride = old_strides[static_cast<size_t>(tensor_d - 1)];
+        tensor_numel = 1;
+        view_numel = 1;
+      }
+    }
+  }
+  if (view_d != -1) return std::nullopt;
+  return new_strides;
+}
+
+Tensor Tensor::view(Dims shape) const {
+  shape = infer_size(std::move(shape), numel());
+  std::optional<Dims> strides = view_strides(shape_, strides_, shape);
+  if (!strides) {
+    throw std::invalid_argument(fmt::format(
+        "view size {} is not compatible with input tensor's size {} and stride {}; use reshape",
+        dims_to_string(shape), dims_to_string(shape_), dims_to_string(strides_)));
+  }
+  return as_strided(std::move(shape), std::move(*strides), offset_);
+}
+
+Tensor Tensor::reshape(Dims shape) const {
+  shape = infer_size(std::move(shape), numel());
+  if (std::optional<Dims> strides = view_strides(shape_, strides_, shape)) {
+    return as_strided(std::move(shape), std::move(*strides), offset_);
+  }
+  return clone().view(std::move(shape));
+}
+
+Tensor Tensor::permute(std::span<const int64_t> dims) const {
+  if (static_cast<int>(dims.size()) != rank()) {
+    throw std::invalid_argument(
+        fmt::format("permute: {} dims given for a rank-{} tensor", dims.size(), rank()));
+  }
+  Dims shape(dims.size()), strides(dims.size());
+  std::vector<bool> seen(dims.size(), false);
+  for (size_t i = 0; i < dims.size(); ++i) {
+    size_t d = static_cast<size_t>(wrap_dim(dims[i], rank()));
+    if (seen[d]) throw std::invalid_argument("permute: repeated dim");
+    seen[d] = true;
+    shape[i] = shape_[d];
+    strides[i] = strides_[d];
+  }
+  return as_strided(std::move(shape), std::move(strides), offset_);
+}
+
+Tensor Tensor::transpose(int64_t d0, int64_t d1) const {
+  if (rank() == 0) return *this;
+  Dims perm(static_cast<size_t>(rank()));
+  for (size_t i = 0; i < perm.size(); ++i) perm[i] = static_cast<int64_t>(i);
+  std::swap(perm[static_cast<size_t>(wrap_dim(d0, rank()))],
+            perm[static_cast<size_t>(wrap_dim(d1, rank()))]);
+  return permute(perm);
+}
+
+Tensor Tensor::expand(Dims shape) const {
+  if (shape.size() < shape_.size()) {
+    throw std::invalid_argument(fmt::format("expand: target {} has fewer dims than {}",
+                                            dims_to_string(shape), dims_to_string(shape_)));
+  }
+  size_t lead = shape.size() - shape_.size();
+  Dims strides(shape.size(), 0);
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i < lead) {
+      if (shape[i] < 0) throw std::invalid_argument("expand: -1 not allowed for new leading dims");
+      continue;
+    }
+    int64_t old = shape_[i - lead];
+    if (shape[i] == -1) shape[i] = old;
+    if (old == shape[i]) {
+      strides[i] = strides_[i - lead];
+    } else if (old != 1) {
+      throw std::invalid_argument(fmt::format("expand: cannot expand {} to {}",
+                                              dims_to_string(shape_), dims_to_string(shape)));
+    }
+  }
+  return as_strided(std::move(shape), std::move(strides), offset_);
+}
+
+Tensor Tensor::slice(int64_t dim, int64_t start, int64_t end, int64_t step) const {
+  dim = wrap_dim(dim, rank());
+  if (step <= 0) throw std::invalid_argument("slice step must be positive");
+  int64_t n = shape_[static_cast<size_t>(dim)];
+  auto clamp = [n](int64_t v) {
+    if (v < 0) v += n;
+    return std::clamp<int64_t>(v, 0, n);
+  };
+  start = clamp(start);
+  end = std::max(clamp(end), start);
+  Dims shape = shape_, strides = strides_;
+  shape[static_cast<size_t>(dim)] = (end - start + step - 1) / step;
+  strides[static_cast<size_t>(dim)] *= step;
+  return as_strided(std::move(shape), std::move(strides),
+                    offset_ + start * strides_[static_cast<size_t>(dim)]);
+}
+
+Tensor Tensor::select(int64_t dim, int64_t index) const {
+  if (rank() == 0) throw std::invalid_argument("select on a 0-dim tensor");
+  dim = wrap_dim(dim, rank());
+  int64_t n = shape_[static_cast<size_t>(dim)];
+  if (index < -n || index >= n) {
+    throw std::invalid_argument(fmt::format("select: index {} out of range for size {}", index, n));
+  }
+  if (index < 0) index += n;
+  Dims shape = shape_, strides = strides_;
+  int64_t off = offset_ + index * strides_[static_cast<size_t>(dim)];
+  shape.erase(shape.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  return as_strided(std::move(shape), std::move(strides), off);
+}
+
+Tensor Tensor::unsqueeze(int64_t dim) const {
+  dim = wrap_dim(dim, rank() + 1);
+  Dims shape = shape_, strides = strides_;
+  int64_t stride =
+      dim < rank() ? shape_[static_cast<size_t>(dim)] * strides_[static_cast<size_t>(dim)] : 1;
+  shape.insert(shape.begin() + dim, 1);
+  strides.insert(strides.begin() + dim, stride);
+  return as_strided(std::move(shape), std::move(strides), offset_);
+}
+
+Tensor Tensor::squeeze(int64_t dim) const {
+  if (rank() == 0) return *this;
+  dim = wrap_dim(dim, rank());
+  if (shape_[static_cast<size_t>(dim)] != 1) return *this;
+  Dims shape = shape_, strides = strides_;
+  shape.erase(shape.begin() + dim);
+  strides.erase(strides.begin() + dim);
+  return as_strided(std::move(shape), std::move(strides), offset_);
+}
+
+std::string Tensor::describe() const {
+  return fmt::format("{}{}", dtype_code(dtype_), dims_to_string(shape_));
+}
+
+}  // namespace eqfuse

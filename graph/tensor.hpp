@@ -1,0 +1,127 @@
+// Concrete CPU tensors for the reference interpreter.
+//
+// A Tensor is a strided view (dtype, shape, strides, storage offset) of a
+// shared Storage, so views made by view/permute/expand/slice/select ALIAS
+// their base exactly as in torch: writing through a view (copy_, add_, an
+// in-place NPU op) changes the base. Values are stored so that every dtype
+// is exact: integral, bool and quantized dtypes as int64, float dtypes as
+// double holding a value already rounded to the dtype (fp16/bf16 emulated
+// with round-to-nearest-even, see graph/float16.hpp). Writes round/wrap the
+// value to the tensor's dtype, so a kernel only computes and stores.
+//
+//   Tensor t = Tensor::from_values(DType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+//   Tensor row = t.select(0, 1);   // aliases t
+//   row.set_flat(0, 9.0);           // t[1][0] == 9
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "graph/dtype.hpp"
+
+namespace eqfuse {
+
+using Dims = std::vector<int64_t>;
+
+// The shared buffer behind a tensor and all of its views.
+struct Storage {
+  std::vector<double> floats;  // float dtypes
+  std::vector<int64_t> ints;   // integral, bool and quantized dtypes
+  uint64_t version = 0;        // bumped on every write after creation (in-place tracking)
+};
+
+// True for dtypes stored as int64 (bool, integers, quantized integers).
+bool dtype_stored_as_int(DType d);
+// Converts a value to dtype `d` the way torch casts: floats round to the
+// dtype, float -> integer truncates toward zero then wraps to the width,
+// integer -> narrower integer wraps, anything -> bool is `!= 0`.
+double cast_double(double v, DType d);
+int64_t cast_int(int64_t v, DType d);
+int64_t double_to_int(double v, DType d);  // float value into an integral dtype
+
+class Tensor {
+ public:
+  Tensor() = default;
+
+  // Fresh contiguous tensor filled with zeros.
+  static Tensor zeros(DType dtype, Dims shape);
+  // Fresh contiguous tensor from row-major values (rounded/cast to dtype).
+  static Tensor from_values(DType dtype, Dims shape, std::span<const double> values);
+  static Tensor from_ints(DType dtype, Dims shape, std::span<const int64_t> values);
+  static Tensor scalar(DType dtype, double value);
+
+  bool defined() const { return storage_ != nullptr; }
+  DType dtype() const { return dtype_; }
+  const Dims& shape() const { return shape_; }
+  const Dims& strides() const { return strides_; }
+  int64_t offset() const { return offset_; }
+  int rank() const { return static_cast<int>(shape_.size()); }
+  int64_t size(int dim) const;  // dim may be negative
+  int64_t numel() const;
+  bool is_int_storage() const { return dtype_stored_as_int(dtype_); }
+  bool is_contiguous() const;
+  const std::shared_ptr<Storage>& storage() const { return storage_; }
+  // Same underlying storage (the two may or may not overlap).
+  bool shares_storage(const Tensor& o) const { return storage_ && storage_ == o.storage_; }
+
+  // Element access in logical row-major order (flat index over shape()).
+  double get_flat(int64_t i) const;
+  int64_t get_flat_int(int64_t i) const;
+  void set_flat(int64_t i, double v);       // rounds/casts to dtype
+  void set_flat_int(int64_t i, int64_t v);  // casts to dtype
+  // Element access by multi-index.
+  double at(std::span<const int64_t> index) const;
+  // All elements, row-major.
+  std::vector<double> values() const;
+  std::vector<int64_t> int_values() const;
+
+  // Copies (new storage).
+  Tensor contiguous() const;     // returns *this (alias) when already contiguous
+  Tensor clone() const;          // always a fresh contiguous copy
+  Tensor to(DType dtype) const;  // fresh copy cast to dtype
+  // Copies `src` (broadcast to this shape, cast to this dtype) into this
+  // tensor's elements; bumps the storage version.
+  void copy_from(const Tensor& src);
+
+  // Views (share storage). Dims may be negative; errors throw
+  // std::invalid_argument with a torch-like message.
+  Tensor view(Dims shape) const;     // -1 inferred; fails if strides are incompatible
+  Tensor reshape(Dims shape) const;  // view when possible, else a copy
+  Tensor permute(std::span<const int64_t> dims) const;
+  Tensor transpose(int64_t d0, int64_t d1) const;
+  Tensor expand(Dims shape) const;  // -1 keeps a dim; leading dims may be added
+  Tensor slice(int64_t dim, int64_t start, int64_t end, int64_t step) const;  // python-clamped
+  Tensor select(int64_t dim, int64_t index) const;
+  Tensor unsqueeze(int64_t dim) const;
+  Tensor squeeze(int64_t dim) const;  // no-op when the dim is not 1
+  Tensor as_strided(Dims shape, Dims strides, int64_t offset) const;
+
+  // Marks the storage as written (version counter).
+  void bump_version() const { ++storage_->version; }
+
+  // "f32[2, 3]" style summary for messages.
+  std::string describe() const;
+
+ private:
+  int64_t storage_index(int64_t flat) const;
+  DType dtype_ = DType::Float32;
+  Dims shape_;
+  Dims strides_;
+  int64_t offset_ = 0;
+  std::shared_ptr<Storage> storage_;
+};
+
+// Row-major strides of a contiguous tensor.
+Dims contiguous_strides(const Dims& shape);
+int64_t shape_numel(const Dims& shape);
+// Wraps a possibly negative dim into [0, rank); throws std::invalid_argument.
+int64_t wrap_dim(int64_t dim, int64_t rank);
+// Broadcast shape of two shapes; throws std::invalid_argument when incompatible.
+Dims broadcast_shapes(const Dims& a, const Dims& b);
+// Resolves a single -1 in `shape` against `numel`; throws when impossible.
+Dims infer_size(Dims shape, int64_t numel);
+std::string dims_to_string(const Dims& d);
+
+}  // namespace eqfuse
