@@ -1,0 +1,382 @@
+// Shared meta-function helpers and the infer_types() driver.
+#include "graph/meta_common.hpp"
+
+#include <algorithm>
+
+namespace eqfuse {
+
+void attach_builtin_meta(OpRegistry& reg) {
+  add_elementwise_meta(reg);
+  add_layout_meta(reg);
+  add_reduction_meta(reg);
+  add_matmul_meta(reg);
+  add_npu_meta(reg);
+  add_misc_meta(reg);
+}
+
+namespace meta {
+
+void set_all(OpRegistry& reg, std::initializer_list<std::string_view> names, const MetaFn& fn) {
+  for (std::string_view n : names)
+    if (reg.find(n)) reg.set_meta(n, fn);
+}
+
+ValueType tensor(DType dtype, std::optional<Shape> shape) {
+  ValueType t;
+  t.kind = ValueType::Kind::Tensor;
+  t.tensor.dtype = dtype;
+  t.tensor.shape = std::move(shape);
+  return t;
+}
+
+ValueType tuple(std::vector<ValueType> elements) {
+  ValueType t;
+  t.kind = ValueType::Kind::Tuple;
+  t.elements = std::move(elements);
+  return t;
+}
+
+ValueType symint(std::optional<SymInt> value) {
+  ValueType t;
+  t.kind = ValueType::Kind::SymInt;
+  t.sym = std::move(value);
+  return t;
+}
+
+const TensorType* tensor_arg(const CallContext& ctx, std::string_view name) {
+  const ValueType& t = ctx.type(name);
+  if (t.kind == ValueType::Kind::Unknown || t.kind == ValueType::Kind::None) return nullptr;
+  if (!t.is_tensor()) fail("argument '{}' must be a tensor", name);
+  return &t.tensor;
+}
+
+std::optional<Shape> shape_arg(const CallContext& ctx, std::string_view name) {
+  const TensorType* t = tensor_arg(ctx, name);
+  if (!t || !t->shape) return std::nullopt;
+  return *t->shape;
+}
+
+DType dtype_of_arg(const CallContext& ctx, std::string_view name) {
+  const TensorType* t = tensor_arg(ctx, name);
+  return t ? t->dtype : DType::Unknown;
+}
+
+std::optional<SymInt> symint_value(const CallContext& ctx, const Arg& a) {
+  if (a.is_int()) return SymInt(std::get<int64_t>(a.value));
+  if (a.is_node()) {
+    const ValueType& t = ctx.type_of(a.node());
+    if (t.kind == ValueType::Kind::SymInt) return t.sym;
+    if (t.kind == ValueType::Kind::Unknown) return std::nullopt;
+    fail("expected an int or SymInt, got {}", describe(t));
+  }
+  return std::nullopt;
+}
+
+std::optional<SymInt> symint_arg(const CallContext& ctx, std::string_view name) {
+  return symint_value(ctx, ctx.arg(name));
+}
+
+std::optional<int64_t> int_arg(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return std::nullopt;
+  if (a.is_int()) return std::get<int64_t>(a.value);
+  if (a.is_bool()) return std::get<bool>(a.value) ? 1 : 0;
+  if (a.is_node()) {
+    if (auto s = symint_value(ctx, a); s && s->constant()) return *s->constant();
+    fail("argument '{}' must be a constant int", name);
+  }
+  fail("argument '{}' must be an int", name);
+}
+
+int64_t require_int(const CallContext& ctx, std::string_view name) {
+  auto v = int_arg(ctx, name);
+  if (!v) fail("argument '{}' must not be None", name);
+  return *v;
+}
+
+std::optional<std::vector<SymInt>> symint_list_arg(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return std::nullopt;
+  if (!a.is_list()) {
+    auto v = symint_value(ctx, a);
+    if (!v) return std::nullopt;
+    return std::vector<SymInt>{*v};
+  }
+  std::vector<SymInt> out;
+  for (const Arg& item : a.as_list().items) {
+    if (!item.is_int() && !item.is_node()) fail("argument '{}' must be a list of ints", name);
+    auto v = symint_value(ctx, item);
+    if (!v) return std::nullopt;
+    out.push_back(*v);
+  }
+  return out;
+}
+
+std::optional<std::vector<int64_t>> int_list_arg(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return std::nullopt;
+  if (a.is_int()) return std::vector<int64_t>{std::get<int64_t>(a.value)};
+  if (!a.is_list()) fail("argument '{}' must be a list of ints", name);
+  std::vector<int64_t> out;
+  for (const Arg& item : a.as_list().items) {
+    if (!item.is_int()) fail("argument '{}' must be a list of int literals", name);
+    out.push_back(std::get<int64_t>(item.value));
+  }
+  return out;
+}
+
+std::optional<DType> dtype_arg(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return std::nullopt;
+  if (const auto* d = std::get_if<DType>(&a.value)) return *d;
+  if (a.is_int()) {
+    int64_t code = std::get<int64_t>(a.value);
+    if (auto d = dtype_from_scalar_type(code)) return d;
+    fail("argument '{}': unknown ScalarType code {}", name, code);
+  }
+  if (const auto* s = std::get_if<std::string>(&a.value)) {
+    if (auto d = parse_dtype(*s)) return d;
+  }
+  if (const auto* l = std::get_if<Literal>(&a.value)) {
+    if (auto d = parse_dtype(l->text)) return d;
+  }
+  fail("argument '{}' must be a dtype", name);
+}
+
+std::optional<bool> bool_arg(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return std::nullopt;
+  if (a.is_bool()) return std::get<bool>(a.value);
+  if (a.is_int()) return std::get<int64_t>(a.value) != 0;
+  fail("argument '{}' must be a bool", name);
+}
+
+int64_t wrap_dim(int64_t dim, int64_t rank, std::string_view what) {
+  int64_t r = std::max<int64_t>(rank, 1);  // scalars accept dim 0 / -1
+  if (dim < -r || dim >= r) fail("{} {} is out of range for a rank-{} tensor", what, dim, rank);
+  return dim < 0 ? dim + r : dim;
+}
+
+bool dims_differ(const SymInt& a, const SymInt& b) {
+  if (a == b) return false;
+  SymInt d = a - b;
+  return d.is_constant();  // equal symbols, different constants; or two unequal constants
+}
+
+std::string shape_str(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (i) out += ", ";
+    out += s[i].to_string();
+  }
+  return out + "]";
+}
+
+Shape broadcast(const Shape& a, const Shape& b, std::string_view a_name, std::string_view b_name) {
+  size_t n = std::max(a.size(), b.size());
+  Shape out(n);
+  for (size_t i = 0; i < n; ++i) {
+    const SymInt* da = i < n - a.size() ? nullptr : &a[i - (n - a.size())];
+    const SymInt* db = i < n - b.size() ? nullptr : &b[i - (n - b.size())];
+    if (!da) {
+      out[i] = *db;
+    } else if (!db) {
+      out[i] = *da;
+    } else if (*da == *db || *db == SymInt(1)) {
+      out[i] = *da;
+    } else if (*da == SymInt(1)) {
+      out[i] = *db;
+    } else if (da->is_constant() && db->is_constant()) {
+      fail("shapes of '{}' {} and '{}' {} cannot be broadcast (dim {}: {} vs {})", a_name,
+           shape_str(a), b_name, shape_str(b), i, da->to_string(), db->to_string());
+    } else {
+      // Different symbolic sizes: torch guards that they are equal (or one is
+      // 1); keep the constant one if any, else the first.
+      out[i] = db->is_constant() ? *db : *da;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+int float_rank(DType d) {
+  switch (d) {
+    case DType::Float16:
+      return 1;
+    case DType::BFloat16:
+      return 1;
+    case DType::Float32:
+      return 2;
+    case DType::Float64:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+int int_rank(DType d) {
+  switch (d) {
+    case DType::Bool:
+      return 0;
+    case DType::UInt8:
+      return 1;
+    case DType::Int8:
+      return 1;
+    case DType::Int16:
+      return 2;
+    case DType::Int32:
+      return 3;
+    case DType::Int64:
+      return 4;
+    default:
+      return -1;
+  }
+}
+
+}  // namespace
+
+DType promote(DType a, DType b) {
+  if (a == DType::Unknown || b == DType::Unknown) return DType::Unknown;
+  if (a == b) return a;
+  bool fa = dtype_is_floating(a), fb = dtype_is_floating(b);
+  if (fa && !fb) return a;
+  if (fb && !fa) return b;
+  if (fa && fb) {
+    if (float_rank(a) == float_rank(b)) return DType::Float32;  // f16 with bf16
+    return float_rank(a) > float_rank(b) ? a : b;
+  }
+  if (a == DType::Bool) return b;
+  if (b == DType::Bool) return a;
+  if ((a == DType::UInt8 && b == DType::Int8) || (a == DType::Int8 && b == DType::UInt8))
+    return DType::Int16;
+  if (int_rank(a) < 0 || int_rank(b) < 0)
+    fail("no type promotion between {} and {}", dtype_torch_name(a), dtype_torch_name(b));
+  return int_rank(a) > int_rank(b) ? a : b;
+}
+
+}  // namespace meta
+
+namespace {
+
+// `operator.add(sym_a, sym_b)` and friends on symbolic ints.
+std::optional<ValueType> infer_python_op(const Graph& g, const Node& n) {
+  static constexpr std::string_view kOps[] = {"operator.add",      "operator.sub", "operator.mul",
+                                              "operator.floordiv", "operator.mod", "operator.neg"};
+  if (std::find(std::begin(kOps), std::end(kOps), n.target) == std::end(kOps)) return std::nullopt;
+  std::vector<SymInt> vals;
+  for (const Arg& a : n.args) {
+    if (a.is_int()) {
+      vals.push_back(std::get<int64_t>(a.value));
+    } else if (a.is_node() && g.node(a.node()).type.kind == ValueType::Kind::SymInt &&
+               g.node(a.node()).type.sym) {
+      vals.push_back(*g.node(a.node()).type.sym);
+    } else {
+      return std::nullopt;
+    }
+  }
+  if (n.target == "operator.neg") {
+    if (vals.size() != 1) return std::nullopt;
+    return meta::symint(-vals[0]);
+  }
+  if (vals.size() != 2) return std::nullopt;
+  const SymInt &a = vals[0], &b = vals[1];
+  if (n.target == "operator.add") return meta::symint(a + b);
+  if (n.target == "operator.sub") return meta::symint(a - b);
+  if (n.target == "operator.mul") return meta::symint(a * b);
+  if (b == SymInt(0)) return std::nullopt;
+  if (n.target == "operator.floordiv") return meta::symint(a.floordiv(b));
+  return meta::symint(a.mod(b));
+}
+
+// Annotated and inferred types disagree in a way no guard can explain.
+bool tensor_types_conflict(const TensorType& ann, const TensorType& inf) {
+  if (ann.dtype != DType::Unknown && inf.dtype != DType::Unknown && ann.dtype != inf.dtype)
+    return true;
+  if (!ann.shape || !inf.shape) return false;
+  if (ann.shape->size() != inf.shape->size()) return true;
+  for (size_t i = 0; i < ann.shape->size(); ++i)
+    if (meta::dims_differ((*ann.shape)[i], (*inf.shape)[i])) return true;
+  return false;
+}
+
+bool types_conflict(const ValueType& ann, const ValueType& inf) {
+  if (!ann.is_known() || !inf.is_known()) return false;
+  if (ann.kind != inf.kind) {
+    // Python scalars and their symbolic forms are interchangeable.
+    auto intlike = [](ValueType::Kind k) {
+      return k == ValueType::Kind::SymInt || k == ValueType::Kind::Int;
+    };
+    return !(intlike(ann.kind) && intlike(inf.kind));
+  }
+  if (ann.kind == ValueType::Kind::Tensor) return tensor_types_conflict(ann.tensor, inf.tensor);
+  if (ann.kind == ValueType::Kind::SymInt && ann.sym && inf.sym)
+    return meta::dims_differ(*ann.sym, *inf.sym);
+  if (ann.kind == ValueType::Kind::Tuple) {
+    if (ann.elements.size() != inf.elements.size()) return true;
+    for (size_t i = 0; i < ann.elements.size(); ++i)
+      if (types_conflict(ann.elements[i], inf.elements[i])) return true;
+  }
+  return false;
+}
+
+ValueType getitem_type(const Graph& g, const Node& n) {
+  const ValueType& src = g.node(n.getitem_source()).type;
+  if (src.kind != ValueType::Kind::Tuple) return ValueType::unknown();
+  int64_t i = n.getitem_index();
+  int64_t size = static_cast<int64_t>(src.elements.size());
+  if (i < 0) i += size;
+  if (i < 0 || i >= size)
+    fail(n.meta.loc, "node '{}': index {} out of range for a tuple of {} values", n.name,
+         n.getitem_index(), size);
+  return src.elements[static_cast<size_t>(i)];
+}
+
+void merge_type(Node& n, ValueType inferred) {
+  if (!n.type_annotated || !n.type.is_known()) {
+    n.type = std::move(inferred);
+    return;
+  }
+  if (types_conflict(n.type, inferred)) {
+    fail(n.meta.loc, "node '{}': annotated type {} does not match the inferred type {}", n.name,
+         describe(n.type), describe(inferred));
+  }
+  // The annotation is kept: it may carry strides, device and guard-simplified dims.
+}
+
+}  // namespace
+
+void infer_types(Graph& g, const OpRegistry& reg) {
+  auto type_of = [&g](NodeRef r) -> const ValueType& { return g.node(r).type; };
+  for (size_t i = 0; i < g.size(); ++i) {
+    Node& n = g.nodes()[i];
+    switch (n.kind) {
+      case NodeKind::Placeholder:
+      case NodeKind::GetAttr:
+      case NodeKind::Output:
+        break;
+      case NodeKind::GetItem:
+        merge_type(n, getitem_type(g, n));
+        break;
+      case NodeKind::Call: {
+        if (n.op == kNoOp) {
+          if (auto t = infer_python_op(g, n)) merge_type(n, std::move(*t));
+          break;
+        }
+        const OpInfo& info = reg.info(n.op);
+        if (!info.meta) break;
+        ValueType inferred;
+        try {
+          CallContext ctx(info.schema, n.args, type_of);
+          inferred = info.meta(ctx);
+        } catch (const Error& e) {
+          fail(n.meta.loc, "node '{}' ({}): {}", n.name, info.schema.qualified_name(), e.what());
+        }
+        merge_type(n, std::move(inferred));
+        break;
+      }
+    }
+  }
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,381 @@
+// OpRegistry, catalog loading, call normalization (resolve_ops) and type
+// inference driving (infer_types). The catalog format is documented in
+// docs/ops.md; meta functions live in graph/meta_*.cpp.
+#include "graph/op_registry.hpp"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <set>
+
+#include "graph/embedded.hpp"
+#include "graph/meta_common.hpp"
+
+namespace eqfuse {
+namespace {
+
+constexpr std::array<std::pair<OpKind, std::string_view>, 10> kKindNames = {{
+    {OpKind::Free, "free"},
+    {OpKind::Elementwise, "elementwise"},
+    {OpKind::Reduction, "reduction"},
+    {OpKind::Norm, "norm"},
+    {OpKind::Quant, "quant"},
+    {OpKind::Matmul, "matmul"},
+    {OpKind::Cast, "cast"},
+    {OpKind::Copy, "copy"},
+    {OpKind::Creation, "creation"},
+    {OpKind::Other, "other"},
+}};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
+  return s;
+}
+
+// Position of the first `c` outside quotes, or npos.
+size_t find_unquoted(std::string_view s, char c) {
+  char quote = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    if (quote) {
+      if (s[i] == quote) quote = 0;
+    } else if (s[i] == '"' || s[i] == '\'') {
+      quote = s[i];
+    } else if (s[i] == c) {
+      return i;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// One catalog entry, possibly spread over continuation lines (lines that
+// start with whitespace). `pieces` maps offsets in `text` back to lines.
+struct CatalogEntry {
+  std::string text;
+  struct Piece {
+    size_t offset;  // in text
+    int line;
+    int column;  // 1-based column of the piece's first char in its line
+    std::string_view source_line;
+  };
+  std::vector<Piece> pieces;
+
+  SourceLoc loc_at(std::string_view origin, size_t offset, std::string* line_text) const {
+    const Piece* p = &pieces.front();
+    for (const Piece& q : pieces)
+      if (q.offset <= offset) p = &q;
+    if (line_text) *line_text = std::string(p->source_line);
+    return SourceLoc{std::string(origin), p->line,
+                     p->column + static_cast<int>(offset - p->offset)};
+  }
+};
+
+std::vector<CatalogEntry> split_catalog(std::string_view text) {
+  std::vector<CatalogEntry> entries;
+  int line_no = 0;
+  while (!text.empty()) {
+    size_t nl = text.find('\n');
+    std::string_view line = text.substr(0, nl);
+    text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
+    ++line_no;
+    size_t hash = find_unquoted(line, '#');
+    std::string_view content = line.substr(0, hash);
+    std::string_view body = trim(content);
+    if (body.empty()) continue;
+    int column = static_cast<int>(body.data() - line.data()) + 1;
+    bool continuation = content.front() == ' ' || content.front() == '\t';
+    if (continuation && !entries.empty()) {
+      CatalogEntry& e = entries.back();
+      e.text += ' ';
+      e.pieces.push_back({e.text.size(), line_no, column, line});
+      e.text += body;
+    } else {
+      CatalogEntry e;
+      e.pieces.push_back({0, line_no, column, line});
+      e.text = std::string(body);
+      entries.push_back(std::move(e));
+    }
+  }
+  return entries;
+}
+
+[[noreturn]] void catalog_error(const CatalogEntry& e, std::string_view origin, size_t offset,
+                                const std::string& message) {
+  std::string line;
+  SourceLoc loc = e.loc_at(origin, offset, &line);
+  throw Error(message, std::move(loc), std::move(line));
+}
+
+std::vector<int> parse_index_list(std::string_view v) {
+  std::vector<int> out;
+  while (!v.empty()) {
+    size_t comma = v.find(',');
+    std::string_view item = trim(v.substr(0, comma));
+    int value = 0;
+    auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
+    if (item.empty() || ec != std::errc() || p != item.data() + item.size() || value < 0)
+      throw std::invalid_argument(fmt::format("bad argument index '{}'", item));
+    out.push_back(value);
+    if (comma == std::string_view::npos) break;
+    v.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+// Parses `kind=elementwise inplace=aten::add_.Tensor view mutates=0,1`.
+OpTraits parse_traits(std::string_view text, const CatalogEntry& e, std::string_view origin,
+                      size_t base) {
+  OpTraits t;
+  bool has_kind = false;
+  size_t pos = 0;
+  while (pos < text.size()) {
+    while (pos < text.size() && text[pos] == ' ') ++pos;
+    if (pos >= text.size()) break;
+    size_t end = text.find(' ', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view tok = text.substr(pos, end - pos);
+    size_t eq = tok.find('=');
+    std::string_view key = tok.substr(0, eq);
+    std::string_view value = eq == std::string_view::npos ? std::string_view() : tok.substr(eq + 1);
+    auto bad = [&](const std::string& why) { catalog_error(e, origin, base + pos, why); };
+    if (key == "kind") {
+      auto k = parse_op_kind(value);
+      if (!k) bad(fmt::format("unknown op kind '{}'", value));
+      t.kind = *k;
+      has_kind = true;
+    } else if (key == "inplace") {
+      if (value.find("::") == std::string_view::npos) bad("inplace= needs a qualified op name");
+      t.inplace_variant = std::string(value);
+    } else if (key == "mutates") {
+      try {
+        t.mutated_args = parse_index_list(value);
+      } catch (const std::invalid_argument& ex) {
+        bad(ex.what());
+      }
+    } else if (key == "view" && eq == std::string_view::npos) {
+      t.is_view = true;
+    } else {
+      bad(fmt::format("unknown trait '{}'", tok));
+    }
+    pos = end;
+  }
+  if (!has_kind) catalog_error(e, origin, base - 1, "catalog entry has no kind= trait");
+  return t;
+}
+
+// --- call normalization -----------------------------------------------------
+
+// `int[2] stride=1` accepts a single int for the whole list.
+Arg coerce(const SchemaArg& a, Arg v) {
+  if (a.type == ArgType::Float && v.is_int())
+    return Arg(static_cast<double>(std::get<int64_t>(v.value)));
+  if (a.type == ArgType::IntList && a.list_length && (v.is_int() || v.is_node())) {
+    return Arg::list(std::vector<Arg>(static_cast<size_t>(*a.list_length), v));
+  }
+  return v;
+}
+
+// Returns the normalized args, or an error message (without location).
+std::variant<std::vector<Arg>, std::string> normalize(const Node& n, const OpSchema& s) {
+  const size_t na = s.args.size();
+  std::vector<std::optional<Arg>> slots(na);
+  for (size_t i = 0; i < n.args.size(); ++i) {
+    if (i >= na || s.args[i].kwarg_only) {
+      size_t positional = 0;
+      while (positional < na && !s.args[positional].kwarg_only) ++positional;
+      return fmt::format("too many positional arguments ({} given, at most {})", n.args.size(),
+                         positional);
+    }
+    slots[i] = n.args[i];
+  }
+  for (const auto& [key, value] : n.kwargs) {
+    int idx = s.arg_index(key);
+    if (idx < 0) return fmt::format("unknown keyword argument '{}'", key);
+    if (slots[static_cast<size_t>(idx)])
+      return fmt::format("argument '{}' given more than once", key);
+    slots[static_cast<size_t>(idx)] = value;
+  }
+  std::vector<Arg> out;
+  out.reserve(na);
+  for (size_t i = 0; i < na; ++i) {
+    const SchemaArg& a = s.args[i];
+    if (!slots[i]) {
+      if (!a.default_value) return fmt::format("missing required argument '{}'", a.name);
+      slots[i] = *a.default_value;
+    }
+    out.push_back(coerce(a, std::move(*slots[i])));
+  }
+  return out;
+}
+
+// Registered overloads of `ns::name` (the packet), in registration order.
+std::vector<OpId> packet_members(const OpRegistry& reg, std::string_view packet) {
+  std::vector<OpId> out;
+  for (const OpInfo& info : reg.all()) {
+    const OpSchema& s = info.schema;
+    if (packet == s.ns + "::" + s.name) out.push_back(info.id);
+  }
+  return out;
+}
+
+// For packets: Tensor arguments receive nodes (or None), scalar arguments
+// receive literals. Used to pick `add.Tensor` over `add.Scalar`.
+bool fits_strictly(const std::vector<Arg>& args, const OpSchema& s) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    const SchemaArg& a = s.args[i];
+    if (a.type == ArgType::Tensor && !args[i].is_node() && !args[i].is_none()) return false;
+    if (a.type == ArgType::Scalar && args[i].is_node()) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string_view op_kind_name(OpKind k) {
+  for (const auto& [kind, name] : kKindNames)
+    if (kind == k) return name;
+  return "?";
+}
+
+std::optional<OpKind> parse_op_kind(std::string_view text) {
+  for (const auto& [kind, name] : kKindNames)
+    if (name == text) return kind;
+  return std::nullopt;
+}
+
+const Arg& CallContext::arg(std::string_view name) const {
+  int idx = schema_.arg_index(name);
+  if (idx < 0 || static_cast<size_t>(idx) >= args_.size())
+    throw Error(fmt::format("{} has no argument '{}'", schema_.qualified_name(), name));
+  return args_[static_cast<size_t>(idx)];
+}
+
+const ValueType& CallContext::type(std::string_view name) const {
+  static const ValueType kUnknown;
+  const Arg& a = arg(name);
+  if (!a.is_node()) return kUnknown;
+  return type_of_(a.node());
+}
+
+OpRegistry OpRegistry::with_builtin_ops() {
+  OpRegistry reg;
+  for (const EmbeddedFile& f : eqfuse_op_catalog()) reg.load_catalog(f.contents, f.path);
+  attach_builtin_meta(reg);
+  return reg;
+}
+
+OpId OpRegistry::register_op(std::string_view schema, OpTraits traits, MetaFn meta, bool replace) {
+  OpSchema s = OpSchema::parse(schema);
+  std::string q = s.qualified_name();
+  if (traits.mutated_args.empty()) {
+    for (size_t i = 0; i < s.args.size(); ++i)
+      if (s.args[i].mutates()) traits.mutated_args.push_back(static_cast<int>(i));
+  }
+  for (int idx : traits.mutated_args)
+    if (idx < 0 || static_cast<size_t>(idx) >= s.args.size())
+      throw Error(fmt::format("{}: mutated argument index {} out of range", q, idx));
+  if (auto it = by_name_.find(q); it != by_name_.end()) {
+    if (!replace) throw Error(fmt::format("op '{}' is already registered", q));
+    OpInfo& info = ops_[static_cast<size_t>(it->second)];
+    info.schema = std::move(s);
+    info.traits = std::move(traits);
+    info.meta = std::move(meta);
+    return info.id;
+  }
+  OpId id = static_cast<OpId>(ops_.size());
+  ops_.push_back(OpInfo{id, std::move(s), std::move(traits), std::move(meta)});
+  by_name_.emplace(std::move(q), id);
+  return id;
+}
+
+void OpRegistry::load_catalog(std::string_view text, std::string_view origin) {
+  for (const CatalogEntry& e : split_catalog(text)) {
+    std::string_view entry = e.text;
+    size_t bar = find_unquoted(entry, '|');
+    std::string_view schema_text = trim(entry.substr(0, bar));
+    OpSchema s;
+    try {
+      s = OpSchema::parse(schema_text);
+    } catch (const Error& ex) {
+      std::string line;
+      SourceLoc loc =
+          e.loc_at(origin, static_cast<size_t>(std::max(ex.loc().column - 1, 0)), &line);
+      throw Error(ex.what(), std::move(loc), std::move(line));
+    }
+    if (bar == std::string_view::npos)
+      catalog_error(e, origin, entry.size(), "expected '| kind=...' traits after the schema");
+    OpTraits traits = parse_traits(entry.substr(bar + 1), e, origin, bar + 1);
+    try {
+      register_op(schema_text, std::move(traits));
+    } catch (const Error& ex) {
+      catalog_error(e, origin, 0, ex.what());
+    }
+  }
+}
+
+void OpRegistry::set_meta(std::string_view qualified_name, MetaFn meta) {
+  auto id = find(qualified_name);
+  if (!id) throw Error(fmt::format("set_meta: op '{}' is not registered", qualified_name));
+  ops_[static_cast<size_t>(*id)].meta = std::move(meta);
+}
+
+std::optional<OpId> OpRegistry::find(std::string_view qualified_name) const {
+  auto it = by_name_.find(qualified_name);
+  if (it == by_name_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
+  std::set<std::string> unknown;
+  for (Node& n : g.nodes()) {
+    if (n.kind != NodeKind::Call) continue;
+    std::optional<OpId> exact = reg.find(n.target);
+    std::vector<OpId> candidates;
+    if (exact) candidates.push_back(*exact);
+    // An overload packet (`aten::sym_size`) may name several overloads.
+    if (n.target.find('.') == std::string::npos) {
+      for (OpId id : packet_members(reg, n.target))
+        if (id != exact) candidates.push_back(id);
+    }
+    if (candidates.empty()) {
+      unknown.insert(n.target);
+      continue;
+    }
+    std::optional<std::string> first_error;
+    std::vector<std::pair<OpId, std::vector<Arg>>> fits;
+    for (OpId id : candidates) {
+      auto r = normalize(n, reg.info(id).schema);
+      if (auto* args = std::get_if<std::vector<Arg>>(&r)) {
+        fits.emplace_back(id, std::move(*args));
+        if (exact && id == *exact) break;  // the exact name wins
+      } else if (!first_error) {
+        first_error = std::get<std::string>(r);
+      }
+    }
+    if (fits.empty()) {
+      fail(n.meta.loc, "node '{}': {}: {}", n.name,
+           reg.info(candidates.front()).schema.qualified_name(), *first_error);
+    }
+    if (fits.size() > 1 && !(exact && fits.front().first == *exact)) {
+      std::erase_if(
+          fits, [&](const auto& f) { return !fits_strictly(f.second, reg.info(f.first).schema); });
+    }
+    if (fits.empty()) {
+      fail(n.meta.loc, "node '{}': no overload of '{}' fits the arguments", n.name, n.target);
+    }
+    if (fits.size() > 1 && !(exact && fits.front().first == *exact)) {
+      fail(n.meta.loc, "node '{}': call to overload packet '{}' is ambiguous ({} and {} both fit)",
+           n.name, n.target, reg.info(fits[0].first).schema.qualified_name(),
+           reg.info(fits[1].first).schema.qualified_name());
+    }
+    n.op = fits.front().first;
+    n.target = reg.info(n.op).schema.qualified_name();
+    n.args = std::move(fits.front().second);
+    n.kwargs.clear();
+  }
+  return {unknown.begin(), unknown.end()};
+}
+
+}  // namespace eqfuse
