@@ -1,0 +1,419 @@
+#include "egraph/egraph.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "graph/diagnostics.hpp"
+
+namespace eqfuse {
+namespace {
+
+inline uint64_t mix64(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+}  // namespace
+
+std::string Constant::to_string() const {
+  switch (kind) {
+    case ConstKind::Int:
+      return fmt::format("{}", as_int());
+    case ConstKind::Float: {
+      std::string s = fmt::format("{}", as_float());
+      if (s.find_first_of(".eni") == std::string::npos) s += ".0";
+      return s;
+    }
+    case ConstKind::Bool:
+      return as_bool() ? "true" : "false";
+    case ConstKind::DType:
+      return fmt::format("torch.{}", dtype_torch_name(as_dtype()));
+    case ConstKind::String:
+      return fmt::format("\"{}\"", as_string());
+    case ConstKind::IntList:
+      return fmt::format("[{}]", fmt::join(as_int_list(), ","));
+    case ConstKind::None:
+      return "None";
+  }
+  return "?";
+}
+
+uint32_t EGraph::hash_node(Symbol op, uint64_t payload, std::span<const Id> children) {
+  uint64_t h = mix64(op.id() * 0x9E3779B97F4A7C15ull ^ payload);
+  for (Id c : children) h = (h ^ c) * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
+  return static_cast<uint32_t>(mix64(h));
+}
+
+bool EGraph::same_node(Id n, Symbol op, uint64_t payload, std::span<const Id> children) const {
+  const NodeRec& r = nodes_[n];
+  if (r.op != op || r.payload != payload || r.arity != children.size()) return false;
+  const Id* mine = children_.data() + r.first_child;
+  for (size_t i = 0; i < children.size(); ++i) {
+    if (mine[i] != children[i]) return false;
+  }
+  return true;
+}
+
+Id EGraph::hashcons_find(uint32_t h, Symbol op, uint64_t payload, std::span<const Id> ch) const {
+  return table_.find(h, [&](Id n) { return same_node(n, op, payload, ch); });
+}
+
+Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
+  ChildVec canon(children.size());
+  for (size_t i = 0; i < children.size(); ++i) canon[i] = uf_.find_compress(children[i]);
+  uint32_t h = hash_node(op, payload, as_span(canon));
+  Id hit = hashcons_find(h, op, payload, as_span(canon));
+  if (hit != kNoId) return uf_.find_compress(hit);
+
+  Id id = uf_.make_set();
+  NodeRec rec;
+  rec.op = op;
+  rec.arity = static_cast<uint32_t>(canon.size());
+  rec.payload = payload;
+  rec.first_child = static_cast<uint32_t>(children_.size());
+  rec.hash = h;
+  nodes_.push_back(rec);
+  children_.insert(children_.end(), canon.begin(), canon.end());
+  classes_.emplace_back();
+  classes_[id].nodes.push_back(id);
+  for (size_t i = 0; i < canon.size(); ++i) {
+    // A child class that occurs twice gets the parent once.
+    if (std::find(canon.begin(), canon.begin() + i, canon[i]) == canon.begin() + i) {
+      classes_[canon[i]].parents.push_back(id);
+    }
+  }
+  table_.insert(h, id);
+  ++num_classes_;
+  ++version_;
+  index_stale_ = true;
+  if (analysis_ != nullptr) {
+    analysis_->make(*this, id, node(id));
+    analysis_->modify(*this, id);
+  }
+  return id;
+}
+
+std::optional<Id> EGraph::lookup(Symbol op, std::span<const Id> children, uint64_t payload) const {
+  ChildVec canon(children.size());
+  for (size_t i = 0; i < children.size(); ++i) canon[i] = uf_.find(children[i]);
+  Id hit = hashcons_find(hash_node(op, payload, as_span(canon)), op, payload, as_span(canon));
+  if (hit == kNoId) return std::nullopt;
+  return uf_.find(hit);
+}
+
+bool EGraph::merge(Id a0, Id b0, const Reason& why) {
+  Id a = uf_.find_compress(a0);
+  Id b = uf_.find_compress(b0);
+  if (a == b) return false;
+  // The class with more parents stays root, so fewer parents are re-queued.
+  size_t pa = classes_[a].parents.size();
+  size_t pb = classes_[b].parents.size();
+  Id root = (pa > pb || (pa == pb && a < b)) ? a : b;
+  Id other = root == a ? b : a;
+
+  bool root_changed = false;
+  if (analysis_ != nullptr) {
+    try {
+      root_changed = analysis_->merge(*this, root, other);
+    } catch (const AnalysisConflict& e) {
+      raise_conflict(e, a0, b0, why);
+    }
+  }
+  uf_.link(other, root);
+  ClassRec& r = classes_[root];
+  ClassRec& o = classes_[other];
+  if (analysis_ != nullptr) {
+    if (root_changed)
+      analysis_pending_.insert(analysis_pending_.end(), r.parents.begin(), r.parents.end());
+    analysis_pending_.insert(analysis_pending_.end(), o.parents.begin(), o.parents.end());
+  }
+  pending_.insert(pending_.end(), o.parents.begin(), o.parents.end());
+  r.nodes.insert(r.nodes.end(), o.nodes.begin(), o.nodes.end());
+  r.parents.insert(r.parents.end(), o.parents.begin(), o.parents.end());
+  std::vector<Id>().swap(o.nodes);
+  std::vector<Id>().swap(o.parents);
+  dirty_classes_.push_back(root);
+  --num_classes_;
+  ++version_;
+  index_stale_ = true;
+
+  UnionRecord rec{a0,
+                  b0,
+                  why.kind,
+                  why.rule,
+                  static_cast<uint32_t>(subst_arena_.size()),
+                  static_cast<uint32_t>(why.subst.size())};
+  subst_arena_.insert(subst_arena_.end(), why.subst.begin(), why.subst.end());
+  union_log_.push_back(rec);
+  return true;
+}
+
+void EGraph::raise_conflict(const AnalysisConflict& e, Id a, Id b, const Reason& why) const {
+  throw Error(fmt::format("analysis conflict merging #{} {} with #{} {}: {}; caused by {}", a,
+                          term_string(a), b, term_string(b), e.what(), describe(why)));
+}
+
+void EGraph::recanonicalize(Id n) {
+  NodeRec& r = nodes_[n];
+  if (r.dead) return;
+  table_.erase(r.hash, n);
+  Id* ch = children_.data() + r.first_child;
+  for (uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
+  std::span<const Id> view(ch, r.arity);
+  r.hash = hash_node(r.op, r.payload, view);
+  Id hit = hashcons_find(r.hash, r.op, r.payload, view);
+  if (hit == kNoId) {
+    table_.insert(r.hash, n);
+    return;
+  }
+  // n is now congruent to an existing node: retire it and union classes.
+  r.dead = true;
+  for (Id c : view) dirty_classes_.push_back(c);
+  dirty_classes_.push_back(uf_.find_compress(n));
+  merge(hit, n, Reason{Reason::Kind::Congruence, 0, {}});
+}
+
+void EGraph::process_pending() {
+  while (!pending_.empty() || !analysis_pending_.empty()) {
+    while (!pending_.empty()) {
+      Id n = pending_.back();
+      pending_.pop_back();
+      recanonicalize(n);
+    }
+    while (!analysis_pending_.empty() && pending_.empty()) {
+      Id n = analysis_pending_.back();
+      analysis_pending_.pop_back();
+      if (nodes_[n].dead) continue;
+      Id cls = uf_.find_compress(n);
+      bool changed = false;
+      try {
+        changed = analysis_->refine(*this, cls, node(n));
+      } catch (const AnalysisConflict& e) {
+        throw Error(fmt::format("analysis conflict propagating into #{} {} from node #{}: {}", cls,
+                                term_string(cls), n, e.what()));
+      }
+      if (changed) {
+        const auto& ps = classes_[cls].parents;
+        analysis_pending_.insert(analysis_pending_.end(), ps.begin(), ps.end());
+        dirty_classes_.push_back(cls);
+      }
+    }
+  }
+}
+
+void EGraph::rebuild_classes() {
+  std::vector<Id> dirty;
+  dirty.swap(dirty_classes_);
+  for (Id& c : dirty) c = uf_.find_compress(c);
+  std::sort(dirty.begin(), dirty.end());
+  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
+  auto is_dead = [&](Id n) { return nodes_[n].dead; };
+  for (Id c : dirty) {
+    ClassRec& cr = classes_[c];
+    std::erase_if(cr.nodes, is_dead);
+    std::sort(cr.nodes.begin(), cr.nodes.end(), [&](Id x, Id y) {
+      Symbol ox = nodes_[x].op, oy = nodes_[y].op;
+      return ox != oy ? ox < oy : x < y;
+    });
+    std::erase_if(cr.parents, is_dead);
+    std::sort(cr.parents.begin(), cr.parents.end());
+    cr.parents.erase(std::unique(cr.parents.begin(), cr.parents.end()), cr.parents.end());
+  }
+  if (analysis_ != nullptr) {
+    for (Id c : dirty) analysis_->modify(*this, uf_.find_compress(c));
+  }
+}
+
+void EGraph::rebuild_op_index() {
+  for (auto& [op, list] : op_index_) list.clear();
+  for (Id c = 0; c < uf_.size(); ++c) {
+    if (uf_.find(c) != c) continue;
+    Symbol last;
+    bool first = true;
+    for (Id n : classes_[c].nodes) {
+      Symbol op = nodes_[n].op;
+      if (first || op != last) op_index_[op.id()].push_back(c);
+      last = op;
+      first = false;
+    }
+  }
+  index_stale_ = false;
+}
+
+size_t EGraph::rebuild() {
+  size_t classes_before = num_classes_;
+  do {
+    process_pending();
+    rebuild_classes();
+  } while (!pending_.empty() || !analysis_pending_.empty() || !dirty_classes_.empty());
+  if (index_stale_) rebuild_op_index();
+  return classes_before >= num_classes_ ? classes_before - num_classes_ : 0;
+}
+
+std::vector<Id> EGraph::class_ids() const {
+  std::vector<Id> out;
+  out.reserve(num_classes_);
+  for (Id c = 0; c < uf_.size(); ++c) {
+    if (uf_.find(c) == c) out.push_back(c);
+  }
+  return out;
+}
+
+std::span<const Id> EGraph::class_nodes_with_op(Id root, Symbol op) const {
+  const auto& ns = classes_[root].nodes;
+  auto lo = std::partition_point(ns.begin(), ns.end(), [&](Id n) { return nodes_[n].op < op; });
+  auto hi = std::partition_point(lo, ns.end(), [&](Id n) { return nodes_[n].op == op; });
+  return {ns.data() + (lo - ns.begin()), static_cast<size_t>(hi - lo)};
+}
+
+std::span<const Id> EGraph::classes_with_op(Symbol op) const {
+  auto it = op_index_.find(op.id());
+  if (it == op_index_.end()) return {};
+  return it->second;
+}
+
+std::optional<Constant> EGraph::constant_of(Id cls) const {
+  for (Id n : classes_[uf_.find(cls)].nodes) {
+    if (!nodes_[n].dead && is_constant_op(nodes_[n].op)) return node(n).constant();
+  }
+  return std::nullopt;
+}
+
+std::string EGraph::term_string(Id cls, int depth) const {
+  Id root = uf_.find(cls);
+  const auto& ns = classes_[root].nodes;
+  Id best = kNoId;
+  for (Id n : ns) {
+    if (nodes_[n].dead) continue;
+    if (best == kNoId || nodes_[n].arity < nodes_[best].arity) best = n;
+  }
+  if (best == kNoId) return fmt::format("#{}", root);
+  NodeView v = node(best);
+  if (auto c = v.constant()) return c->to_string();
+  if (v.children.empty()) return std::string(v.op.str());
+  if (depth <= 0) return "…";
+  std::string s = fmt::format("({}", v.op.str());
+  for (Id c : v.children) {
+    s += ' ';
+    s += term_string(c, depth - 1);
+  }
+  return s + ")";
+}
+
+uint32_t EGraph::register_rule(std::string_view name, std::span<const std::string> var_names) {
+  auto it = rule_ids_.find(std::string(name));
+  if (it != rule_ids_.end()) return it->second;
+  auto id = static_cast<uint32_t>(rules_.size());
+  rules_.push_back({std::string(name), {var_names.begin(), var_names.end()}});
+  rule_ids_.emplace(std::string(name), id);
+  return id;
+}
+
+std::string EGraph::describe(const Reason& why) const {
+  switch (why.kind) {
+    case Reason::Kind::Given:
+      return "a given union";
+    case Reason::Kind::Congruence:
+      return "congruence";
+    case Reason::Kind::Rule:
+      break;
+  }
+  if (why.rule >= rules_.size()) return fmt::format("unregistered rule {}", why.rule);
+  const RuleInfo& info = rules_[why.rule];
+  std::string s = fmt::format("rule '{}'", info.name);
+  if (!why.subst.empty()) s += " with match";
+  for (size_t i = 0; i < why.subst.size(); ++i) {
+    std::string_view var = i < info.vars.size() ? std::string_view(info.vars[i]) : "?";
+    s += fmt::format(" ?{}=#{} {}", var, why.subst[i], term_string(why.subst[i], 2));
+  }
+  return s;
+}
+
+std::string EGraph::describe(const UnionRecord& rec) const {
+  Reason r{rec.kind, rec.rule, {subst_arena_.data() + rec.subst_offset, rec.subst_size}};
+  return describe(r);
+}
+
+size_t EGraph::approx_memory_bytes() const {
+  size_t bytes = nodes_.capacity() * sizeof(NodeRec) + children_.capacity() * sizeof(Id) +
+                 classes_.capacity() * sizeof(ClassRec) + uf_.memory_bytes() +
+                 table_.memory_bytes() + subst_arena_.capacity() * sizeof(Id) +
+                 union_log_.capacity() * sizeof(UnionRecord);
+  // Class lists hold about one node entry and ~arity parent entries per node.
+  bytes += nodes_.size() * sizeof(Id) * 3;
+  return bytes;
+}
+
+void EGraph::check_invariants() const {
+  auto bad = [](const std::string& what) { throw Error("e-graph invariant violated: " + what); };
+  if (!clean()) bad("check_invariants() called before rebuild()");
+  size_t live = 0;
+  size_t roots = 0;
+  std::vector<Id> owner(nodes_.size(), kNoId);
+  for (Id c = 0; c < uf_.size(); ++c) {
+    if (uf_.find(c) != c) {
+      if (!classes_[c].nodes.empty()) bad(fmt::format("non-root #{} still owns nodes", c));
+      continue;
+    }
+    ++roots;
+    if (classes_[c].nodes.empty()) bad(fmt::format("class #{} is empty", c));
+    Symbol prev;
+    for (Id n : classes_[c].nodes) {
+      if (nodes_[n].dead) bad(fmt::format("dead node #{} listed in class #{}", n, c));
+      if (owner[n] != kNoId) bad(fmt::format("node #{} listed twice", n));
+      owner[n] = c;
+      if (uf_.find(n) != c)
+        bad(fmt::format("node #{} listed in #{} but finds #{}", n, c, uf_.find(n)));
+      if (nodes_[n].op < prev) bad(fmt::format("class #{} nodes not sorted by op", c));
+      prev = nodes_[n].op;
+    }
+    for (Id p : classes_[c].parents) {
+      if (nodes_[p].dead) bad(fmt::format("dead parent #{} in class #{}", p, c));
+    }
+  }
+  if (roots != num_classes_) bad(fmt::format("class count {} != roots {}", num_classes_, roots));
+  std::map<std::tuple<uint32_t, uint64_t, std::vector<Id>>, Id> seen;
+  for (Id n = 0; n < nodes_.size(); ++n) {
+    if (nodes_[n].dead) continue;
+    ++live;
+    if (owner[n] == kNoId) bad(fmt::format("live node #{} in no class", n));
+    NodeView v = node(n);
+    for (Id ch : v.children) {
+      if (uf_.find(ch) != ch) bad(fmt::format("node #{} has non-canonical child #{}", n, ch));
+      const auto& ps = classes_[ch].parents;
+      if (std::find(ps.begin(), ps.end(), n) == ps.end()) {
+        bad(fmt::format("node #{} missing from parents of #{}", n, ch));
+      }
+    }
+    if (hash_node(v.op, v.payload, v.children) != nodes_[n].hash)
+      bad(fmt::format("stale hash #{}", n));
+    if (hashcons_find(nodes_[n].hash, v.op, v.payload, v.children) != n) {
+      bad(fmt::format("node #{} not in hashcons", n));
+    }
+    auto key = std::make_tuple(v.op.id(), v.payload,
+                               std::vector<Id>(v.children.begin(), v.children.end()));
+    auto [it, inserted] = seen.emplace(std::move(key), n);
+    if (!inserted) bad(fmt::format("congruence not closed: #{} and #{} are equal", it->second, n));
+    auto ops = classes_with_op(v.op);
+    if (!std::binary_search(ops.begin(), ops.end(), owner[n])) {
+      bad(fmt::format("operator index misses class #{} for op {}", owner[n], v.op.str()));
+    }
+  }
+  if (live != table_.size())
+    bad(fmt::format("hashcons size {} != live nodes {}", table_.size(), live));
+  if (analysis_ != nullptr) {
+    for (Id c = 0; c < uf_.size(); ++c) {
+      if (uf_.find(c) == c && !analysis_->consistent(*this, c)) {
+        bad(fmt::format("analysis fact of class #{} inconsistent with its nodes", c));
+      }
+    }
+  }
+}
+
+}  // namespace eqfuse

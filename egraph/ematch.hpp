@@ -1,0 +1,67 @@
+// Compiled e-matching.
+//
+// A Matcher compiles a (multi-)pattern once into a tiny register program
+// and runs it on a clean e-graph:
+//   Scan     r op      r := each class containing `op` (operator index)
+//   ScanAll  r         r := each class (pattern root is a bare variable)
+//   Bind     r op n o  for each node of class r with op/payload/arity n:
+//                      registers o..o+n-1 := its children
+//   Compare  r s       continue only if r == s (repeated variable)
+//   Ground   r k      continue only if r == class of ground sub-term k
+// Execution is depth-first backtracking; ground sub-terms (e.g. the `0` in
+// `(* ?a 0)`) are resolved once per search by hashcons lookup, so constants
+// cost one integer compare. Within a class, Bind binary-searches the nodes
+// (sorted by op) for its operator.
+//
+// Matches are returned flat: each match is `1 + vars().size()` ids, the
+// class of the first root followed by the variable values in vars() order.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "egraph/egraph.hpp"
+#include "egraph/pattern.hpp"
+
+namespace eqfuse {
+
+class Matcher {
+ public:
+  explicit Matcher(MultiPattern pattern);
+
+  const MultiPattern& pattern() const { return pattern_; }
+  const std::vector<std::string>& vars() const { return pattern_.vars(); }
+  size_t stride() const { return 1 + pattern_.vars().size(); }
+  // Appends matches to `out`; stops early once more than `limit` matches
+  // have been produced. Returns the number of matches appended.
+  size_t search(const EGraph& g, std::vector<Id>& out,
+                size_t limit = std::numeric_limits<size_t>::max()) const;
+  // Matches whose first root is class `cls` only.
+  size_t search_class(const EGraph& g, Id cls, std::vector<Id>& out) const;
+  // The compiled program, one instruction per line (for docs and debugging).
+  std::string program_string() const;
+
+ private:
+  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare, Ground };
+  struct Instr {
+    Code code;
+    uint32_t reg = 0;
+    Symbol op;
+    uint64_t payload = 0;
+    uint32_t arity = 0;
+    uint32_t out = 0;  // Bind: first output register; Compare: other reg; Ground: term index
+  };
+  struct Run;
+  void compile();
+  void compile_node(const Pattern& p, uint32_t node, uint32_t reg, uint32_t part);
+  uint32_t new_reg() { return num_regs_++; }
+
+  MultiPattern pattern_;
+  std::vector<Instr> program_;
+  uint32_t num_regs_ = 0;
+  std::vector<uint32_t> var_reg_;                       // var index -> register
+  std::vector<std::pair<uint32_t, uint32_t>> grounds_;  // (part, pattern node) of ground terms
+};
+
+}  // namespace eqfuse

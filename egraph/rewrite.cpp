@@ -1,0 +1,124 @@
+#include "egraph/rewrite.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace eqfuse {
+
+Rewrite::Rewrite(std::string name, MultiPattern lhs, std::vector<Equality> rhs,
+                 std::vector<Condition> conditions, std::vector<std::string> labels)
+    : name_(std::move(name)),
+      labels_(std::move(labels)),
+      matcher_(std::move(lhs)),
+      equalities_(std::move(rhs)),
+      conditions_(std::move(conditions)) {
+  validate_and_compile();
+}
+
+Rewrite::Rewrite(std::string name, MultiPattern lhs, CustomApplier applier,
+                 std::vector<Condition> conditions, std::vector<std::string> labels)
+    : name_(std::move(name)),
+      labels_(std::move(labels)),
+      matcher_(std::move(lhs)),
+      custom_(std::move(applier)),
+      conditions_(std::move(conditions)) {
+  validate_and_compile();
+}
+
+void Rewrite::validate_and_compile() {
+  if (name_.empty()) throw Error("rewrite needs a name");
+  const MultiPattern& lhs = matcher_.pattern();
+  auto slot_of = [&](const std::string& var, std::string_view where) -> uint32_t {
+    auto idx = lhs.var_index(var);
+    if (!idx) {
+      throw Error(fmt::format("rule '{}': variable ?{} in {} is not bound by the left side '{}'",
+                              name_, var, where, lhs.to_string()));
+    }
+    return 1 + *idx;
+  };
+  if (!custom_ && equalities_.empty()) {
+    throw Error(fmt::format("rule '{}' has no right side", name_));
+  }
+  for (const Equality& eq : equalities_) {
+    CompiledEq c;
+    c.target = eq.target.empty() ? 0 : slot_of(eq.target, "an equality target");
+    for (const auto& v : eq.rhs.vars()) c.var_map.push_back(slot_of(v, "the right side"));
+    compiled_eqs_.push_back(std::move(c));
+  }
+  for (const Condition& cond : conditions_) {
+    std::vector<uint32_t> slots;
+    for (const auto& v : cond.vars)
+      slots.push_back(slot_of(v, fmt::format("condition '{}'", cond.name)));
+    condition_slots_.push_back(std::move(slots));
+  }
+}
+
+Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view rhs,
+                       std::vector<Condition> conditions, std::vector<std::string> labels) {
+  MultiPattern left = MultiPattern::parse(lhs);
+  MultiPattern right = MultiPattern::parse(rhs);
+  std::vector<Equality> eqs;
+  for (const auto& part : right.parts()) eqs.push_back({part.root_var, part.pattern});
+  return Rewrite(std::move(name), std::move(left), std::move(eqs), std::move(conditions),
+                 std::move(labels));
+}
+
+bool Rewrite::has_label(std::string_view l) const {
+  return std::find(labels_.begin(), labels_.end(), l) != labels_.end();
+}
+
+std::string Rewrite::to_string() const {
+  std::string rhs;
+  for (const auto& eq : equalities_) {
+    if (!rhs.empty()) rhs += ", ";
+    if (!eq.target.empty()) rhs += fmt::format("?{} = ", eq.target);
+    rhs += eq.rhs.to_string();
+  }
+  if (custom_) rhs = "<custom>";
+  return fmt::format("{}: {} => {}", name_, matcher_.pattern().to_string(), rhs);
+}
+
+int Rewrite::failing_condition(const EGraph& g, std::span<const Id> match) const {
+  for (size_t i = 0; i < conditions_.size(); ++i) {
+    cond_scratch_.clear();
+    for (uint32_t s : condition_slots_[i]) cond_scratch_.push_back(match[s]);
+    if (!conditions_[i].pred(g, cond_scratch_)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+size_t Rewrite::apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const {
+  Reason why = Reason::by_rule(rule_id, match.subspan(1));
+  if (custom_) return custom_(g, match, why);
+  size_t unions = 0;
+  for (size_t i = 0; i < equalities_.size(); ++i) {
+    const CompiledEq& c = compiled_eqs_[i];
+    Id rhs = equalities_[i].rhs.instantiate_mapped(g, match, c.var_map);
+    if (g.merge(match[c.target], rhs, why)) ++unions;
+  }
+  return unions;
+}
+
+std::vector<Rewrite> parse_rules(std::string_view name, std::string_view text,
+                                 std::vector<Condition> conditions,
+                                 std::vector<std::string> labels) {
+  size_t bi = text.find("<=>");
+  std::vector<Rewrite> out;
+  if (bi != std::string_view::npos) {
+    std::string_view a = text.substr(0, bi);
+    std::string_view b = text.substr(bi + 3);
+    out.push_back(Rewrite::parse(std::string(name), a, b, conditions, labels));
+    out.push_back(Rewrite::parse(std::string(name) + "-rev", b, a, conditions, labels));
+    return out;
+  }
+  size_t ui = text.find("=>");
+  if (ui == std::string_view::npos) {
+    throw Error(fmt::format("rule '{}': expected 'lhs => rhs' or 'lhs <=> rhs'", name));
+  }
+  out.push_back(Rewrite::parse(std::string(name), text.substr(0, ui), text.substr(ui + 2),
+                               std::move(conditions), std::move(labels)));
+  return out;
+}
+
+}  // namespace eqfuse

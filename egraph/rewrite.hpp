@@ -1,0 +1,100 @@
+// Rewrites: a unique name, labels, a searcher (multi-pattern), named
+// conditions and an applier producing one or more equalities per match.
+//
+//   Rewrite r = Rewrite::parse("zero-add", "(+ ?a 0)", "?a");
+//   auto both = parse_rules("comm", "(+ ?a ?b) <=> (+ ?b ?a)");   // comm, comm-rev
+//
+// Equalities: each match of the searcher yields `target = rhs` for every
+// Equality; the target is the match root (empty name) or a variable bound by
+// the searcher (multi-output fusions: one match, several unions). A right
+// side or condition that uses a variable the searcher does not bind is
+// rejected when the rule is built (eqfuse::Error naming rule and variable).
+//
+// Conditions are named predicates over facts that never change when classes
+// merge (dtype, shape, constant values). They receive the ids of the
+// variables they declare, in that order. The Runner counts failures per rule
+// and per condition so "why did this fusion not happen" can be answered.
+//
+// A custom applier may replace the pattern equalities (for rules that
+// compute their right side); it must only add nodes and call g.merge with
+// the given reason.
+#pragma once
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "egraph/ematch.hpp"
+#include "egraph/pattern.hpp"
+
+namespace eqfuse {
+
+struct Condition {
+  std::string name;
+  std::vector<std::string> vars;  // names without '?'
+  std::function<bool(const EGraph&, std::span<const Id>)> pred;
+};
+
+struct Equality {
+  std::string target;  // "" = match root, else a searcher variable (no '?')
+  Pattern rhs;
+};
+
+// Applies one match. `match` is [root, vars...] in Rewrite::vars() order.
+// Returns the number of effective unions.
+using CustomApplier =
+    std::function<size_t(EGraph& g, std::span<const Id> match, const Reason& why)>;
+
+class Rewrite {
+ public:
+  Rewrite(std::string name, MultiPattern lhs, std::vector<Equality> rhs,
+          std::vector<Condition> conditions = {}, std::vector<std::string> labels = {});
+  Rewrite(std::string name, MultiPattern lhs, CustomApplier applier,
+          std::vector<Condition> conditions = {}, std::vector<std::string> labels = {});
+  // One-directional rule from s-expressions; `rhs` may be a multi-part
+  // "?v = (..), ?w = (..)" list of equalities on searcher variables.
+  static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
+                       std::vector<Condition> conditions = {},
+                       std::vector<std::string> labels = {});
+
+  const std::string& name() const { return name_; }
+  const std::vector<std::string>& labels() const { return labels_; }
+  bool has_label(std::string_view l) const;
+  const Matcher& searcher() const { return matcher_; }
+  const std::vector<std::string>& vars() const { return matcher_.vars(); }
+  const std::vector<Condition>& conditions() const { return conditions_; }
+  const std::vector<Equality>& equalities() const { return equalities_; }
+  std::string to_string() const;
+
+  // Index of the first failing condition, or -1 if all hold.
+  int failing_condition(const EGraph& g, std::span<const Id> match) const;
+  // Applies the equalities for one match (conditions not checked).
+  // `rule_id` is this rule's id in g (EGraph::register_rule).
+  size_t apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const;
+
+ private:
+  struct CompiledEq {
+    uint32_t target;                // 0 = root, else 1 + var index (match slot)
+    std::vector<uint32_t> var_map;  // rhs var -> match slot
+  };
+  void validate_and_compile();
+
+  std::string name_;
+  std::vector<std::string> labels_;
+  Matcher matcher_;
+  std::vector<Equality> equalities_;
+  CustomApplier custom_;
+  std::vector<Condition> conditions_;
+  std::vector<CompiledEq> compiled_eqs_;
+  std::vector<std::vector<uint32_t>> condition_slots_;
+  mutable std::vector<Id> cond_scratch_;
+};
+
+// Parses "lhs => rhs" (one rule) or "lhs <=> rhs" (two rules: `name` and
+// `name-rev`). Conditions are attached to both directions.
+std::vector<Rewrite> parse_rules(std::string_view name, std::string_view text,
+                                 std::vector<Condition> conditions = {},
+                                 std::vector<std::string> labels = {});
+
+}  // namespace eqfuse

@@ -1,0 +1,201 @@
+#include "egraph/runner.hpp"
+
+#include <thread>
+
+namespace eqfuse {
+
+std::string_view stop_reason_name(StopReason r) {
+  switch (r) {
+    case StopReason::Saturated:
+      return "Saturated";
+    case StopReason::IterationLimit:
+      return "IterationLimit";
+    case StopReason::NodeLimit:
+      return "NodeLimit";
+    case StopReason::TimeLimit:
+      return "TimeLimit";
+    case StopReason::MemoryLimit:
+      return "MemoryLimit";
+  }
+  return "?";
+}
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
+}  // namespace
+
+double Runner::elapsed() const {
+  return seconds_since(start_);
+}
+
+std::optional<StopReason> Runner::check_limits(size_t iteration) const {
+  const RunnerLimits& lim = config_.limits;
+  if (iteration >= lim.iterations) return StopReason::IterationLimit;
+  if (g_.num_nodes() >= lim.nodes) return StopReason::NodeLimit;
+  if (elapsed() > lim.seconds) return StopReason::TimeLimit;
+  if (lim.memory_bytes != 0 && g_.approx_memory_bytes() > lim.memory_bytes) {
+    return StopReason::MemoryLimit;
+  }
+  return std::nullopt;
+}
+
+void Runner::search_all(const std::vector<Rewrite>& rules, size_t iteration,
+                        std::vector<std::vector<Id>>& results, IterationReport& it) {
+  bool backoff = config_.scheduler.kind == SchedulerConfig::Kind::Backoff;
+  auto search_one = [&](size_t i) {
+    results[i].clear();
+    RuleState& st = state_[i];
+    if (st.disabled || (backoff && st.banned_until > iteration)) {
+      it.rules[i].banned = !st.disabled;
+      return;
+    }
+    size_t limit =
+        backoff ? (st.match_limit << st.times_banned) : std::numeric_limits<size_t>::max();
+    it.rules[i].matches = rules[i].searcher().search(g_, results[i], limit);
+  };
+  unsigned threads = std::min<unsigned>(config_.threads, static_cast<unsigned>(rules.size()));
+  if (threads <= 1) {
+    for (size_t i = 0; i < rules.size(); ++i) search_one(i);
+  } else {
+    // Static round-robin partition: each rule is searched by exactly one
+    // thread into its own slot, so results do not depend on timing.
+    std::vector<std::thread> pool;
+    for (unsigned t = 0; t < threads; ++t) {
+      pool.emplace_back([&, t] {
+        for (size_t i = t; i < rules.size(); i += threads) search_one(i);
+      });
+    }
+    for (auto& th : pool) th.join();
+  }
+  if (!backoff) return;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    RuleState& st = state_[i];
+    if (it.rules[i].banned || st.disabled) continue;
+    if (it.rules[i].matches > (st.match_limit << st.times_banned)) {
+      st.banned_until = iteration + (st.ban_length << st.times_banned);
+      ++st.times_banned;
+      it.rules[i].banned = true;
+      results[i].clear();
+    }
+  }
+}
+
+std::optional<StopReason> Runner::apply_all(const std::vector<Rewrite>& rules,
+                                            std::vector<std::vector<Id>>& results,
+                                            IterationReport& it, RunReport& report) {
+  const RunnerLimits& lim = config_.limits;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const Rewrite& rw = rules[i];
+    const std::vector<Id>& ms = results[i];
+    size_t stride = rw.searcher().stride();
+    RuleTotals& totals = report.rules[i];
+    size_t applied_here = 0;
+    for (size_t off = 0, k = 0; off < ms.size(); off += stride, ++k) {
+      std::span<const Id> match(ms.data() + off, stride);
+      int failed = rw.failing_condition(g_, match);
+      if (failed >= 0) {
+        ++totals.condition_failures[failed];
+        continue;
+      }
+      applied_here += rw.apply_match(g_, match, state_[i].egraph_rule_id);
+      if (g_.num_nodes() >= lim.nodes) {
+        it.rules[i].applications = applied_here;
+        return StopReason::NodeLimit;
+      }
+      if ((k & 1023) == 1023 && elapsed() > lim.seconds) {
+        it.rules[i].applications = applied_here;
+        return StopReason::TimeLimit;
+      }
+    }
+    it.rules[i].applications = applied_here;
+  }
+  return std::nullopt;
+}
+
+RunReport Runner::run(const std::vector<Rewrite>& rules) {
+  start_ = Clock::now();
+  RunReport report;
+  report.rules.resize(rules.size());
+  state_.assign(rules.size(), {});
+  const SchedulerConfig& sc = config_.scheduler;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    RuleState& st = state_[i];
+    st.match_limit = sc.match_limit;
+    st.ban_length = sc.ban_length;
+    if (auto o = sc.overrides.find(rules[i].name()); o != sc.overrides.end()) {
+      if (o->second.match_limit != 0) st.match_limit = o->second.match_limit;
+      if (o->second.ban_length != 0) st.ban_length = o->second.ban_length;
+      st.disabled = o->second.disabled;
+    }
+    st.egraph_rule_id = g_.register_rule(rules[i].name(), rules[i].vars());
+    report.rules[i].condition_failures.assign(rules[i].conditions().size(), 0);
+  }
+  g_.rebuild();
+  std::vector<std::vector<Id>> results(rules.size());
+
+  for (size_t iteration = 0;; ++iteration) {
+    if (auto stop = check_limits(iteration)) {
+      report.stop = *stop;
+      break;
+    }
+    IterationReport it;
+    it.rules.resize(rules.size());
+    uint64_t version_before = g_.version();
+
+    auto t0 = Clock::now();
+    search_all(rules, iteration, results, it);
+    it.search_seconds = seconds_since(t0);
+
+    auto t1 = Clock::now();
+    std::optional<StopReason> stop = apply_all(rules, results, it, report);
+    it.apply_seconds = seconds_since(t1);
+
+    auto t2 = Clock::now();
+    it.rebuild_unions = g_.rebuild();
+    it.rebuild_seconds = seconds_since(t2);
+
+    it.enodes = g_.num_nodes();
+    it.eclasses = g_.num_classes();
+    for (size_t i = 0; i < rules.size(); ++i) {
+      report.rules[i].matches += it.rules[i].matches;
+      report.rules[i].applications += it.rules[i].applications;
+      if (it.rules[i].banned) ++report.rules[i].times_banned;
+    }
+    report.search_seconds += it.search_seconds;
+    report.apply_seconds += it.apply_seconds;
+    report.rebuild_seconds += it.rebuild_seconds;
+    report.iterations.push_back(std::move(it));
+    if (stop) {
+      report.stop = *stop;
+      break;
+    }
+    if (g_.version() == version_before) {
+      bool any_banned = false;
+      for (RuleState& st : state_) {
+        if (st.banned_until > iteration) {
+          any_banned = true;
+          st.banned_until = 0;  // nothing else to do: lift the ban early
+        }
+      }
+      if (!any_banned || sc.kind == SchedulerConfig::Kind::Simple) {
+        report.stop = StopReason::Saturated;
+        break;
+      }
+    }
+  }
+  report.seconds = elapsed();
+  for (size_t i = 0; i < rules.size(); ++i) {
+    for (size_t c = 0; c < rules[i].conditions().size(); ++c) {
+      size_t n = report.rules[i].condition_failures[c];
+      if (n != 0) {
+        report.condition_failures[rules[i].name() + "/" + rules[i].conditions()[c].name] += n;
+      }
+    }
+  }
+  return report;
+}
+
+}  // namespace eqfuse
