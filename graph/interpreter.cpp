@@ -120,7 +120,10 @@ RuntimeValue uninterpreted_value(const ValueType& type, uint64_t seed,
     case ValueType::Kind::Tuple: {
       RuntimeValue::List out;
       for (size_t i = 0; i < type.elements.size(); ++i) {
-        out.push_back(uninterpreted_value(type.elements[i], hash_combine(seed, i), bindings));
+        // Unknown elements are outputs nobody reads: None stands in for them.
+        out.push_back(type.elements[i].is_known()
+                          ? uninterpreted_value(type.elements[i], hash_combine(seed, i), bindings)
+                          : RuntimeValue());
       }
       return out;
     }
@@ -165,6 +168,7 @@ class Evaluation {
   RuntimeValue eval_call(const Node& n);
   RuntimeValue eval_opaque(const Node& n, const std::string& key);
   RuntimeValue opaque_with_seed(const Node& n, const std::string& key, uint64_t seed);
+  ValueType effective_type(const Node& n);
   std::optional<RuntimeValue> eval_family(const Node& n, const OpInfo& info);
   std::optional<RuntimeValue> eval_builtin(const Node& n) const;
   void check_type(const Node& n, const ValueType& t, const RuntimeValue& v,
@@ -175,7 +179,34 @@ class Evaluation {
   const InterpreterOptions& opts_;
   SymBindings bindings_;
   std::vector<RuntimeValue> env_;
+  std::optional<std::vector<std::vector<NodeRef>>> users_;  // computed on first need
 };
+
+// The node's type; for an untyped multi-output node, a tuple assembled from
+// the annotations of its getitem users (elements nobody reads stay Unknown
+// and evaluate to None).
+ValueType Evaluation::effective_type(const Node& n) {
+  if (n.type.is_known()) return n.type;
+  if (!users_) users_ = g_.users();
+  std::vector<ValueType> elements;
+  bool any = false;
+  int32_t self = static_cast<int32_t>(&n - g_.nodes().data());
+  for (NodeRef u : (*users_)[static_cast<size_t>(self)]) {
+    const Node& user = g_.node(u);
+    if (user.kind != NodeKind::GetItem || user.getitem_source().index != self) continue;
+    int64_t idx = user.getitem_index();
+    if (idx < 0 || idx > 4096) continue;
+    if (elements.size() <= static_cast<size_t>(idx)) elements.resize(static_cast<size_t>(idx) + 1);
+    elements[static_cast<size_t>(idx)] = user.type;
+    any = any || user.type.is_known();
+  }
+  if (!any) return n.type;
+  if (n.op != kNoOp) {
+    size_t returns = reg_.info(n.op).schema.returns.size();
+    if (elements.size() < returns) elements.resize(returns);
+  }
+  return ValueType::of_tuple(std::move(elements));
+}
 
 RuntimeValue Evaluation::resolve(const Arg& a) const {
   return std::visit(
@@ -347,7 +378,7 @@ RuntimeValue Evaluation::eval_opaque(const Node& n, const std::string& key) {
 
 RuntimeValue Evaluation::opaque_with_seed(const Node& n, const std::string& key, uint64_t seed) {
   try {
-    return uninterpreted_value(n.type, seed, bindings_);
+    return uninterpreted_value(effective_type(n), seed, bindings_);
   } catch (const std::invalid_argument& e) {
     fail(n, fmt::format("'{}' has no reference kernel and is evaluated as an uninterpreted "
                         "function, which needs the node's type: {} (annotate the dump or pass "
@@ -385,10 +416,12 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
   if (mutated.empty()) return opaque_with_seed(n, family, seed);
   // In-place variant: declared outputs, then one value per mutated arg.
   std::vector<ValueType> types;
-  if (n.type.kind == ValueType::Kind::Tuple) {
-    types = n.type.elements;
+  ValueType type = effective_type(n);
+  if (type.kind == ValueType::Kind::Tuple) {
+    types = type.elements;
+    types.resize(schema.returns.size());
   } else if (schema.returns.size() == 1) {
-    types.push_back(n.type);
+    types.push_back(type);
   } else if (!schema.returns.empty()) {
     fail(n, "the in-place op's output types are unknown; annotate the node");
   }
@@ -410,7 +443,7 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
   size_t n_out = types.size() - targets.size();
   for (size_t k = 0; k < targets.size(); ++k) targets[k].copy_from(all.list()[n_out + k].tensor());
   RuntimeValue::List outs(all.list().begin(), all.list().begin() + static_cast<ptrdiff_t>(n_out));
-  if (schema.returns.size() == 1 && n.type.kind != ValueType::Kind::Tuple) return outs.at(0);
+  if (schema.returns.size() == 1 && type.kind != ValueType::Kind::Tuple) return outs.at(0);
   if (schema.returns.empty()) return RuntimeValue();
   return outs;
 }

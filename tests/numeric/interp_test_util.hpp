@@ -1,0 +1,37 @@
+// Shared helpers for the numeric (reference interpreter) tests: parse FX
+// text, resolve ops against the builtin registry, run with given inputs.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "graph/fx_parser.hpp"
+#include "graph/interpreter.hpp"
+#include "graph/op_registry.hpp"
+
+namespace eqfuse::testing {
+
+inline const OpRegistry& registry() {
+  static const OpRegistry reg = OpRegistry::with_builtin_ops();
+  return reg;
+}
+
+// Parses print_readable text and normalizes calls (no type inference: the
+// tests annotate what they need, and the interpreter checks annotations).
+inline Graph graph_from(const std::string& text) {
+  Graph g = parse_fx(text, "<test>");
+  resolve_ops(g, registry());
+  return g;
+}
+
+inline RunResult run(const Graph& g, std::vector<RuntimeValue> inputs, SymBindings b = {}) {
+  return Interpreter(registry()).run(g, inputs, b);
+}
+
+inline Tensor f32(Dims shape, std::vector<double> v) {
+  return Tensor::from_values(DType::Float32, std::move(shape), v);
+}
+inline Tensor tensor(DType d, Dims shape, std::vector<double> v) {
+  return Tensor::from_values(d, std::move(shape), v);
+}
+
+}  // namespace eqfuse::testing
