@@ -22,7 +22,7 @@ int run_print(const PrintOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   if (o.format == "json") {
-    write_output(o.output, save_graph_json(in.graph, o.compact ? -1 : 2));
+    write_output(o.output, save_graph_json(in.graph, o.compact ? -1 : 2, &reg));
   } else {
     write_output(o.output, print_fx(in.graph, &reg));
   }

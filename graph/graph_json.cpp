@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "graph/op_registry.hpp"
+
 namespace eqfuse {
 
 using ojson = nlohmann::ordered_json;
@@ -253,22 +255,13 @@ class GraphReader {
     g.add(std::move(n));
   }
 
+  // Placeholders default to their own name (as torch.fx does); getitem and
+  // output nodes have no target in the IR.
   static void fill_default_target(Node& n, const std::string& path) {
     if (!n.target.empty()) return;
-    switch (n.kind) {
-      case NodeKind::Placeholder:
-        n.target = n.name;
-        break;
-      case NodeKind::GetItem:
-        n.target = "operator.getitem";
-        break;
-      case NodeKind::Output:
-        n.target = "output";
-        break;
-      case NodeKind::Call:
-      case NodeKind::GetAttr:
-        fail_at(path + ".target", "missing (required for this op kind)");
-    }
+    if (n.kind == NodeKind::Placeholder) n.target = n.name;
+    if (n.kind == NodeKind::Call || n.kind == NodeKind::GetAttr)
+      fail_at(path + ".target", "missing (required for this op kind)");
   }
 
   void check_shape_of_kind(const Graph& g, const Node& n, const std::string& path, size_t index,
@@ -430,6 +423,33 @@ class GraphReader {
   std::unordered_map<std::string, size_t> defined_at_;
 };
 
+// A call's arguments as torch writes them (see graph_to_json).
+void write_call_args(const Graph& g, const Node& n, const OpRegistry* reg, ojson& args,
+                     ojson& kwargs) {
+  const OpSchema* schema = nullptr;
+  if (reg && n.op != kNoOp && static_cast<size_t>(n.op) < reg->all().size())
+    schema = &reg->info(n.op).schema;
+  if (!schema || schema->args.size() != n.args.size() || !n.kwargs.empty()) {
+    for (const Arg& a : n.args) args.push_back(arg_to_json(a, g));
+    for (const auto& [k, a] : n.kwargs) kwargs[k] = arg_to_json(a, g);
+    return;
+  }
+  auto is_default = [&](size_t i) {
+    const SchemaArg& s = schema->args[i];
+    return s.default_value && *s.default_value == n.args[i];
+  };
+  size_t positional_end = 0;
+  for (size_t i = 0; i < n.args.size(); ++i)
+    if (!schema->args[i].kwarg_only && !is_default(i)) positional_end = i + 1;
+  for (size_t i = 0; i < n.args.size(); ++i) {
+    if (schema->args[i].kwarg_only) {
+      if (!is_default(i)) kwargs[schema->args[i].name] = arg_to_json(n.args[i], g);
+    } else if (i < positional_end) {
+      args.push_back(arg_to_json(n.args[i], g));
+    }
+  }
+}
+
 std::string loc_text(const SourceLoc& loc) {
   return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
 }
@@ -545,7 +565,7 @@ ojson arg_to_json(const Arg& arg, const Graph& g) {
       arg.value);
 }
 
-ojson graph_to_json(const Graph& g) {
+ojson graph_to_json(const Graph& g, const OpRegistry* reg) {
   ojson doc = ojson::object();
   doc["format"] = kGraphJsonFormat;
   doc["version"] = kGraphJsonVersion;
@@ -557,10 +577,9 @@ ojson graph_to_json(const Graph& g) {
     j["op"] = node_kind_name(n.kind);
     j["target"] = n.target;
     ojson args = ojson::array();
-    for (const Arg& a : n.args) args.push_back(arg_to_json(a, g));
-    j["args"] = std::move(args);
     ojson kwargs = ojson::object();
-    for (const auto& [k, a] : n.kwargs) kwargs[k] = arg_to_json(a, g);
+    write_call_args(g, n, reg, args, kwargs);
+    j["args"] = std::move(args);
     j["kwargs"] = std::move(kwargs);
     ojson meta = ojson::object();
     if (n.type.is_known()) {
@@ -577,8 +596,8 @@ ojson graph_to_json(const Graph& g) {
   return doc;
 }
 
-std::string save_graph_json(const Graph& g, int indent) {
-  std::string out = graph_to_json(g).dump(indent, ' ', false, ojson::error_handler_t::replace);
+std::string save_graph_json(const Graph& g, int indent, const OpRegistry* reg) {
+  std::string out = graph_to_json(g, reg).dump(indent, ' ', false, ojson::error_handler_t::replace);
   out += '\n';
   return out;
 }

@@ -23,10 +23,17 @@ namespace eqfuse {
 inline constexpr std::string_view kGraphJsonFormat = "eqfuse-graph";
 inline constexpr int kGraphJsonVersion = 1;
 
-// The document as a JSON value (keys in a stable, readable order).
-nlohmann::ordered_json graph_to_json(const Graph& g);
+class OpRegistry;
+
+// The document as a JSON value (keys in a stable, readable order). Calls
+// are written with their args/kwargs as stored, except that when `reg` is
+// given, calls normalized by resolve_ops() are written the way torch writes
+// them (positional arguments up to the last non-default one, keyword-only
+// arguments as kwargs when not default), so that loading the document and
+// resolving it again gives the same graph.
+nlohmann::ordered_json graph_to_json(const Graph& g, const OpRegistry* reg = nullptr);
 // `indent` < 0 gives one line; otherwise pretty-printed. Ends with '\n'.
-std::string save_graph_json(const Graph& g, int indent = 2);
+std::string save_graph_json(const Graph& g, int indent = 2, const OpRegistry* reg = nullptr);
 
 // Builds a Graph from a parsed document. `file_name` only labels errors.
 Graph graph_from_json(const nlohmann::ordered_json& doc, std::string_view file_name);

@@ -40,7 +40,6 @@ Node getitem(std::string name, NodeRef source, int64_t index, ValueType type) {
   Node n;
   n.kind = NodeKind::GetItem;
   n.name = std::move(name);
-  n.target = "operator.getitem";
   n.args = {Arg(source), Arg(index)};
   n.type = std::move(type);
   n.type_annotated = true;
@@ -51,7 +50,6 @@ Node output(std::vector<Arg> values) {
   Node n;
   n.kind = NodeKind::Output;
   n.name = "output";
-  n.target = "output";
   n.args = {Arg::list(std::move(values), true)};
   return n;
 }
