@@ -1,10 +1,232 @@
-// Meta functions (shape/dtype inference) for the elementwise op family.
+// Meta functions for elementwise ops: binary arithmetic with broadcasting and
+// torch's type promotion, unary math/activations, comparisons, where, clamp.
+#include <algorithm>
+
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
+namespace {
+
+using meta::tensor;
+
+// One input of an elementwise op, as type promotion sees it.
+struct Operand {
+  DType dtype = DType::Unknown;
+  // 2: tensor with dims, 1: zero-dim tensor, 0: Python scalar; -1 tensor of unknown rank.
+  int priority = 0;
+  bool known = true;
+};
+
+int category(DType d) {
+  if (d == DType::Bool) return 0;
+  if (dtype_is_floating(d)) return 2;
+  return 1;
+}
+
+// The default dtype a Python scalar of category c becomes when it wins.
+DType scalar_default(int c) {
+  return c == 2 ? DType::Float32 : c == 1 ? DType::Int64 : DType::Bool;
+}
+
+// Operand for argument `name`: a tensor, a Python number or a SymInt node.
+Operand operand(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_bool()) return {DType::Bool, 0, true};
+  if (a.is_int()) return {DType::Int64, 0, true};
+  if (a.is_float()) return {DType::Float32, 0, true};
+  if (!a.is_node()) return {DType::Unknown, 0, false};
+  const ValueType& t = ctx.type_of(a.node());
+  switch (t.kind) {
+    case ValueType::Kind::Tensor: {
+      int prio = t.tensor.shape ? (t.tensor.shape->empty() ? 1 : 2) : -1;
+      return {t.tensor.dtype, prio, t.tensor.dtype != DType::Unknown};
+    }
+    case ValueType::Kind::SymInt:
+    case ValueType::Kind::Int:
+      return {DType::Int64, 0, true};
+    case ValueType::Kind::SymFloat:
+    case ValueType::Kind::Float:
+      return {DType::Float32, 0, true};
+    case ValueType::Kind::SymBool:
+    case ValueType::Kind::Bool:
+      return {DType::Bool, 0, true};
+    default:
+      return {DType::Unknown, 0, false};
+  }
+}
+
+// torch.result_type: the highest category wins; within it, tensors with dims
+// beat zero-dim tensors, which beat Python scalars (which use the default dtype).
+DType result_type(const std::vector<Operand>& ops) {
+  for (const Operand& o : ops)
+    if (!o.known) return DType::Unknown;
+  // Fast path that needs no ranks: all tensors agree and no scalar raises the category.
+  DType first = DType::Unknown;
+  bool uniform = true;
+  int tensor_cat = -1;
+  for (const Operand& o : ops) {
+    if (o.priority == 0) continue;
+    if (first == DType::Unknown) first = o.dtype;
+    if (o.dtype != first) uniform = false;
+    tensor_cat = std::max(tensor_cat, category(o.dtype));
+  }
+  int max_cat = tensor_cat;
+  for (const Operand& o : ops) max_cat = std::max(max_cat, category(o.dtype));
+  if (uniform && first != DType::Unknown && max_cat == tensor_cat) return first;
+  for (const Operand& o : ops)
+    if (o.priority < 0) return DType::Unknown;  // the answer depends on an unknown rank
+  for (int prio = 2; prio >= 0; --prio) {
+    DType best = DType::Unknown;
+    for (const Operand& o : ops) {
+      if (o.priority != prio || category(o.dtype) != max_cat) continue;
+      best = best == DType::Unknown ? o.dtype : meta::promote(best, o.dtype);
+    }
+    if (best == DType::Unknown) continue;
+    if (prio > 0) {
+      // Promote with every same-priority operand of lower category too.
+      for (const Operand& o : ops)
+        if (o.priority == prio) best = meta::promote(best, o.dtype);
+      return best;
+    }
+    return scalar_default(max_cat);
+  }
+  return DType::Unknown;
+}
+
+// Broadcast shape of the tensor arguments among `names`; nullopt if any
+// tensor's shape is unknown or an argument is of unknown kind.
+std::optional<Shape> broadcast_args(const CallContext& ctx,
+                                    std::initializer_list<std::string_view> names) {
+  Shape out;
+  std::string_view out_name;
+  for (std::string_view n : names) {
+    const Arg& a = ctx.arg(n);
+    if (!a.is_node()) continue;  // Python scalar
+    const ValueType& t = ctx.type_of(a.node());
+    if (t.kind == ValueType::Kind::Unknown) return std::nullopt;
+    if (!t.is_tensor()) continue;  // SymInt / SymFloat scalar
+    if (!t.tensor.shape) return std::nullopt;
+    out = out_name.empty() ? *t.tensor.shape : meta::broadcast(out, *t.tensor.shape, out_name, n);
+    out_name = n;
+  }
+  return out;
+}
+
+DType to_float(DType d) {
+  if (d == DType::Unknown || dtype_is_floating(d)) return d;
+  return DType::Float32;
+}
+
+ValueType binary(const CallContext& ctx) {
+  DType d = result_type({operand(ctx, "self"), operand(ctx, "other")});
+  return tensor(d, broadcast_args(ctx, {"self", "other"}));
+}
+
+ValueType true_divide(const CallContext& ctx) {
+  ValueType t = binary(ctx);
+  t.tensor.dtype = to_float(t.tensor.dtype);
+  return t;
+}
+
+ValueType div_mode(const CallContext& ctx) {
+  return ctx.is_none("rounding_mode") ? true_divide(ctx) : binary(ctx);
+}
+
+ValueType pow_tensor_scalar(const CallContext& ctx) {
+  DType d = result_type({operand(ctx, "self"), operand(ctx, "exponent")});
+  return tensor(d, meta::shape_arg(ctx, "self"));
+}
+
+ValueType pow_tensor_tensor(const CallContext& ctx) {
+  DType d = result_type({operand(ctx, "self"), operand(ctx, "exponent")});
+  return tensor(d, broadcast_args(ctx, {"self", "exponent"}));
+}
+
+// In-place ops keep self's type; `other` must broadcast to self's shape.
+ValueType inplace(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->shape) {
+    if (auto both = broadcast_args(ctx, {"self", "other"});
+        both && both->size() != self->shape->size())
+      meta::fail("argument 'other' does not broadcast to the shape {} of 'self'",
+                 meta::shape_str(*self->shape));
+    else if (both)
+      for (size_t i = 0; i < both->size(); ++i)
+        if (meta::dims_differ((*both)[i], (*self->shape)[i]))
+          meta::fail("argument 'other' does not broadcast to the shape {} of 'self'",
+                     meta::shape_str(*self->shape));
+  }
+  return tensor(self->dtype, self->shape);
+}
+
+ValueType same_as_self(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(self->dtype, self->shape);
+}
+
+// sqrt, exp, sigmoid...: integer inputs produce float32.
+ValueType floating_unary(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(to_float(self->dtype), self->shape);
+}
+
+ValueType comparison(const CallContext& ctx) {
+  return tensor(DType::Bool, broadcast_args(ctx, {"self", "other"}));
+}
+
+ValueType where(const CallContext& ctx) {
+  DType d = result_type({operand(ctx, "self"), operand(ctx, "other")});
+  return tensor(d, broadcast_args(ctx, {"condition", "self", "other"}));
+}
+
+ValueType masked_fill(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->shape) {
+    if (auto mask = meta::shape_arg(ctx, "mask")) {
+      Shape b = meta::broadcast(*self->shape, *mask, "self", "mask");
+      if (b.size() != self->shape->size()) meta::fail("argument 'mask' has more dims than 'self'");
+    }
+  }
+  return tensor(self->dtype, self->shape);
+}
+
+}  // namespace
 
 void add_elementwise_meta(OpRegistry& reg) {
-  (void)reg;
+  meta::set_all(reg,
+                {"aten::add.Tensor", "aten::sub.Tensor", "aten::mul.Tensor", "aten::add.Scalar",
+                 "aten::sub.Scalar", "aten::mul.Scalar", "aten::rsub.Scalar", "aten::maximum",
+                 "aten::minimum"},
+                binary);
+  meta::set_all(reg, {"aten::div.Tensor", "aten::div.Scalar"}, true_divide);
+  meta::set_all(reg, {"aten::div.Tensor_mode"}, div_mode);
+  meta::set_all(
+      reg,
+      {"aten::add_.Tensor", "aten::add_.Scalar", "aten::sub_.Tensor", "aten::sub_.Scalar",
+       "aten::mul_.Tensor", "aten::mul_.Scalar", "aten::div_.Tensor", "aten::div_.Scalar"},
+      inplace);
+  meta::set_all(reg, {"aten::pow.Tensor_Scalar"}, pow_tensor_scalar);
+  meta::set_all(reg, {"aten::pow.Tensor_Tensor"}, pow_tensor_tensor);
+  meta::set_all(reg,
+                {"aten::neg", "aten::neg_", "aten::abs", "aten::relu", "aten::relu_", "aten::clamp",
+                 "aten::rsqrt_", "aten::silu_", "aten::sigmoid_"},
+                same_as_self);
+  meta::set_all(
+      reg,
+      {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::reciprocal", "aten::sin",
+       "aten::cos", "aten::erf", "aten::silu", "aten::sigmoid", "aten::gelu", "aten::tanh"},
+      floating_unary);
+  meta::set_all(reg,
+                {"aten::eq.Tensor", "aten::eq.Scalar", "aten::ne.Tensor", "aten::ne.Scalar",
+                 "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",
+                 "aten::gt.Tensor", "aten::gt.Scalar", "aten::ge.Tensor", "aten::ge.Scalar"},
+                comparison);
+  meta::set_all(reg, {"aten::where.self"}, where);
+  meta::set_all(reg, {"aten::masked_fill.Scalar"}, masked_fill);
 }
 
 }  // namespace eqfuse

@@ -1,10 +1,133 @@
-// Meta functions (shape/dtype inference) for the matmul op family.
+// Meta functions for matrix products: mm, bmm, matmul (torch's rank rules
+// with batch broadcasting), addmm and linear.
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
+namespace {
+
+using meta::tensor;
+
+// Both operands must share a dtype (torch does not promote in matmuls).
+DType matmul_dtype(DType a, DType b, std::string_view a_name, std::string_view b_name) {
+  if (a == DType::Unknown) return b == DType::Unknown ? DType::Unknown : b;
+  if (b == DType::Unknown) return a;
+  if (a != b)
+    meta::fail("arguments '{}' ({}) and '{}' ({}) must have the same dtype", a_name,
+               dtype_torch_name(a), b_name, dtype_torch_name(b));
+  return a;
+}
+
+void check_rank(const Shape& s, size_t rank, std::string_view name) {
+  if (s.size() != rank) meta::fail("argument '{}' must be {}-D, got {}-D", name, rank, s.size());
+}
+
+void check_inner(const SymInt& a, const SymInt& b, std::string_view a_name,
+                 std::string_view b_name) {
+  if (meta::dims_differ(a, b))
+    meta::fail("inner dims do not match: '{}' has {} and '{}' has {}", a_name, a.to_string(),
+               b_name, b.to_string());
+}
+
+// mm-style product of `a` [n, k] and `b` [k, m].
+ValueType product2d(const CallContext& ctx, std::string_view a_name, std::string_view b_name) {
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, a_name), meta::dtype_of_arg(ctx, b_name), a_name,
+                         b_name);
+  auto a = meta::shape_arg(ctx, a_name);
+  auto b = meta::shape_arg(ctx, b_name);
+  if (a) check_rank(*a, 2, a_name);
+  if (b) check_rank(*b, 2, b_name);
+  if (!a || !b) return tensor(d, std::nullopt);
+  check_inner((*a)[1], (*b)[0], a_name, b_name);
+  return tensor(d, Shape{(*a)[0], (*b)[1]});
+}
+
+ValueType mm(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "self") && !meta::tensor_arg(ctx, "mat2")) return ValueType::unknown();
+  return product2d(ctx, "self", "mat2");
+}
+
+ValueType bmm(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "self") && !meta::tensor_arg(ctx, "mat2")) return ValueType::unknown();
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "self"), meta::dtype_of_arg(ctx, "mat2"), "self",
+                         "mat2");
+  auto a = meta::shape_arg(ctx, "self");
+  auto b = meta::shape_arg(ctx, "mat2");
+  if (a) check_rank(*a, 3, "self");
+  if (b) check_rank(*b, 3, "mat2");
+  if (!a || !b) return tensor(d, std::nullopt);
+  if (meta::dims_differ((*a)[0], (*b)[0]))
+    meta::fail("batch dims do not match: 'self' has {} and 'mat2' has {}", (*a)[0].to_string(),
+               (*b)[0].to_string());
+  check_inner((*a)[2], (*b)[1], "self", "mat2");
+  return tensor(d, Shape{(*a)[0], (*a)[1], (*b)[2]});
+}
+
+// torch.matmul: 1-D operands get a dim prepended/appended that is dropped
+// again; batch dims broadcast.
+ValueType matmul(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "self") && !meta::tensor_arg(ctx, "other"))
+    return ValueType::unknown();
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "self"), meta::dtype_of_arg(ctx, "other"), "self",
+                         "other");
+  auto a = meta::shape_arg(ctx, "self");
+  auto b = meta::shape_arg(ctx, "other");
+  if (!a || !b) return tensor(d, std::nullopt);
+  if (a->empty() || b->empty()) meta::fail("matmul() needs tensors with at least 1 dim");
+  bool a_vec = a->size() == 1, b_vec = b->size() == 1;
+  Shape sa = a_vec ? Shape{SymInt(1), (*a)[0]} : *a;
+  Shape sb = b_vec ? Shape{(*b)[0], SymInt(1)} : *b;
+  check_inner(sa.back(), sb[sb.size() - 2], "self", "other");
+  Shape batch_a(sa.begin(), sa.end() - 2), batch_b(sb.begin(), sb.end() - 2);
+  Shape out = meta::broadcast(batch_a, batch_b, "self", "other");
+  if (!a_vec) out.push_back(sa[sa.size() - 2]);
+  if (!b_vec) out.push_back(sb.back());
+  return tensor(d, out);
+}
+
+ValueType addmm(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "mat1") && !meta::tensor_arg(ctx, "mat2")) return ValueType::unknown();
+  ValueType prod = product2d(ctx, "mat1", "mat2");
+  if (auto self = meta::shape_arg(ctx, "self"); self && prod.tensor.shape) {
+    Shape b = meta::broadcast(*prod.tensor.shape, *self, "mat1 @ mat2", "self");
+    if (b.size() != 2 || meta::dims_differ(b[0], (*prod.tensor.shape)[0]) ||
+        meta::dims_differ(b[1], (*prod.tensor.shape)[1]))
+      meta::fail("argument 'self' {} does not broadcast to the product's shape {}",
+                 meta::shape_str(*self), meta::shape_str(*prod.tensor.shape));
+  }
+  return prod;
+}
+
+ValueType linear(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "input") && !meta::tensor_arg(ctx, "weight"))
+    return ValueType::unknown();
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "input"), meta::dtype_of_arg(ctx, "weight"),
+                         "input", "weight");
+  auto x = meta::shape_arg(ctx, "input");
+  auto w = meta::shape_arg(ctx, "weight");
+  if (w && (w->empty() || w->size() > 2))
+    meta::fail("argument 'weight' must be 1-D or 2-D, got {}-D", w->size());
+  if (!x || !w) return tensor(d, std::nullopt);
+  if (x->empty()) meta::fail("argument 'input' must have at least 1 dim");
+  check_inner(x->back(), w->back(), "input", "weight");
+  Shape out(x->begin(), x->end() - 1);
+  if (w->size() == 2) out.push_back((*w)[0]);
+  if (auto bias = meta::shape_arg(ctx, "bias")) {
+    Shape b = meta::broadcast(out, *bias, "input @ weight.T", "bias");
+    if (b.size() != out.size())
+      meta::fail("argument 'bias' {} does not broadcast to {}", meta::shape_str(*bias),
+                 meta::shape_str(out));
+  }
+  return tensor(d, out);
+}
+
+}  // namespace
 
 void add_matmul_meta(OpRegistry& reg) {
-  (void)reg;
+  meta::set_all(reg, {"aten::mm"}, mm);
+  meta::set_all(reg, {"aten::bmm"}, bmm);
+  meta::set_all(reg, {"aten::matmul"}, matmul);
+  meta::set_all(reg, {"aten::addmm"}, addmm);
+  meta::set_all(reg, {"aten::linear"}, linear);
 }
 
 }  // namespace eqfuse

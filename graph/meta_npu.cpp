@@ -1,10 +1,448 @@
-// Meta functions (shape/dtype inference) for the npu op family.
+// Meta functions for the torch_npu ops of spec torchair-passes.md §7: the
+// rms_norm families (add/cast/quant/dynamic_quant/v2), dynamic quant and
+// quantize, transpose_batchmatmul, kv_rmsnorm_rope_cache, mla_prolog_v3,
+// swiglu, quant_matmul and _npu_dtype_cast (in meta_misc.cpp).
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
+namespace {
+
+using meta::tensor;
+
+bool same_shape(const Shape& a, const Shape& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (meta::dims_differ(a[i], b[i])) return false;
+  return true;
+}
+
+// x1 and x2 must have the same shape; returns the better-known of the two.
+std::optional<Shape> paired_shape(const CallContext& ctx, std::string_view a_name,
+                                  std::string_view b_name) {
+  auto a = meta::shape_arg(ctx, a_name);
+  auto b = meta::shape_arg(ctx, b_name);
+  if (a && b && !same_shape(*a, *b))
+    meta::fail("arguments '{}' {} and '{}' {} must have the same shape", a_name,
+               meta::shape_str(*a), b_name, meta::shape_str(*b));
+  return a ? a : b;
+}
+
+DType paired_dtype(const CallContext& ctx, std::string_view a_name, std::string_view b_name) {
+  DType a = meta::dtype_of_arg(ctx, a_name);
+  return a != DType::Unknown ? a : meta::dtype_of_arg(ctx, b_name);
+}
+
+// gamma's shape must equal the trailing dims of x.
+void check_trailing(const std::optional<Shape>& x, const CallContext& ctx,
+                    std::string_view gamma_name) {
+  auto g = meta::shape_arg(ctx, gamma_name);
+  if (!x || !g) return;
+  bool ok = g->size() <= x->size() && !g->empty();
+  for (size_t i = 0; ok && i < g->size(); ++i)
+    ok = !meta::dims_differ((*g)[i], (*x)[x->size() - g->size() + i]);
+  if (!ok)
+    meta::fail("argument '{}' {} must match the trailing dims of {}", gamma_name,
+               meta::shape_str(*g), meta::shape_str(*x));
+}
+
+// rstd: x's leading dims, then 1 for each of gamma's dims.
+std::optional<Shape> rstd_shape(const std::optional<Shape>& x, const CallContext& ctx,
+                                std::string_view gamma_name) {
+  auto g = meta::shape_arg(ctx, gamma_name);
+  if (!x || !g) return std::nullopt;
+  Shape out(x->begin(), x->end() - static_cast<std::ptrdiff_t>(g->size()));
+  out.resize(x->size(), SymInt(1));
+  return out;
+}
+
+std::optional<Shape> drop_last(const std::optional<Shape>& s) {
+  if (!s) return std::nullopt;
+  if (s->empty()) meta::fail("expected a tensor with at least 1 dim");
+  return Shape(s->begin(), s->end() - 1);
+}
+
+// Quantized output element type for a ScalarType argument: int8 by default;
+// quint4x2 packs 8 values per int32 along the last dim.
+struct QuantOut {
+  DType dtype = DType::Int8;
+  bool packed_int4 = false;
+};
+
+QuantOut quant_out(const CallContext& ctx, std::string_view name) {
+  const Arg& a = ctx.arg(name);
+  if (a.is_none()) return {};
+  // torch_npu extension codes (hifloat8, fp8 variants) have no DType here.
+  if (a.is_int() && std::get<int64_t>(a.value) >= 290) return {DType::Unknown, false};
+  DType d = *meta::dtype_arg(ctx, name);
+  switch (d) {
+    case DType::Int8:
+    case DType::QInt8:
+      return {DType::Int8, false};
+    case DType::UInt8:
+    case DType::QUInt8:
+      return {DType::UInt8, false};
+    case DType::Int32:
+    case DType::QInt32:
+      return {DType::Int32, false};
+    case DType::QUInt4x2:
+      return {DType::Int32, true};
+    default:
+      meta::fail("argument '{}': unsupported quantized dtype {}", name, dtype_torch_name(d));
+  }
+}
+
+std::optional<Shape> quantized_shape(std::optional<Shape> s, const QuantOut& q) {
+  if (!s || !q.packed_int4) return s;
+  if (s->empty()) meta::fail("int4 packing needs at least 1 dim");
+  SymInt& last = s->back();
+  if (auto c = last.constant(); c && *c % 8 != 0)
+    meta::fail("int4 output needs the last dim to be a multiple of 8, got {}", *c);
+  last = last.floordiv(SymInt(8));
+  return s;
+}
+
+// npu_add_rms_norm -> (y, rstd, x)
+ValueType add_rms_norm(const CallContext& ctx) {
+  auto x = paired_shape(ctx, "x1", "x2");
+  DType d = paired_dtype(ctx, "x1", "x2");
+  check_trailing(x, ctx, "gamma");
+  return meta::tuple(
+      {tensor(d, x), tensor(DType::Float32, rstd_shape(x, ctx, "gamma")), tensor(d, x)});
+}
+
+ValueType rms_norm(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "self");
+  DType d = meta::dtype_of_arg(ctx, "self");
+  check_trailing(x, ctx, "gamma");
+  return meta::tuple({tensor(d, x), tensor(DType::Float32, rstd_shape(x, ctx, "gamma"))});
+}
+
+// npu_add_rms_norm_cast -> (y_fp32, y, rstd, x)
+ValueType add_rms_norm_cast(const CallContext& ctx) {
+  ValueType base = add_rms_norm(ctx);
+  const TensorType& y = base.elements[0].tensor;
+  return meta::tuple(
+      {tensor(DType::Float32, y.shape), base.elements[0], base.elements[1], base.elements[2]});
+}
+
+// npu_add_rms_norm_v2 -> rstd (x1, x2 updated in place)
+ValueType add_rms_norm_v2(const CallContext& ctx) {
+  return add_rms_norm(ctx).elements[1];
+}
+
+// npu_add_rms_norm_v2_functional -> (rstd, y, x)
+ValueType add_rms_norm_v2_functional(const CallContext& ctx) {
+  ValueType base = add_rms_norm(ctx);
+  return meta::tuple({base.elements[1], base.elements[0], base.elements[2]});
+}
+
+void check_smooth(const std::optional<Shape>& x, const CallContext& ctx, std::string_view name) {
+  auto s = meta::shape_arg(ctx, name);
+  if (!x || !s || x->empty()) return;
+  if (s->size() != 1 || meta::dims_differ((*s)[0], x->back()))
+    meta::fail("argument '{}' {} must be 1-D with the last dim {} of the input", name,
+               meta::shape_str(*s), x->back().to_string());
+}
+
+// npu_dynamic_quant -> (y, scale)
+ValueType dynamic_quant(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "input");
+  if (x && x->size() < 2) meta::fail("argument 'input' must have rank > 1, got {}", x->size());
+  if (ctx.is_none("group_index")) check_smooth(x, ctx, "smooth_scales");
+  QuantOut q = quant_out(ctx, "dst_type");
+  const auto* mode_text = std::get_if<std::string>(&ctx.arg("quant_mode").value);
+  if (!ctx.is_none("quant_mode") && !mode_text)
+    meta::fail("argument 'quant_mode' must be a string");
+  std::string mode = mode_text ? *mode_text : "pertoken";
+  std::optional<Shape> scale;
+  if (mode == "pertoken") {
+    scale = drop_last(x);
+  } else if (mode == "pertensor") {
+    scale = Shape{1};
+  } else if (mode == "perchannel") {
+    // Per-channel: batch dims then one scale per channel (last dim).
+    if (x) {
+      scale = Shape(x->begin(), x->end() - 2);
+      scale->push_back(x->back());
+    }
+  } else {
+    meta::fail("argument 'quant_mode': unknown mode '{}'", mode);
+  }
+  return meta::tuple({tensor(q.dtype, quantized_shape(x, q)), tensor(DType::Float32, scale)});
+}
+
+// npu_quantize -> y
+ValueType quantize(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "self");
+  QuantOut q = quant_out(ctx, "dtype");
+  int64_t axis = meta::require_int(ctx, "axis");
+  if (x && !x->empty()) {
+    int64_t a = meta::wrap_dim(axis, static_cast<int64_t>(x->size()), "axis");
+    if (auto s = meta::shape_arg(ctx, "scales"); s && s->size() == 1) {
+      const SymInt& n = (*s)[0];
+      if (n != SymInt(1) && meta::dims_differ(n, (*x)[static_cast<size_t>(a)]))
+        meta::fail("argument 'scales' {} must have size 1 or {} (input dim {})",
+                   meta::shape_str(*s), (*x)[static_cast<size_t>(a)].to_string(), a);
+    }
+  }
+  if (!meta::tensor_arg(ctx, "self")) return tensor(q.dtype, std::nullopt);
+  return tensor(q.dtype, quantized_shape(x, q));
+}
+
+// The empty tensor a masked-off output becomes.
+ValueType empty_output(DType d) {
+  return tensor(d, Shape{0});
+}
+
+// npu_add_rms_norm_dynamic_quant -> (y1, y2, x_out, scale1, scale2)
+ValueType add_rms_norm_dynamic_quant(const CallContext& ctx) {
+  auto x = paired_shape(ctx, "x1", "x2");
+  DType d = paired_dtype(ctx, "x1", "x2");
+  if (x && x->size() < 2) meta::fail("arguments 'x1'/'x2' must have rank 2..8, got {}", x->size());
+  for (std::string_view n : {"gamma", "smooth_scale1", "smooth_scale2", "beta"})
+    check_smooth(x, ctx, n);
+  bool s1 = !ctx.is_none("smooth_scale1"), s2 = !ctx.is_none("smooth_scale2");
+  bool out1 = true, out2 = s1 && s2;
+  if (!ctx.is_none("output_mask")) {
+    const Arg& m = ctx.arg("output_mask");
+    if (!m.is_list() || m.as_list().items.size() != 2 || !m.as_list().items[0].is_bool() ||
+        !m.as_list().items[1].is_bool())
+      meta::fail("argument 'output_mask' must be a list of two bools");
+    out1 = std::get<bool>(m.as_list().items[0].value);
+    out2 = std::get<bool>(m.as_list().items[1].value);
+    if (s1 && !out1) meta::fail("smooth_scale1 is given but output_mask[0] is False");
+    if (s2 && !out2) meta::fail("smooth_scale2 is given but output_mask[1] is False");
+    if (!out1 && !out2) meta::fail("argument 'output_mask' must not be [False, False]");
+  }
+  QuantOut q = quant_out(ctx, "y_dtype");
+  ValueType y = tensor(q.dtype, quantized_shape(x, q));
+  ValueType scale = tensor(DType::Float32, drop_last(x));
+  return meta::tuple({out1 ? y : empty_output(q.dtype), out2 ? y : empty_output(q.dtype),
+                      tensor(d, x), out1 ? scale : empty_output(DType::Float32),
+                      out2 ? scale : empty_output(DType::Float32)});
+}
+
+// npu_add_rms_norm_quant -> (y1, y2, x)
+ValueType add_rms_norm_quant(const CallContext& ctx) {
+  auto x = paired_shape(ctx, "x1", "x2");
+  DType d = paired_dtype(ctx, "x1", "x2");
+  check_trailing(x, ctx, "gamma");
+  if (meta::require_int(ctx, "axis") != -1) meta::fail("argument 'axis' must be -1");
+  auto g = meta::shape_arg(ctx, "gamma");
+  for (std::string_view n : {"scales1", "zero_points1", "beta", "scales2", "zero_points2"}) {
+    auto s = meta::shape_arg(ctx, n);
+    if (g && s && !same_shape(*g, *s))
+      meta::fail("argument '{}' {} must have gamma's shape {}", n, meta::shape_str(*s),
+                 meta::shape_str(*g));
+  }
+  QuantOut q = quant_out(ctx, "dst_type");
+  ValueType y = tensor(q.dtype, quantized_shape(x, q));
+  return meta::tuple({y, y, tensor(d, x)});
+}
+
+std::vector<int64_t> perm_arg(const CallContext& ctx, std::string_view name,
+                              std::vector<int64_t> dflt) {
+  return meta::int_list_arg(ctx, name).value_or(std::move(dflt));
+}
+
+// npu_transpose_batchmatmul: transpose(input by perm_x1) @ weight, permuted by perm_y.
+ValueType transpose_batchmatmul(const CallContext& ctx) {
+  auto px1 = perm_arg(ctx, "perm_x1", {0, 1, 2});
+  auto px2 = perm_arg(ctx, "perm_x2", {0, 1, 2});
+  auto py = perm_arg(ctx, "perm_y", {1, 0, 2});
+  const std::vector<int64_t> id = {0, 1, 2}, swap01 = {1, 0, 2}, swap12 = {0, 2, 1};
+  if (px1 != id && px1 != swap01) meta::fail("argument 'perm_x1' must be [0,1,2] or [1,0,2]");
+  if (px2 != id && px2 != swap12) meta::fail("argument 'perm_x2' must be [0,1,2] or [0,2,1]");
+  if (py != swap01) meta::fail("argument 'perm_y' must be [1,0,2]");
+  if (!ctx.is_none("bias")) meta::fail("argument 'bias' is not supported");
+  int64_t split = meta::int_arg(ctx, "batch_split_factor").value_or(1);
+  if (split < 1) meta::fail("argument 'batch_split_factor' must be >= 1, got {}", split);
+  bool scaled = !ctx.is_none("scale");
+  DType d = scaled ? DType::Int8 : meta::dtype_of_arg(ctx, "input");
+  auto in = meta::shape_arg(ctx, "input");
+  auto w = meta::shape_arg(ctx, "weight");
+  if (in && in->size() != 3) meta::fail("argument 'input' must be 3-D, got {}-D", in->size());
+  if (w && w->size() != 3) meta::fail("argument 'weight' must be 3-D, got {}-D", w->size());
+  if (!in || !w) return tensor(d, std::nullopt);
+  SymInt b = px1 == id ? (*in)[0] : (*in)[1];
+  SymInt m = px1 == id ? (*in)[1] : (*in)[0];
+  SymInt k = (*in)[2];
+  SymInt wk = px2 == id ? (*w)[1] : (*w)[2];
+  SymInt n = px2 == id ? (*w)[2] : (*w)[1];
+  if (meta::dims_differ(b, (*w)[0]))
+    meta::fail("batch dims do not match: 'input' has {} and 'weight' has {}", b.to_string(),
+               (*w)[0].to_string());
+  if (meta::dims_differ(k, wk))
+    meta::fail("inner dims do not match: 'input' has {} and 'weight' has {}", k.to_string(),
+               wk.to_string());
+  if (scaled) return tensor(d, Shape{m, SymInt(1), b * n});
+  if (split > 1) return tensor(d, Shape{SymInt(split), m, (b * n).floordiv(SymInt(split))});
+  return tensor(d, Shape{m, b, n});
+}
+
+// npu_kv_rmsnorm_rope_cache*: (k_rope [B,N,S,rope], c_kv [B,N,S,gamma]).
+std::pair<ValueType, ValueType> kv_rope_outputs(const CallContext& ctx) {
+  auto kv = meta::shape_arg(ctx, "kv");
+  auto cos = meta::shape_arg(ctx, "cos");
+  auto gamma = meta::shape_arg(ctx, "gamma");
+  auto v = meta::shape_arg(ctx, "v");
+  DType d = meta::dtype_of_arg(ctx, "kv");
+  if (kv && kv->size() != 4) meta::fail("argument 'kv' must be 4-D, got {}-D", kv->size());
+  if (cos && cos->size() != 4) meta::fail("argument 'cos' must be 4-D, got {}-D", cos->size());
+  if (gamma && gamma->size() != 1)
+    meta::fail("argument 'gamma' must be 1-D, got {}-D", gamma->size());
+  if (v) {
+    if (v->size() != 4) meta::fail("argument 'v' must be 4-D, got {}-D", v->size());
+    DType vd = meta::dtype_of_arg(ctx, "v");
+    if (vd != DType::Unknown && d != DType::Unknown && vd != d)
+      meta::fail("argument 'v' must have the dtype of 'kv'");
+    if (kv)
+      for (size_t i = 0; i < 3; ++i)
+        if (meta::dims_differ((*v)[i], (*kv)[i]))
+          meta::fail("argument 'v' {} must share (B, N, S) with 'kv' {}", meta::shape_str(*v),
+                     meta::shape_str(*kv));
+  }
+  std::optional<Shape> rope, ckv;
+  if (kv && cos) rope = Shape{(*kv)[0], (*kv)[1], (*kv)[2], (*cos)[3]};
+  if (kv && v) {
+    ckv = Shape{(*kv)[0], (*kv)[1], (*kv)[2], (*v)[3]};
+  } else if (kv && gamma) {
+    ckv = Shape{(*kv)[0], (*kv)[1], (*kv)[2], (*gamma)[0]};
+  }
+  return {tensor(d, rope), tensor(d, ckv)};
+}
+
+ValueType type_or_unknown(const CallContext& ctx, std::string_view name) {
+  const TensorType* t = meta::tensor_arg(ctx, name);
+  return t ? tensor(t->dtype, t->shape) : ValueType::unknown();
+}
+
+ValueType kv_rmsnorm_rope_cache(const CallContext& ctx) {
+  auto [rope, ckv] = kv_rope_outputs(ctx);
+  return meta::tuple(
+      {type_or_unknown(ctx, "k_cache"), type_or_unknown(ctx, "ckv_cache"), rope, ckv});
+}
+
+ValueType kv_rmsnorm_rope_cache_v2(const CallContext& ctx) {
+  auto [rope, ckv] = kv_rope_outputs(ctx);
+  return meta::tuple({rope, ckv});
+}
+
+ValueType kv_rmsnorm_rope_cache_v2_functional(const CallContext& ctx) {
+  auto [rope, ckv] = kv_rope_outputs(ctx);
+  return meta::tuple(
+      {rope, ckv, type_or_unknown(ctx, "k_cache"), type_or_unknown(ctx, "ckv_cache")});
+}
+
+// npu_mla_prolog_v3: query [.., N, Hckv] and query_rope [.., N, Dr] follow
+// from token_x's leading dims, weight_uk (N, D, Hckv) and rope_sin (.., Dr).
+// The dequant scales and query_norm depend on quant modes: left Unknown.
+ValueType mla_prolog_outputs(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "token_x");
+  auto uk = meta::shape_arg(ctx, "weight_uk");
+  auto sin = meta::shape_arg(ctx, "rope_sin");
+  if (x && x->size() != 2 && x->size() != 3)
+    meta::fail("argument 'token_x' must be [T, He] or [B, S, He], got {}", meta::shape_str(*x));
+  if (uk && uk->size() != 3) meta::fail("argument 'weight_uk' must be 3-D, got {}-D", uk->size());
+  DType xd = meta::dtype_of_arg(ctx, "token_x");
+  DType qd = DType::Unknown;
+  if (meta::require_int(ctx, "query_quant_mode") != 0) {
+    qd = DType::Int8;
+  } else if (xd != DType::Unknown) {
+    qd = dtype_is_floating(xd) ? xd : DType::BFloat16;
+  }
+  std::optional<Shape> q, qr;
+  if (x && uk) {
+    q = Shape(x->begin(), x->end() - 1);
+    q->push_back((*uk)[0]);
+    q->push_back((*uk)[2]);
+  }
+  if (x && uk && sin && !sin->empty()) {
+    qr = Shape(x->begin(), x->end() - 1);
+    qr->push_back((*uk)[0]);
+    qr->push_back(sin->back());
+  }
+  return meta::tuple({tensor(qd, q), tensor(DType::BFloat16, qr), ValueType::unknown(),
+                      ValueType::unknown(), ValueType::unknown()});
+}
+
+ValueType mla_prolog_v3(const CallContext& ctx) {
+  return mla_prolog_outputs(ctx);
+}
+
+ValueType mla_prolog_v3_functional(const CallContext& ctx) {
+  ValueType t = mla_prolog_outputs(ctx);
+  t.elements.push_back(type_or_unknown(ctx, "kv_cache"));
+  t.elements.push_back(type_or_unknown(ctx, "kr_cache"));
+  return t;
+}
+
+// npu_swiglu halves `dim`.
+ValueType swiglu(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (!self->shape) return tensor(self->dtype, std::nullopt);
+  Shape s = *self->shape;
+  int64_t dim =
+      meta::wrap_dim(meta::require_int(ctx, "dim"), static_cast<int64_t>(s.size()), "dim");
+  if (s.empty()) meta::fail("argument 'self' must have at least 1 dim");
+  SymInt& d = s[static_cast<size_t>(dim)];
+  if (auto c = d.constant(); c && *c % 2 != 0)
+    meta::fail("argument 'self': size {} along dim {} must be even", *c, dim);
+  d = d.floordiv(SymInt(2));
+  return tensor(self->dtype, s);
+}
+
+// npu_quant_matmul: x1 [.., m, k] @ x2 [.., k, n]; int32 operands pack 8 int4s.
+ValueType quant_matmul(const CallContext& ctx) {
+  DType out = DType::Int8;
+  if (!ctx.is_none("output_dtype")) out = *meta::dtype_arg(ctx, "output_dtype");
+  auto a = meta::shape_arg(ctx, "x1");
+  auto b = meta::shape_arg(ctx, "x2");
+  if (a && (a->size() < 2 || a->size() > 6)) meta::fail("argument 'x1' must be 2-D to 6-D");
+  if (b && (b->size() < 2 || b->size() > 6)) meta::fail("argument 'x2' must be 2-D to 6-D");
+  if (!a || !b) return tensor(out, std::nullopt);
+  bool a_packed = meta::dtype_of_arg(ctx, "x1") == DType::Int32;
+  bool b_packed = meta::dtype_of_arg(ctx, "x2") == DType::Int32;
+  SymInt k1 = a->back() * SymInt(a_packed ? 8 : 1);
+  SymInt k2 = (*b)[b->size() - 2];
+  SymInt n = b->back() * SymInt(b_packed ? 8 : 1);
+  if (meta::dims_differ(k1, k2))
+    meta::fail("inner dims do not match: 'x1' has {} and 'x2' has {}", k1.to_string(),
+               k2.to_string());
+  if (auto s = meta::shape_arg(ctx, "scale")) {
+    if (s->size() != 1 || ((*s)[0] != SymInt(1) && meta::dims_differ((*s)[0], n)))
+      meta::fail("argument 'scale' {} must be 1-D of size 1 or n={}", meta::shape_str(*s),
+                 n.to_string());
+  }
+  Shape out_shape =
+      meta::broadcast(Shape(a->begin(), a->end() - 2), Shape(b->begin(), b->end() - 2), "x1", "x2");
+  out_shape.push_back((*a)[a->size() - 2]);
+  out_shape.push_back(n);
+  return tensor(out, out_shape);
+}
+
+}  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
-  (void)reg;
+  meta::set_all(reg, {"npu::npu_add_rms_norm"}, add_rms_norm);
+  meta::set_all(reg, {"npu::npu_rms_norm"}, rms_norm);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_cast"}, add_rms_norm_cast);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_v2"}, add_rms_norm_v2);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_v2_functional"}, add_rms_norm_v2_functional);
+  meta::set_all(reg, {"npu::npu_dynamic_quant"}, dynamic_quant);
+  meta::set_all(reg, {"npu::npu_quantize"}, quantize);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_dynamic_quant"}, add_rms_norm_dynamic_quant);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_quant"}, add_rms_norm_quant);
+  meta::set_all(reg, {"npu::npu_transpose_batchmatmul"}, transpose_batchmatmul);
+  meta::set_all(reg, {"npu::npu_kv_rmsnorm_rope_cache"}, kv_rmsnorm_rope_cache);
+  meta::set_all(reg, {"npu::npu_kv_rmsnorm_rope_cache_v2"}, kv_rmsnorm_rope_cache_v2);
+  meta::set_all(reg, {"npu::npu_kv_rmsnorm_rope_cache_v2_functional"},
+                kv_rmsnorm_rope_cache_v2_functional);
+  meta::set_all(reg, {"npu::npu_mla_prolog_v3"}, mla_prolog_v3);
+  meta::set_all(reg, {"npu::npu_mla_prolog_v3_functional"}, mla_prolog_v3_functional);
+  meta::set_all(reg, {"npu::npu_swiglu"}, swiglu);
+  meta::set_all(reg, {"npu::npu_quant_matmul"}, quant_matmul);
 }
 
 }  // namespace eqfuse
