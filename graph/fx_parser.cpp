@@ -17,6 +17,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
 
 namespace eqfuse {
@@ -425,27 +426,12 @@ std::string unquote(std::string_view quoted) {
   return out;
 }
 
-// "torch.ops.aten.add.Tensor" -> "aten::add.Tensor"; ".default" dropped.
-// Higher-order ops (`torch.ops.higher_order.*`) keep their raw text.
+// "torch.ops.aten.add.Tensor" -> "aten::add.Tensor" (registry naming).
+// Higher-order ops (`torch.ops.higher_order.*`) keep their raw text: they
+// are Python callables, not schema'd operators.
 std::optional<std::string> qualified_from_fx(std::string_view target) {
-  constexpr std::string_view kPrefix = "torch.ops.";
-  if (!target.starts_with(kPrefix)) return std::nullopt;
-  std::string_view rest = target.substr(kPrefix.size());
-  if (rest.starts_with("higher_order.")) return std::nullopt;
-  std::vector<std::string_view> parts;
-  size_t start = 0;
-  for (size_t i = 0; i <= rest.size(); ++i) {
-    if (i == rest.size() || rest[i] == '.') {
-      parts.push_back(rest.substr(start, i - start));
-      start = i + 1;
-    }
-  }
-  if (parts.size() < 2 || parts.size() > 3) return std::nullopt;
-  for (auto p : parts)
-    if (p.empty()) return std::nullopt;
-  std::string q = fmt::format("{}::{}", parts[0], parts[1]);
-  if (parts.size() == 3 && parts[2] != "default") q += fmt::format(".{}", parts[2]);
-  return q;
+  if (target.starts_with("torch.ops.higher_order.")) return std::nullopt;
+  return qualified_name_from_fx_target(target);
 }
 
 // Python binary operators as FX prints them, and the `operator` function

@@ -8,16 +8,11 @@
 namespace eqfuse {
 namespace {
 
-// "aten::add.Tensor" -> "torch.ops.aten.add.Tensor"; "npu::npu_rms_norm" ->
-// "torch.ops.npu.npu_rms_norm.default"; other targets are Python text already.
+// Qualified op names ("aten::add.Tensor") print as torch.ops paths; other
+// targets ("operator.add", "torch.ops.higher_order.cond") are Python already.
 std::string fx_callable(std::string_view target) {
-  const size_t sep = target.find("::");
-  if (sep == std::string_view::npos) return std::string(target);
-  std::string_view ns = target.substr(0, sep);
-  std::string_view rest = target.substr(sep + 2);
-  if (rest.find('.') == std::string_view::npos)
-    return fmt::format("torch.ops.{}.{}.default", ns, rest);
-  return fmt::format("torch.ops.{}.{}", ns, rest);
+  if (target.find("::") == std::string_view::npos) return std::string(target);
+  return fx_target_from_qualified_name(target);
 }
 
 struct InfixOp {
@@ -301,11 +296,11 @@ std::string print_fx(const Graph& g, const OpRegistry* reg) {
     if (n.kind == NodeKind::Placeholder) continue;
     if (n.meta.stack_trace != stack_trace) {
       stack_trace = n.meta.stack_trace;
-      if (!stack_trace.empty()) {
-        out += "        # ";
-        out += stack_trace;
-        out += '\n';
-      }
+      // Like torch, say so when the trace stops (otherwise the next node
+      // would inherit the previous comment when read back).
+      out += "        # ";
+      out += stack_trace.empty() ? "No stacktrace found for following nodes" : stack_trace;
+      out += '\n';
     }
     out += "        ";
     if (n.kind == NodeKind::Output) {
