@@ -525,6 +525,7 @@ class Parser {
       }
       if (unprefixed.starts_with("class ") && unprefixed.ends_with("):")) {
         if (!class_name_) {
+          class_line_ = pos + indent;
           size_t paren = unprefixed.find('(');
           class_name_ = std::string(trim(unprefixed.substr(6, paren - 6)));
         }
@@ -553,10 +554,9 @@ class Parser {
         first_significant = pos + indent;
       pos = next;
     }
-    if (!first_significant) {
-      if (class_name_) src_.fail(s.size(), "no `def forward(...)` found after the class header");
-      src_.fail(0, "empty input: no FX graph found");
-    }
+    if (class_line_)
+      src_.fail(*class_line_, "no `def forward(self, ...):` found after this class header");
+    if (!first_significant) src_.fail(0, "empty input: no FX graph found");
     if (!looks_like_statement(s.substr(*first_significant)))
       src_.fail(*first_significant,
                 "no FX graph found: expected `def forward(self, ...):`, `graph():`, or FX "
@@ -586,6 +586,13 @@ class Parser {
   }
 
   // --- shared helpers -------------------------------------------------------
+
+  // Just past the last visible character, so "missing X" errors show a line.
+  size_t end_of_last_line() const {
+    const std::string_view s = src_.text();
+    size_t i = s.find_last_not_of(" \t\r\n");
+    return i == std::string_view::npos ? 0 : i + 1;
+  }
 
   [[noreturn]] void fail_at(const Token& t, std::string msg) const {
     if (t.kind == Tok::End) msg += " (at end of input)";
@@ -1020,7 +1027,7 @@ class Parser {
     }
     if (!returned_) {
       const Token& t = lex_->peek();
-      src_.fail(t.kind == Tok::End ? src_.text().size() : t.offset,
+      src_.fail(t.kind == Tok::End ? end_of_last_line() : t.offset,
                 "missing 'return': the graph body ends without a return statement");
     }
   }
@@ -1339,7 +1346,7 @@ class Parser {
     for (;;) {
       note_comments();
       const Token t = lex_->peek();
-      if (t.kind == Tok::End) src_.fail(src_.text().size(), "missing 'return' in graph() listing");
+      if (t.kind == Tok::End) src_.fail(end_of_last_line(), "missing 'return' in graph() listing");
       if (t.kind == Tok::Newline) {
         lex_->next();
         continue;
@@ -1450,6 +1457,7 @@ class Parser {
   Form form_ = Form::Code;
   size_t body_begin_ = 0;
   std::optional<std::string> class_name_;
+  std::optional<size_t> class_line_;
   Lexer* lex_ = nullptr;
   Graph graph_;
   int def_column_ = 1;
