@@ -1,0 +1,367 @@
+// The `eqfuse` binary as users see it: exit codes, the stderr error format
+// (file:line:col + source line + caret, exit 2), stdout contents of print,
+// ops, check and bench, and that every bundled example loads, prints and
+// round-trips through JSON.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+fs::path scratch_dir() {
+  fs::path dir = fs::path(::testing::TempDir()) / "eqfuse_cli_test";
+  fs::create_directories(dir);
+  return dir;
+}
+
+fs::path write_temp(const std::string& name, const std::string& text) {
+  fs::path p = scratch_dir() / name;
+  std::ofstream(p, std::ios::binary) << text;
+  return p;
+}
+
+// Runs `eqfuse <args>` with `stdin_text` on standard input.
+CliRun eqfuse(const std::string& args, const std::string& stdin_text = "") {
+  fs::path dir = scratch_dir();
+  fs::path in = write_temp("stdin.txt", stdin_text);
+  std::string cmd =
+      fmt::format("cd '{}' && '{}' {} < '{}' > '{}' 2> '{}'", EQFUSE_SOURCE_DIR, EQFUSE_BINARY,
+                  args, in.string(), (dir / "out.txt").string(), (dir / "err.txt").string());
+  int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(dir / "out.txt");
+  r.err = slurp(dir / "err.txt");
+  return r;
+}
+
+const char* const kExamples[] = {
+    "examples/seed_add_rms_norm_dynamic_quant.fx",
+    "examples/deepseek_layer.fx",
+    "examples/matmul_transpose.fx",
+    "examples/add_rms_norm_cast.fx",
+};
+
+TEST(Cli, HelpAndVersion) {
+  CliRun help = eqfuse("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* sub : {"print", "check", "ops", "bench"}) EXPECT_THAT(help.out, HasSubstr(sub));
+  for (const char* sub : {"print", "check", "ops", "bench", "bench ac", "bench math"}) {
+    CliRun r = eqfuse(fmt::format("{} --help", sub));
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_THAT(r.out, HasSubstr("Usage:")) << sub;
+  }
+  CliRun version = eqfuse("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_THAT(version.out, HasSubstr("0.1.0"));
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  for (const char* args :
+       {"", "frobnicate", "print", "print --format yaml examples/matmul_transpose.fx",
+        "check examples/matmul_transpose.fx", "bench ac", "bench ac 99",
+        "print --no-such-flag x"}) {
+    CliRun r = eqfuse(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr("error")) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+TEST(Cli, PrintsEveryExampleAndRoundTrips) {
+  for (const char* example : kExamples) {
+    SCOPED_TRACE(example);
+    CliRun fx = eqfuse(fmt::format("print {}", example));
+    ASSERT_EQ(fx.exit_code, 0) << fx.err;
+    EXPECT_THAT(fx.out, StartsWith("class GraphModule(torch.nn.Module):\n"));
+    // Printing the printed text again is a fixed point.
+    CliRun again = eqfuse("print -", fx.out);
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(again.out, fx.out);
+    // FX -> JSON -> FX gives the same text; JSON -> JSON is a fixed point.
+    CliRun json = eqfuse(fmt::format("print --format json {}", example));
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    nlohmann::json doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["format"], "eqfuse-graph");
+    CliRun from_json = eqfuse("print -", json.out);
+    ASSERT_EQ(from_json.exit_code, 0) << from_json.err;
+    EXPECT_EQ(from_json.out, fx.out);
+    CliRun json_again = eqfuse("print --format json -", json.out);
+    EXPECT_EQ(json_again.out, json.out);
+  }
+}
+
+TEST(Cli, TheBundledExamplesAreUnchangedByPrinting) {
+  // The examples are stored in the printer's canonical form, except the seed
+  // and docs examples that keep torch's `# No stacktrace` comments.
+  CliRun r = eqfuse("print examples/deepseek_layer.fx");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, slurp(fs::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+}
+
+TEST(Cli, DeepSeekLayerContents) {
+  CliRun r = eqfuse("print examples/deepseek_layer.fx");
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* op :
+       {"npu_add_rms_norm.default", "npu_dynamic_quant.default", "npu_quant_matmul.default",
+        "npu_quantize.default", "aten.bmm.default", "aten.transpose.int", "aten._to_copy.default",
+        "npu._npu_dtype_cast.default", "aten.view.default", "aten.sym_size.int",
+        "\"bf16[s0, 7168]\""})
+    EXPECT_THAT(r.out, HasSubstr(op));
+  // The attention kernel has no schema: it is kept opaque and noted once.
+  EXPECT_THAT(r.err, HasSubstr("note: 1 op without a schema kept opaque"));
+  EXPECT_THAT(r.err, HasSubstr("npu::npu_multi_head_latent_attention"));
+}
+
+TEST(Cli, ParseErrorsShowLocationAndCaret) {
+  std::string text =
+      "def forward(self, x: \"f32[2]\"):\n"
+      "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, [1, \n";
+  CliRun r = eqfuse("print -", text);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  // First line: <stdin>:LINE:COL: error: message; then the line; then a caret.
+  std::istringstream lines(r.err);
+  std::string head, source, caret;
+  std::getline(lines, head);
+  std::getline(lines, source);
+  std::getline(lines, caret);
+  EXPECT_THAT(head, StartsWith("<stdin>:2:"));
+  EXPECT_THAT(head, HasSubstr(": error: "));
+  EXPECT_THAT(source, HasSubstr("torch.ops.aten.add.Tensor(x, [1,"));
+  size_t col = std::stoul(head.substr(std::string("<stdin>:2:").size()));
+  ASSERT_NE(caret.find('^'), std::string::npos);
+  // Error::render indents the source line and the caret line by two spaces,
+  // so the caret sits under column `col` of the echoed source line.
+  EXPECT_EQ(caret.find('^'), col + 1);
+  EXPECT_THAT(source, StartsWith("  "));
+}
+
+TEST(Cli, FileErrorsNameTheFile) {
+  fs::path bad = write_temp("bad_use.fx",
+                            "def forward(self, x: \"f32[2]\"):\n"
+                            "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, zz)\n"
+                            "    return (y,)\n");
+  CliRun r = eqfuse(fmt::format("print '{}'", bad.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith(bad.string() + ":2:"));
+  EXPECT_THAT(r.err, HasSubstr("zz"));
+
+  CliRun missing = eqfuse("print does/not/exist.fx");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("cannot read 'does/not/exist.fx'"));
+  CliRun dir = eqfuse("print examples");
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_THAT(dir.err, HasSubstr("is a directory"));
+}
+
+TEST(Cli, JsonErrorsShowLocation) {
+  CliRun r =
+      eqfuse("print -", "{\"format\": \"eqfuse-graph\",\n \"version\": 1,\n \"nodes\": [}\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("<stdin>:3:"));
+  EXPECT_THAT(r.err, HasSubstr("invalid JSON"));
+  EXPECT_THAT(r.err, HasSubstr("^"));
+  CliRun structural =
+      eqfuse("print -",
+             R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "a", "op": "call"}]})");
+  EXPECT_EQ(structural.exit_code, 2);
+  EXPECT_THAT(structural.err, HasSubstr("nodes[0] (a).op: unknown op kind"));
+}
+
+TEST(Cli, BadInputNeverCrashes) {
+  const std::string cases[] = {
+      "",
+      "\n\n   \n",
+      std::string("\xff\xfe\x00garbage", 10),
+      "{",
+      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+      "def forward(self, x):\n    y = torch.ops.aten.add.Tensor(" + std::string(5000, '[') + "\n",
+      "class GraphModule(torch.nn.Module):\n",
+      "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (%y,)\n",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "o", "op": "output", "args": [{"node": "o"}]}]})",
+  };
+  for (const std::string& text : cases) {
+    CliRun r = eqfuse("print -", text);
+    EXPECT_EQ(r.exit_code, 2) << "input: " << text.substr(0, 60) << "\nstderr: " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("error")) << text.substr(0, 60);
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error"))) << text.substr(0, 60);
+  }
+}
+
+TEST(Cli, InputTypesTypeAnUnannotatedGraph) {
+  std::string text =
+      "graph():\n"
+      "    %arg0_1 : [num_users=1] = placeholder[target=arg0_1]\n"
+      "    %arg1_1 : [num_users=1] = placeholder[target=arg1_1]\n"
+      "    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = "
+      "(%arg0_1, %arg1_1), kwargs = {})\n"
+      "    return (add,)\n";
+  CliRun r = eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=bf16[4096]'", text);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              HasSubstr("add: \"bf16[s0, 4096]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)"));
+
+  fs::path types = write_temp("types.json", R"({"arg0_1": "f32[3]", "arg1_1": "f32[3]"})");
+  CliRun from_file = eqfuse(fmt::format("print - --input-types '{}'", types.string()), text);
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_THAT(from_file.out, HasSubstr("add: \"f32[3]\""));
+
+  CliRun bad = eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=xx[2]'", text);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("input 'arg1_1'"));
+  EXPECT_THAT(bad.err, StartsWith("--input-types:1:"));
+  CliRun not_input = eqfuse("print - --input-types 'add=f32[3]'", text);
+  EXPECT_EQ(not_input.exit_code, 2);
+  EXPECT_THAT(not_input.err, HasSubstr("not an input of the graph"));
+}
+
+TEST(Cli, OpsListsSchemas) {
+  CliRun text = eqfuse("ops");
+  ASSERT_EQ(text.exit_code, 0);
+  EXPECT_THAT(text.out, HasSubstr("npu::npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float "
+                                  "epsilon=1e-06) -> (Tensor y, Tensor rstd, Tensor x)"));
+  EXPECT_THAT(text.out, HasSubstr("kind=norm"));
+  CliRun json = eqfuse("ops --json");
+  ASSERT_EQ(json.exit_code, 0);
+  nlohmann::json ops = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(ops.is_array());
+  // The text listing ends with "# N ops" for the same N.
+  EXPECT_THAT(text.out, HasSubstr(fmt::format("# {} ops\n", ops.size())));
+  bool found = false;
+  for (const auto& op : ops) {
+    EXPECT_TRUE(op.contains("schema") && op.contains("kind") && op.contains("name"));
+    if (op["name"] == "aten::add.Tensor") {
+      found = true;
+      EXPECT_EQ(op["kind"], "elementwise");
+      EXPECT_EQ(op["inplace"], "aten::add_.Tensor");
+    }
+  }
+  EXPECT_TRUE(found);
+  CliRun filtered = eqfuse("ops --json --filter npu_add_rms_norm");
+  nlohmann::json some = nlohmann::json::parse(filtered.out);
+  EXPECT_GE(some.size(), 4u);
+  EXPECT_LT(some.size(), ops.size());
+}
+
+TEST(Cli, BenchPrintsOneJsonLine) {
+  CliRun ac = eqfuse("bench ac 4");
+  ASSERT_EQ(ac.exit_code, 0) << ac.err;
+  EXPECT_EQ(std::count(ac.out.begin(), ac.out.end(), '\n'), 1);
+  nlohmann::json j = nlohmann::json::parse(ac.out);
+  // 2^N - 1 classes and 3^N - 2^(N+1) + 1 + N nodes for N = 4.
+  EXPECT_EQ(j["eclasses"], 15);
+  EXPECT_EQ(j["enodes"], 81 - 32 + 1 + 4);
+  EXPECT_EQ(j["stop_reason"], "Saturated");
+  for (const char* key : {"iterations", "seconds"}) EXPECT_TRUE(j.contains(key)) << key;
+  CliRun math = eqfuse("bench math --iters 8");
+  ASSERT_EQ(math.exit_code, 0) << math.err;
+  nlohmann::json m = nlohmann::json::parse(math.out);
+  EXPECT_EQ(m["enodes"], 600);
+  EXPECT_EQ(m["eclasses"], 71);
+  EXPECT_EQ(eqfuse("bench ac 4 --scheduler backoff").exit_code, 0);
+}
+
+const char* const kAddTwice =
+    "def forward(self, x: \"f32[2, 3]\"):\n"
+    "    add: \"f32[2, 3]\" = torch.ops.aten.add.Tensor(x, x)\n"
+    "    return (add,)\n";
+
+TEST(Cli, CheckAcceptsEquivalentGraphs) {
+  fs::path a = write_temp("add.fx", kAddTwice);
+  fs::path b = write_temp("mul2.fx",
+                          "def forward(self, x: \"f32[2, 3]\"):\n"
+                          "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
+                          "    return (mul,)\n");
+  CliRun r = eqfuse(fmt::format("check '{}' '{}' --trials 4", a.string(), b.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("equivalent: 4 trials"));
+  for (const char* example : kExamples) {
+    CliRun self = eqfuse(fmt::format("check {} {}", example, example));
+    EXPECT_EQ(self.exit_code, 0) << example << self.out << self.err;
+  }
+  // JSON and FX forms of the same graph are equivalent.
+  fs::path json =
+      write_temp("seed.json", eqfuse("print --format json " + std::string(kExamples[0])).out);
+  EXPECT_EQ(eqfuse(fmt::format("check {} '{}'", kExamples[0], json.string())).exit_code, 0);
+}
+
+TEST(Cli, CheckNamesTheFirstDifferingOutput) {
+  fs::path a = write_temp("add.fx", kAddTwice);
+  fs::path c = write_temp("mul3.fx",
+                          "def forward(self, x: \"f32[2, 3]\"):\n"
+                          "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 3)\n"
+                          "    return (mul,)\n");
+  CliRun r = eqfuse(fmt::format("check '{}' '{}'", a.string(), c.string()));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not equivalent"));
+  EXPECT_THAT(r.out, HasSubstr("output 0"));
+
+  // A deliberately altered example: the seed with the rms-norm inputs swapped
+  // for the gamma-scaled ones is not the same computation.
+  std::string seed = slurp(fs::path(EQFUSE_SOURCE_DIR) / kExamples[0]);
+  std::string altered = seed;
+  size_t at =
+      altered.find("view_1: \"f32[6, 1]\" = torch.ops.aten.view.default(getitem_4, [-1, 1])");
+  ASSERT_NE(at, std::string::npos);
+  altered.replace(altered.find("return (getitem_3, view_1, getitem_2)"),
+                  std::string("return (getitem_3, view_1, getitem_2)").size(),
+                  "return (getitem_3, view_1, getitem_2_neg)");
+  altered.replace(
+      altered.find("        return"), 0,
+      "        getitem_2_neg: \"f16[2, 3, 4]\" = torch.ops.aten.neg.default(getitem_2)\n");
+  fs::path alt = write_temp("seed_altered.fx", altered);
+  CliRun mismatch = eqfuse(fmt::format("check {} '{}'", kExamples[0], alt.string()));
+  EXPECT_EQ(mismatch.exit_code, 1) << mismatch.out << mismatch.err;
+  EXPECT_THAT(mismatch.out, HasSubstr("output 2"));
+}
+
+TEST(Cli, CheckRejectsIncomparableGraphs) {
+  fs::path a = write_temp("add.fx", kAddTwice);
+  CliRun r = eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("error"));
+  CliRun bind = eqfuse(fmt::format("check '{}' '{}' --bind s0", a.string(), a.string()));
+  EXPECT_EQ(bind.exit_code, 2);
+  EXPECT_THAT(bind.err, HasSubstr("--bind expects SYMBOL=SIZE"));
+}
+
+TEST(Cli, PrintWritesToAFile) {
+  fs::path out = scratch_dir() / "printed.json";
+  CliRun r =
+      eqfuse(fmt::format("print examples/matmul_transpose.fx --format json -o '{}'", out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_THAT(slurp(out), HasSubstr("\"format\": \"eqfuse-graph\""));
+  CliRun compact = eqfuse("print examples/matmul_transpose.fx --format json --compact");
+  EXPECT_EQ(std::count(compact.out.begin(), compact.out.end(), '\n'), 1);
+}
+
+}  // namespace
