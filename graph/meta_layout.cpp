@@ -3,6 +3,7 @@
 // select, split) and data-movement copies (cat, repeat, pad, scatter, copy).
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "graph/meta_common.hpp"
@@ -28,12 +29,57 @@ SymInt product(const Shape& s) {
   return p;
 }
 
+// The integer k with a == b * k, if there is one (checked exactly; the
+// candidate comes from evaluating both at an arbitrary point).
+std::optional<int64_t> constant_ratio(const SymInt& a, const SymInt& b) {
+  std::map<std::string, int64_t, std::less<>> point;
+  for (const std::string& atom : a.atoms()) point[atom] = 7;
+  for (const std::string& atom : b.atoms()) point[atom] = 7;
+  auto av = a.evaluate(point), bv = b.evaluate(point);
+  if (!av || !bv || *bv == 0 || *av % *bv != 0) return std::nullopt;
+  int64_t k = *av / *bv;
+  if (a != b * SymInt(k)) return std::nullopt;
+  return k;
+}
+
+// product(num) // product(den), cancelling equal and proportional factors
+// first so that symbolic quotients such as (8*s0*s1) // (4*s1) come out
+// exact (2*s0) instead of as an opaque floor division.
+SymInt divide_products(Shape num, Shape den) {
+  for (auto d = den.begin(); d != den.end();) {
+    auto n = std::find(num.begin(), num.end(), *d);
+    if (n != num.end()) {
+      num.erase(n);
+      d = den.erase(d);
+    } else {
+      ++d;
+    }
+  }
+  for (SymInt& d : den) {
+    if (d.is_constant()) continue;
+    for (auto n = num.begin(); n != num.end(); ++n) {
+      if (auto k = constant_ratio(*n, d)) {  // n == d * k
+        *n = SymInt(*k);
+        d = SymInt(1);
+        break;
+      }
+      if (auto k = constant_ratio(d, *n)) {  // d == n * k
+        d = SymInt(*k);
+        num.erase(n);
+        break;
+      }
+    }
+  }
+  return product(num).floordiv(product(den));
+}
+
 // view/reshape: the size list may contain one -1, inferred from the numel.
 ValueType view_like(const CallContext& ctx, std::string_view size_name) {
   const TensorType* self = self_of(ctx);
-  DType d = self ? self->dtype : DType::Unknown;
+  if (!self) return ValueType::unknown();
+  DType d = self->dtype;
   auto sizes = meta::symint_list_arg(ctx, size_name);
-  if (!sizes) return self ? tensor(d, std::nullopt) : ValueType::unknown();
+  if (!sizes) return tensor(d, std::nullopt);
   int infer = -1;
   Shape out;
   for (size_t i = 0; i < sizes->size(); ++i) {
@@ -46,7 +92,7 @@ ValueType view_like(const CallContext& ctx, std::string_view size_name) {
     }
     out.push_back(s);
   }
-  if (!self || !self->shape) {
+  if (!self->shape) {
     if (infer >= 0) return tensor(d, std::nullopt);
     return tensor(d, out);
   }
@@ -60,7 +106,7 @@ ValueType view_like(const CallContext& ctx, std::string_view size_name) {
     if (numel.constant() && known.constant() && *numel.constant() % *known.constant() != 0)
       meta::fail("argument '{}': shape {} is invalid for input of size {}", size_name,
                  meta::shape_str(out), numel.to_string());
-    out[static_cast<size_t>(infer)] = numel.floordiv(known);
+    out[static_cast<size_t>(infer)] = divide_products(*self->shape, rest);
   } else if (meta::dims_differ(numel, product(out))) {
     meta::fail("argument '{}': shape {} is invalid for input of shape {}", size_name,
                meta::shape_str(out), meta::shape_str(*self->shape));
@@ -221,15 +267,15 @@ std::optional<SymInt> slice_length(const SymInt& size, std::optional<SymInt> sta
   auto normalize = [&](std::optional<SymInt> v, const SymInt& dflt) -> std::optional<SymInt> {
     if (!v) return dflt;
     auto c = v->constant();
-    if (!c) return v;  // symbolic bound: assume within [0, size]
-    if (*c >= kHuge) return size;
-    if (auto sc = size.constant()) {
+    if (c && *c >= kHuge) return size;
+    if (auto sc = size.constant(); c && sc) {
       int64_t x = *c < 0 ? *c + *sc : *c;
       return SymInt(std::clamp<int64_t>(x, 0, *sc));
     }
-    if (*c < 0) return size + *v;  // assume |c| <= size, as torch's guards do
-    if (*c == 0) return SymInt(0);
-    return std::nullopt;  // min(c, s): not expressible
+    // A symbolic size or bound: assume the bound lies within [-size, size], as
+    // the guards torch records for the dump do (torch prints `s0 - 1` for x[1:]).
+    if (c && *c < 0) return size + *v;
+    return v;
   };
   auto s = normalize(start, SymInt(0));
   auto e = normalize(end, size);

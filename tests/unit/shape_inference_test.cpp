@@ -1,0 +1,585 @@
+// Shape and dtype inference (infer_types + the built-in meta functions) for
+// every op of the built-in catalog, with symbolic dims, unknown inputs and
+// error cases. Graphs are small FX snippets read by parse_fx.
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "graph/fx_parser.hpp"
+#include "graph/op_registry.hpp"
+
+namespace eqfuse {
+namespace {
+
+const OpRegistry& builtin() {
+  static const OpRegistry reg = OpRegistry::with_builtin_ops();
+  return reg;
+}
+
+Graph typed_graph(const std::string& text) {
+  Graph g = parse_fx(text, "snippet.py");
+  resolve_ops(g, builtin());
+  infer_types(g, builtin());
+  return g;
+}
+
+// `def forward(self, <sig>): out = <expr>; return (out,)`. Lines of `expr`
+// before its last one are statements placed before `out = `.
+std::string single_op_text(const std::string& sig, const std::string& expr) {
+  size_t nl = expr.rfind('\n');
+  std::string prelude = nl == std::string::npos ? "" : "    " + expr.substr(0, nl + 1);
+  std::string last = nl == std::string::npos ? expr : expr.substr(nl + 1);
+  return "def forward(self, " + sig + "):\n" + prelude + "    out = " + last +
+         "\n    return (out,)\n";
+}
+
+Graph single_op(const std::string& sig, const std::string& expr) {
+  return typed_graph(single_op_text(sig, expr));
+}
+
+std::string type_of(const Graph& g, const std::string& name) {
+  auto r = g.find(name);
+  if (!r) return "<no node " + name + ">";
+  return describe(g.node(*r).type);
+}
+
+struct Case {
+  const char* sig;
+  const char* expr;
+  const char* expected;
+};
+
+// Every op in the built-in catalog appears in at least one case (checked by
+// EveryCatalogOpIsCovered below).
+const Case kCases[] = {
+    // --- elementwise: broadcasting and promotion
+    {"x: \"f32[2, 3]\", y: \"f32[3]\"", "torch.ops.aten.add.Tensor(x, y)", "f32[2, 3]"},
+    {"x: \"bf16[s0, 1]\", y: \"bf16[1, 8]\"", "torch.ops.aten.add.Tensor(x, y, alpha = 2)",
+     "bf16[s0, 8]"},
+    {"x: \"f16[4]\", y: \"f32[]\"", "torch.ops.aten.mul.Tensor(x, y)", "f16[4]"},
+    {"x: \"i32[4]\", y: \"f32[]\"", "torch.ops.aten.mul.Tensor(x, y)", "f32[4]"},
+    {"x: \"f16[4]\", y: \"bf16[4]\"", "torch.ops.aten.sub.Tensor(x, y)", "f32[4]"},
+    {"x: \"i8[4]\", y: \"u8[4]\"", "torch.ops.aten.sub.Tensor(x, y)", "i16[4]"},
+    {"x: \"i64[4]\"", "torch.ops.aten.mul.Tensor(x, 0.5)", "f32[4]"},
+    {"x: \"bf16[4]\"", "torch.ops.aten.add.Tensor(x, 1)", "bf16[4]"},
+    {"x: \"bf16[s0, 4]\"", "torch.ops.aten.add.Scalar(x, 2.0)", "bf16[s0, 4]"},
+    {"x: \"i32[4]\"", "torch.ops.aten.sub.Scalar(x, 2)", "i32[4]"},
+    {"x: \"f32[4]\"", "torch.ops.aten.rsub.Scalar(x, 1)", "f32[4]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.mul.Scalar(x, 3)", "f32[2, 3]"},
+    {"x: \"i64[4]\", y: \"i64[4]\"", "torch.ops.aten.div.Tensor(x, y)", "f32[4]"},
+    {"x: \"f16[4, 1]\", y: \"f16[5]\"", "torch.ops.aten.div.Tensor(x, y)", "f16[4, 5]"},
+    {"x: \"i64[4]\"", "torch.ops.aten.div.Scalar(x, 2)", "f32[4]"},
+    {"x: \"i64[4]\", y: \"i64[4]\"",
+     "torch.ops.aten.div.Tensor_mode(x, y, rounding_mode = 'floor')", "i64[4]"},
+    {"x: \"f32[4]\", y: \"f32[1]\"", "torch.ops.aten.add_.Tensor(x, y)", "f32[4]"},
+    {"x: \"f32[4]\"", "torch.ops.aten.add_.Scalar(x, 1)", "f32[4]"},
+    {"x: \"f32[4]\", y: \"f32[4]\"", "torch.ops.aten.sub_.Tensor(x, y)", "f32[4]"},
+    {"x: \"f32[4]\"", "torch.ops.aten.sub_.Scalar(x, 1)", "f32[4]"},
+    {"x: \"bf16[2, 4]\", y: \"bf16[4]\"", "torch.ops.aten.mul_.Tensor(x, y)", "bf16[2, 4]"},
+    {"x: \"f32[4]\"", "torch.ops.aten.mul_.Scalar(x, 2)", "f32[4]"},
+    {"x: \"f32[4]\", y: \"f32[4]\"", "torch.ops.aten.div_.Tensor(x, y)", "f32[4]"},
+    {"x: \"f32[4]\"", "torch.ops.aten.div_.Scalar(x, 2)", "f32[4]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.pow.Tensor_Scalar(x, 2)", "bf16[s0, 8]"},
+    {"x: \"f32[3, 1]\", y: \"f32[3]\"", "torch.ops.aten.pow.Tensor_Tensor(x, y)", "f32[3, 3]"},
+    {"x: \"f32[3]\", y: \"f32[2, 1]\"", "torch.ops.aten.maximum(x, y)", "f32[2, 3]"},
+    {"x: \"f32[3]\", y: \"f32[3]\"", "torch.ops.aten.minimum(x, y)", "f32[3]"},
+    {"c: \"b8[2, 1]\", x: \"f32[3]\", y: \"f32[]\"", "torch.ops.aten.where.self(c, x, y)",
+     "f32[2, 3]"},
+    {"x: \"f16[4]\"", "torch.ops.aten.clamp(x, 0, 6)", "f16[4]"},
+    {"x: \"f32[2, 3]\", m: \"b8[3]\"", "torch.ops.aten.masked_fill.Scalar(x, m, 0.0)", "f32[2, 3]"},
+    // --- unary
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.neg.default(x)", "bf16[s0, 8]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.neg_.default(x)", "f32[2]"},
+    {"x: \"i32[2]\"", "torch.ops.aten.abs.default(x)", "i32[2]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.rsqrt.default(x)", "bf16[s0, 8]"},
+    {"x: \"i64[2]\"", "torch.ops.aten.rsqrt.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.rsqrt_.default(x)", "f32[2]"},
+    {"x: \"f16[2]\"", "torch.ops.aten.sqrt.default(x)", "f16[2]"},
+    {"x: \"f16[2]\"", "torch.ops.aten.exp.default(x)", "f16[2]"},
+    {"x: \"i32[2]\"", "torch.ops.aten.log.default(x)", "f32[2]"},
+    {"x: \"f32[2, 2]\"", "torch.ops.aten.reciprocal.default(x)", "f32[2, 2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.sin.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.cos.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.erf.default(x)", "f32[2]"},
+    {"x: \"bf16[s0, 11008]\"", "torch.ops.aten.silu.default(x)", "bf16[s0, 11008]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.silu_.default(x)", "f32[2]"},
+    {"x: \"f16[2]\"", "torch.ops.aten.sigmoid.default(x)", "f16[2]"},
+    {"x: \"f16[2]\"", "torch.ops.aten.sigmoid_.default(x)", "f16[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.gelu.default(x, approximate = 'tanh')", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.relu.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.relu_.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.tanh.default(x)", "f32[2]"},
+    // --- comparisons
+    {"x: \"f32[2, 3]\", y: \"f32[3]\"", "torch.ops.aten.eq.Tensor(x, y)", "b8[2, 3]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.eq.Scalar(x, 0)", "b8[2]"},
+    {"x: \"f32[2]\", y: \"f32[2]\"", "torch.ops.aten.ne.Tensor(x, y)", "b8[2]"},
+    {"x: \"i64[2]\"", "torch.ops.aten.ne.Scalar(x, 1)", "b8[2]"},
+    {"x: \"f32[2]\", y: \"f32[2]\"", "torch.ops.aten.lt.Tensor(x, y)", "b8[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.lt.Scalar(x, 0)", "b8[2]"},
+    {"x: \"f32[2]\", y: \"f32[2]\"", "torch.ops.aten.le.Tensor(x, y)", "b8[2]"},
+    {"x: \"f32[s1]\"", "torch.ops.aten.le.Scalar(x, 0)", "b8[s1]"},
+    {"x: \"f32[2]\", y: \"f32[2]\"", "torch.ops.aten.gt.Tensor(x, y)", "b8[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.gt.Scalar(x, 0)", "b8[2]"},
+    {"x: \"f32[2]\", y: \"f32[2]\"", "torch.ops.aten.ge.Tensor(x, y)", "b8[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.ge.Scalar(x, 0)", "b8[2]"},
+    // --- layout views
+    {"x: \"bf16[s0, 4, 7168]\"", "torch.ops.aten.view.default(x, [-1, 7168])", "bf16[4*s0, 7168]"},
+    {"x: \"bf16[s0, 7168]\"", "torch.ops.aten.view.default(x, [-1, 56, 128])", "bf16[s0, 56, 128]"},
+    {"x: \"f32[6, 4]\"", "torch.ops.aten.view.default(x, [2, -1, 4])", "f32[2, 3, 4]"},
+    {"x: \"f32[s0, s1]\"", "torch.ops.aten.reshape.default(x, [-1])", "f32[s0*s1]"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten._unsafe_view.default(x, [6, 4])", "f32[6, 4]"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten.view_copy.default(x, [24])", "f32[24]"},
+    {"x: \"f32[s0, 3, 4, 5]\"", "torch.ops.aten.flatten.using_ints(x, 1, 2)", "f32[s0, 12, 5]"},
+    {"x: \"f32[s0, 3, 4]\"", "torch.ops.aten.flatten.using_ints(x)", "f32[12*s0]"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten.transpose.int(x, 0, -1)", "f32[4, 3, 2]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.t.default(x)", "f32[3, 2]"},
+    {"x: \"f32[s0, 3, 4]\"", "torch.ops.aten.permute.default(x, [2, 0, 1])", "f32[4, s0, 3]"},
+    {"x: \"f32[3, 1]\", s: \"Sym(s0)\"", "torch.ops.aten.expand.default(x, [2, 3, s])",
+     "f32[2, 3, s0]"},
+    {"x: \"f32[3, 1]\"", "torch.ops.aten.expand.default(x, [-1, 5])", "f32[3, 5]"},
+    {"x: \"f32[3, 4]\"", "torch.ops.aten.unsqueeze.default(x, -1)", "f32[3, 4, 1]"},
+    {"x: \"f32[1, 3, 1]\"", "torch.ops.aten.squeeze.default(x)", "f32[3]"},
+    {"x: \"f32[1, 3, 1]\"", "torch.ops.aten.squeeze.dim(x, 0)", "f32[3, 1]"},
+    {"x: \"f32[1, 3, 1]\"", "torch.ops.aten.squeeze.dim(x, 1)", "f32[1, 3, 1]"},
+    {"x: \"f32[1, 3, 1]\"", "torch.ops.aten.squeeze.dims(x, [0, 2])", "f32[3]"},
+    {"x: \"f32[10, 4]\"", "torch.ops.aten.slice.Tensor(x, 0, 2, 7)", "f32[5, 4]"},
+    {"x: \"f32[10, 4]\"", "torch.ops.aten.slice.Tensor(x, 0, -3, 9223372036854775807)",
+     "f32[3, 4]"},
+    {"x: \"f32[10, 4]\"", "torch.ops.aten.slice.Tensor(x, 0, 1, 100, 3)", "f32[3, 4]"},
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.slice.Tensor(x, 0, 1, 9223372036854775807)",
+     "f32[s0 - 1, 4]"},
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.slice.Tensor(x, 1, 0, 2)", "f32[s0, 2]"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten.select.int(x, 1, -1)", "f32[2, 4]"},
+    {"x: \"f32[12]\"", "torch.ops.aten.as_strided.default(x, [3, 4], [4, 1])", "f32[3, 4]"},
+    {"x: \"f32[s0]\"", "torch.ops.aten.alias.default(x)", "f32[s0]"},
+    {"x: \"f32[s0]\"", "torch.ops.aten.detach.default(x)", "f32[s0]"},
+    {"x: \"f32[10, 4]\"", "torch.ops.aten.split.Tensor(x, 4)",
+     "tuple(f32[4, 4], f32[4, 4], f32[2, 4])"},
+    {"x: \"f32[2, 10]\"", "torch.ops.aten.split_with_sizes.default(x, [3, 7], -1)",
+     "tuple(f32[2, 3], f32[2, 7])"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.unbind.int(x)", "tuple(f32[3], f32[3])"},
+    // --- copies
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.contiguous.default(x)", "f32[2, 3]"},
+    {"x: \"bf16[s0, 3]\"",
+     "torch.ops.aten.clone.default(x, memory_format = torch.contiguous_format)", "bf16[s0, 3]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.alias_copy.default(x)", "f32[2]"},
+    {"x: \"f32[2]\"", "torch.ops.aten.lift_fresh_copy.default(x)", "f32[2]"},
+    {"x: \"f16[s0, 4]\", y: \"f16[3, 4]\"", "torch.ops.aten.cat.default([x, y])", "f16[s0 + 3, 4]"},
+    {"x: \"f16[2, 4]\", y: \"f32[2, 1]\"", "torch.ops.aten.cat.default([x, y], -1)", "f32[2, 5]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.repeat.default(x, [2, 1, 2])", "f32[2, 2, 6]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.constant_pad_nd.default(x, [1, 2])", "f32[2, 6]"},
+    {"x: \"f32[8, 4]\", y: \"f32[2, 4]\"", "torch.ops.aten.slice_scatter.default(x, y, 0, 0, 2)",
+     "f32[8, 4]"},
+    {"x: \"f32[8, 4]\", y: \"f32[4]\"", "torch.ops.aten.select_scatter.default(x, y, 0, 1)",
+     "f32[8, 4]"},
+    {"x: \"f32[3, 4]\", y: \"f32[4]\"", "torch.ops.aten.copy.default(x, y)", "f32[3, 4]"},
+    {"x: \"bf16[3, 4]\", y: \"f32[3, 4]\"", "torch.ops.aten.copy_.default(x, y)", "bf16[3, 4]"},
+    // --- reductions
+    {"x: \"i32[2, 3]\"", "torch.ops.aten.sum.default(x)", "i64[]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.sum.dim_IntList(x, [1])", "bf16[s0]"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten.sum.dim_IntList(x, [0, -1], True)", "f32[1, 3, 1]"},
+    {"x: \"f16[2, 3]\"", "torch.ops.aten.sum.dim_IntList(x, None, dtype = torch.float32)", "f32[]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.mean.default(x)", "f32[]"},
+    {"x: \"f32[s0, 8]\"", "torch.ops.aten.mean.dim(x, [-1], True)", "f32[s0, 1]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.amax.default(x, [1], True)", "f32[2, 1]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.amin.default(x)", "f32[]"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.max.dim(x, 1)", "tuple(f32[2], i64[2])"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.argmax.default(x, -1)", "i64[2]"},
+    {"x: \"f32[2, 3]\"",
+     "torch.ops.aten.var_mean.correction(x, [1], correction = 0, keepdim = True)",
+     "tuple(f32[2, 1], f32[2, 1])"},
+    {"x: \"f16[2, 3]\"", "torch.ops.aten._softmax.default(x, -1, True)", "f32[2, 3]"},
+    {"x: \"f16[2, 3]\"", "torch.ops.aten._log_softmax.default(x, 1, False)", "f16[2, 3]"},
+    {"x: \"f16[2, 3]\"", "torch.ops.aten.softmax.int(x, -1, torch.float32)", "f32[2, 3]"},
+    // --- matmuls
+    {"a: \"bf16[s0, 7168]\", b: \"bf16[7168, 512]\"", "torch.ops.aten.mm.default(a, b)",
+     "bf16[s0, 512]"},
+    {"a: \"f16[8, s0, 64]\", b: \"f16[8, 64, 32]\"", "torch.ops.aten.bmm.default(a, b)",
+     "f16[8, s0, 32]"},
+    {"a: \"f32[2, 1, 3, 4]\", b: \"f32[5, 4, 6]\"", "torch.ops.aten.matmul.default(a, b)",
+     "f32[2, 5, 3, 6]"},
+    {"a: \"f32[4]\", b: \"f32[4]\"", "torch.ops.aten.matmul.default(a, b)", "f32[]"},
+    {"a: \"f32[3, 4]\", b: \"f32[4]\"", "torch.ops.aten.matmul.default(a, b)", "f32[3]"},
+    {"c: \"f32[5]\", a: \"f32[3, 4]\", b: \"f32[4, 5]\"", "torch.ops.aten.addmm.default(c, a, b)",
+     "f32[3, 5]"},
+    {"x: \"bf16[s0, 4, 16]\", w: \"bf16[32, 16]\", b: \"bf16[32]\"",
+     "torch.ops.aten.linear.default(x, w, b)", "bf16[s0, 4, 32]"},
+    // --- casts
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten._to_copy.default(x, dtype = torch.float32)",
+     "f32[s0, 8]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.to.dtype(x, torch.float16)", "f16[s0, 8]"},
+    {"x: \"f32[2]\"", "torch.ops.prims.convert_element_type.default(x, torch.bfloat16)", "bf16[2]"},
+    {"x: \"bf16[2, 3]\"", "torch.ops.npu._npu_dtype_cast.default(x, torch.float32)", "f32[2, 3]"},
+    {"x: \"bf16[2, 3]\"", "torch.ops.npu._npu_dtype_cast.default(x, 6)", "f32[2, 3]"},
+    // --- creation
+    {"s: \"Sym(s0)\"", "torch.ops.aten.full.default([s, 4], 1.5)", "f32[s0, 4]"},
+    {"", "torch.ops.aten.full.default([2], 1)", "i64[2]"},
+    {"", "torch.ops.aten.full.default([2], False)", "b8[2]"},
+    {"", "torch.ops.aten.zeros.default([2, 3], dtype = torch.bfloat16)", "bf16[2, 3]"},
+    {"", "torch.ops.aten.ones.default([4])", "f32[4]"},
+    {"", "torch.ops.aten.empty.memory_format([2, 3], dtype = torch.int8)", "i8[2, 3]"},
+    {"x: \"f16[9]\"", "torch.ops.aten.new_empty.default(x, [3, 3])", "f16[3, 3]"},
+    {"x: \"f16[9]\"", "torch.ops.aten.zeros_like.default(x)", "f16[9]"},
+    {"x: \"f16[9]\"", "torch.ops.aten.ones_like.default(x, dtype = torch.float32)", "f32[9]"},
+    {"x: \"f16[9]\"", "torch.ops.aten.empty_like.default(x)", "f16[9]"},
+    {"x: \"f16[9]\"", "torch.ops.aten.full_like.default(x, 7)", "f16[9]"},
+    {"", "torch.ops.aten.scalar_tensor.default(2.0)", "f32[]"},
+    {"",
+     "torch.ops.prims.iota.default(5, start = 0, step = 1, dtype = torch.int64, device = "
+     "device(type='cpu'), requires_grad = False)",
+     "i64[5]"},
+    // --- misc
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.sym_size.int(x, 0)", "Sym(s0)"},
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.sym_size.int(x, -1)", "Sym(4)"},
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.sym_numel.default(x)", "Sym(4*s0)"},
+    {"w: \"bf16[1000, 64]\", i: \"i64[s0, 7]\"", "torch.ops.aten.embedding.default(w, i)",
+     "bf16[s0, 7, 64]"},
+    {"", "torch.ops.air.scope_enter.default(['_user_stream_label'], ['s1'])", "None"},
+    {"",
+     "enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['s1'])\n"
+     "torch.ops.air.scope_exit.default()",
+     "None"},
+    // --- npu (spec §7)
+    {"x1: \"bf16[s0, 7168]\", x2: \"bf16[s0, 7168]\", g: \"bf16[7168]\"",
+     "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)",
+     "tuple(bf16[s0, 7168], f32[s0, 1], bf16[s0, 7168])"},
+    {"x1: \"f16[2, 3, 4, 8]\", x2: \"f16[2, 3, 4, 8]\", g: \"f16[8]\"",
+     "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g, 1e-05)",
+     "tuple(f16[2, 3, 4, 8], f32[2, 3, 4, 1], f16[2, 3, 4, 8])"},
+    {"x1: \"f16[2, 3, 4, 8]\", x2: \"f16[2, 3, 4, 8]\", g: \"f16[4, 8]\"",
+     "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)",
+     "tuple(f16[2, 3, 4, 8], f32[2, 3, 1, 1], f16[2, 3, 4, 8])"},
+    {"x: \"bf16[s0, 128]\", g: \"bf16[128]\"", "torch.ops.npu.npu_rms_norm.default(x, g)",
+     "tuple(bf16[s0, 128], f32[s0, 1])"},
+    {"x: \"bf16[s0, 4, 64]\", s: \"bf16[64]\"",
+     "torch.ops.npu.npu_dynamic_quant.default(x, smooth_scales = s)",
+     "tuple(i8[s0, 4, 64], f32[s0, 4])"},
+    {"x: \"bf16[s0, 64]\"", "torch.ops.npu.npu_dynamic_quant.default(x, dst_type = 16)",
+     "tuple(i32[s0, 8], f32[s0])"},
+    {"x: \"bf16[3, 64]\"", "torch.ops.npu.npu_dynamic_quant.default(x, quant_mode = 'pertensor')",
+     "tuple(i8[3, 64], f32[1])"},
+    {"x: \"bf16[s0, 64]\", s: \"f32[64]\", z: \"i32[64]\"",
+     "torch.ops.npu.npu_quantize.default(x, s, z, torch.qint8, -1)", "i8[s0, 64]"},
+    {"x: \"bf16[s0, 64]\", s: \"f32[64]\"",
+     "torch.ops.npu.npu_quantize.default(x, s, None, 13, -1)", "u8[s0, 64]"},
+    {"x: \"bf16[s0, 64]\", s: \"bf16[64]\", z: \"bf16[64]\"",
+     "torch.ops.npu.npu_quantize.default(x, s, z, torch.quint4x2, -1, False)", "i32[s0, 8]"},
+    {"x1: \"f16[s0, 2, 16]\", x2: \"f16[s0, 2, 16]\", g: \"f16[16]\", s: \"f16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, g, smooth_scale1 = s, "
+     "output_mask = [True, False])",
+     "tuple(i8[s0, 2, 16], i8[0], f16[s0, 2, 16], f32[s0, 2], f32[0])"},
+    {"x1: \"f16[4, 16]\", x2: \"f16[4, 16]\", g: \"f16[16]\", s: \"f16[16]\", t: \"f16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, g, smooth_scale1 = s, "
+     "smooth_scale2 = t)",
+     "tuple(i8[4, 16], i8[4, 16], f16[4, 16], f32[4], f32[4])"},
+    {"x1: \"bf16[s0, 16]\", x2: \"bf16[s0, 16]\", g: \"bf16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_cast.default(x1, x2, g)",
+     "tuple(f32[s0, 16], bf16[s0, 16], f32[s0, 1], bf16[s0, 16])"},
+    {"x1: \"f16[2, 16]\", x2: \"f16[2, 16]\", g: \"f16[16]\", s: \"f32[16]\", z: \"i32[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_quant.default(x1, x2, g, s, z, axis = -1)",
+     "tuple(i8[2, 16], i8[2, 16], f16[2, 16])"},
+    {"x: \"f16[4, 8, 128]\", w: \"f16[4, 128, 256]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w)", "f16[8, 4, 256]"},
+    {"x: \"f16[s0, 4, 128]\", w: \"f16[4, 128, 256]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w, perm_x1 = [1, 0, 2])",
+     "f16[s0, 4, 256]"},
+    {"x: \"f16[4, 8, 128]\", w: \"f16[4, 128, 256]\", s: \"i64[1024]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w, scale = s)", "i8[8, 1, 1024]"},
+    {"x: \"f16[4, 8, 128]\", w: \"f16[4, 128, 256]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w, batch_split_factor = 2)",
+     "f16[2, 8, 512]"},
+    {"x1: \"bf16[s0, 16]\", x2: \"bf16[s0, 16]\", g: \"bf16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_v2.default(x1, x2, g)", "f32[s0, 1]"},
+    {"x1: \"bf16[s0, 16]\", x2: \"bf16[s0, 16]\", g: \"bf16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_v2_functional.default(x1, x2, g, 1e-06)",
+     "tuple(f32[s0, 1], bf16[s0, 16], bf16[s0, 16])"},
+    {"kv: \"bf16[s0, 1, 1, 576]\", g: \"bf16[512]\", c: \"bf16[s0, 1, 1, 64]\", "
+     "s: \"bf16[s0, 1, 1, 64]\", i: \"i64[s0]\", kc: \"bf16[32, 128, 1, 64]\", "
+     "cc: \"bf16[32, 128, 1, 512]\"",
+     "torch.ops.npu.npu_kv_rmsnorm_rope_cache.default(kv, g, c, s, i, kc, cc, cache_mode = 'PA')",
+     "tuple(bf16[32, 128, 1, 64], bf16[32, 128, 1, 512], bf16[s0, 1, 1, 64], "
+     "bf16[s0, 1, 1, 512])"},
+    {"kv: \"bf16[s0, 1, 1, 576]\", g: \"bf16[512]\", c: \"bf16[s0, 1, 1, 64]\", "
+     "s: \"bf16[s0, 1, 1, 64]\", i: \"i64[s0]\", kc: \"bf16[32, 128, 1, 64]\", "
+     "cc: \"bf16[32, 128, 1, 512]\"",
+     "torch.ops.npu.npu_kv_rmsnorm_rope_cache_v2.default(kv, g, c, s, i, kc, cc)",
+     "tuple(bf16[s0, 1, 1, 64], bf16[s0, 1, 1, 512])"},
+    {"kv: \"bf16[s0, 1, 1, 576]\", g: \"bf16[512]\", c: \"bf16[s0, 1, 1, 64]\", "
+     "s: \"bf16[s0, 1, 1, 64]\", i: \"i64[s0]\", kc: \"bf16[32, 128, 1, 64]\", "
+     "cc: \"bf16[32, 128, 1, 512]\"",
+     "torch.ops.npu.npu_kv_rmsnorm_rope_cache_v2_functional.default(kv, g, c, s, i, kc, cc)",
+     "tuple(bf16[s0, 1, 1, 64], bf16[s0, 1, 1, 512], bf16[32, 128, 1, 64], "
+     "bf16[32, 128, 1, 512])"},
+    {"x: \"bf16[s0, 7168]\", wdq: \"bf16[7168, 1536]\", wuq: \"bf16[1536, 6144]\", "
+     "wuk: \"bf16[32, 128, 512]\", wdkv: \"bf16[7168, 576]\", gq: \"bf16[1536]\", "
+     "gkv: \"bf16[512]\", sin: \"bf16[s0, 64]\", cos: \"bf16[s0, 64]\", "
+     "kvc: \"bf16[16, 128, 1, 512]\", krc: \"bf16[16, 128, 1, 64]\"",
+     "torch.ops.npu.npu_mla_prolog_v3.default(x, wdq, wuq, wuk, wdkv, gq, gkv, sin, cos, kvc, "
+     "krc)",
+     "tuple(bf16[s0, 32, 512], bf16[s0, 32, 64], unknown, unknown, unknown)"},
+    {"x: \"bf16[s0, 7168]\", wdq: \"bf16[7168, 1536]\", wuq: \"bf16[1536, 6144]\", "
+     "wuk: \"bf16[32, 128, 512]\", wdkv: \"bf16[7168, 576]\", gq: \"bf16[1536]\", "
+     "gkv: \"bf16[512]\", sin: \"bf16[s0, 64]\", cos: \"bf16[s0, 64]\", "
+     "kvc: \"bf16[16, 128, 1, 512]\", krc: \"bf16[16, 128, 1, 64]\"",
+     "torch.ops.npu.npu_mla_prolog_v3_functional.default(x, wdq, wuq, wuk, wdkv, gq, gkv, sin, "
+     "cos, kvc, krc)",
+     "tuple(bf16[s0, 32, 512], bf16[s0, 32, 64], unknown, unknown, unknown, "
+     "bf16[16, 128, 1, 512], bf16[16, 128, 1, 64])"},
+    {"x: \"bf16[s0, 2816]\"", "torch.ops.npu.npu_swiglu.default(x)", "bf16[s0, 1408]"},
+    {"x: \"f16[4, 6, 3]\"", "torch.ops.npu.npu_swiglu.default(x, 1)", "f16[4, 3, 3]"},
+    {"a: \"i8[s0, 7168]\", b: \"i8[7168, 512]\", s: \"f32[512]\"",
+     "torch.ops.npu.npu_quant_matmul.default(a, b, s, output_dtype = torch.bfloat16)",
+     "bf16[s0, 512]"},
+    {"a: \"i8[s0, 64]\", b: \"i32[64, 16]\", s: \"f32[1]\"",
+     "torch.ops.npu.npu_quant_matmul.default(a, b, s)", "i8[s0, 128]"},
+};
+
+TEST(ShapeInferenceTest, EveryCase) {
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.expr);
+    try {
+      Graph g = single_op(c.sig, c.expr);
+      EXPECT_EQ(type_of(g, "out"), c.expected);
+    } catch (const Error& e) {
+      ADD_FAILURE() << e.render();
+    }
+  }
+}
+
+TEST(ShapeInferenceTest, EveryCatalogOpIsCovered) {
+  std::set<std::string> covered;
+  for (const Case& c : kCases) {
+    Graph g = parse_fx(single_op_text(c.sig, c.expr), "snippet.py");
+    resolve_ops(g, builtin());
+    for (const Node& n : g.nodes())
+      if (n.op != kNoOp) covered.insert(n.target);
+  }
+  for (const OpInfo& info : builtin().all()) {
+    std::string q = info.schema.qualified_name();
+    EXPECT_TRUE(info.meta) << q << " has no meta function";
+    EXPECT_TRUE(covered.count(q)) << q << " has no shape inference case";
+  }
+}
+
+TEST(ShapeInferenceTest, UnknownInputsGiveUnknownOutputs) {
+  // `x` has no annotation: nothing may be assumed about it.
+  EXPECT_EQ(type_of(single_op("x", "torch.ops.aten.add.Tensor(x, x)"), "out"), "tensor(?)");
+  EXPECT_EQ(type_of(single_op("x", "torch.ops.aten.view.default(x, [-1, 4])"), "out"), "unknown");
+  EXPECT_EQ(
+      type_of(single_op("x: \"f32[s0, 4]\", n", "torch.ops.aten.view.default(x, [n, 4])"), "out"),
+      "f32[?]");
+  EXPECT_EQ(type_of(single_op("x", "torch.ops.aten.sym_size.int(x, 0)"), "out"), "Sym(?)");
+  EXPECT_EQ(type_of(single_op("x", "torch.ops.aten.split.Tensor(x, 2)"), "out"), "unknown");
+  // Known dtype survives an unknown partner only where the op defines it.
+  EXPECT_EQ(type_of(single_op("x: \"bf16[4]\", y", "torch.ops.aten.mul.Tensor(x, y)"), "out"),
+            "tensor(?)");
+  EXPECT_EQ(
+      type_of(single_op("x", "torch.ops.aten._to_copy.default(x, dtype = torch.float32)"), "out"),
+      "f32[?]");
+  EXPECT_EQ(type_of(single_op("x, g", "torch.ops.npu.npu_rms_norm.default(x, g)"), "out"),
+            "tuple(tensor(?), f32[?])");
+  // A view with a symbolic size from sym_size of a typed tensor.
+  Graph g = typed_graph(
+      "def forward(self, x: \"f32[s0, 8]\"):\n"
+      "    n = torch.ops.aten.sym_size.int(x, 0)\n"
+      "    out = torch.ops.aten.view.default(x, [n, 2, -1])\n"
+      "    return (out,)\n");
+  EXPECT_EQ(type_of(g, "out"), "f32[s0, 2, 4]");
+}
+
+TEST(ShapeInferenceTest, GetItemAndSymIntArithmetic) {
+  Graph g = typed_graph(
+      "def forward(self, x1: \"bf16[s0, 4, 64]\", x2: \"bf16[s0, 4, 64]\", w: \"bf16[64]\"):\n"
+      "    r = torch.ops.npu.npu_add_rms_norm.default(x1, x2, w)\n"
+      "    y = r[0]\n"
+      "    rstd = r[1]\n"
+      "    xo = r[-1]\n"
+      "    a = torch.ops.aten.sym_size.int(x1, 0)\n"
+      "    b = torch.ops.aten.sym_size.int(x1, 1)\n"
+      "    ab = a * b\n"
+      "    v = torch.ops.aten.view.default(y, [ab, 64])\n"
+      "    q = torch.ops.npu.npu_dynamic_quant.default(v)\n"
+      "    scale = q[1]\n"
+      "    sv = torch.ops.aten.view.default(scale, [-1, 1])\n"
+      "    return (sv, xo, rstd)\n");
+  EXPECT_EQ(type_of(g, "y"), "bf16[s0, 4, 64]");
+  EXPECT_EQ(type_of(g, "rstd"), "f32[s0, 4, 1]");
+  EXPECT_EQ(type_of(g, "xo"), "bf16[s0, 4, 64]");
+  EXPECT_EQ(type_of(g, "b"), "Sym(4)");
+  EXPECT_EQ(type_of(g, "ab"), "Sym(4*s0)");
+  EXPECT_EQ(type_of(g, "v"), "bf16[4*s0, 64]");
+  EXPECT_EQ(type_of(g, "scale"), "f32[4*s0]");
+  EXPECT_EQ(type_of(g, "sv"), "f32[4*s0, 1]");
+}
+
+TEST(ShapeInferenceTest, SymbolicViewUsesFloorDiv) {
+  // numel s0*s1*8 over [-1, 4*s1] gives 2*s0 exactly.
+  EXPECT_EQ(type_of(single_op("x: \"f32[s0, s1, 8]\", n: \"Sym(4*s1)\"",
+                              "torch.ops.aten.view.default(x, [-1, n])"),
+                    "out"),
+            "f32[2*s0, 4*s1]");
+  // Not exactly divisible: an opaque floor-division atom, never a wrong constant.
+  Graph g = single_op("x: \"f32[s0, 3]\"", "torch.ops.aten.view.default(x, [-1, 2])");
+  const ValueType& t = g.node(*g.find("out")).type;
+  ASSERT_TRUE(t.tensor.shape);
+  EXPECT_TRUE((*t.tensor.shape)[0].is_symbolic());
+  EXPECT_EQ((*t.tensor.shape)[0].evaluate({{"s0", 4}}), 6);
+  EXPECT_EQ((*t.tensor.shape)[1], SymInt(2));
+}
+
+TEST(ShapeInferenceTest, AnnotationsAreCheckedAndKept) {
+  // Consistent annotation: kept (with its strides).
+  Graph ok = typed_graph(
+      "def forward(self, x: \"f32[2, 3]\"):\n"
+      "    out: \"f32[3, 2][1, 3]\" = torch.ops.aten.t.default(x)\n"
+      "    return (out,)\n");
+  const ValueType& t = ok.node(*ok.find("out")).type;
+  ASSERT_TRUE(t.tensor.strides);
+  EXPECT_EQ(*t.tensor.strides, (Shape{1, 3}));
+  // Symbolic dims torch simplified differently are not an error.
+  EXPECT_NO_THROW(
+      typed_graph("def forward(self, x: \"f32[s0, 3]\", y: \"f32[s1, 3]\"):\n"
+                  "    out: \"f32[s0, 3]\" = torch.ops.aten.add.Tensor(x, y)\n"
+                  "    return (out,)\n"));
+  struct Bad {
+    const char* ann;
+    const char* inferred;
+  };
+  for (Bad b : {Bad{"f16[2, 3]", "f32[3, 2]"}, Bad{"f32[2, 3]", "f32[3, 2]"},
+                Bad{"f32[3, 2, 1]", "f32[3, 2]"}}) {
+    try {
+      typed_graph(std::string("def forward(self, x: \"f32[2, 3]\"):\n    out: \"") + b.ann +
+                  "\" = torch.ops.aten.t.default(x)\n    return (out,)\n");
+      ADD_FAILURE() << "no error for " << b.ann;
+    } catch (const Error& e) {
+      std::string msg = e.what();
+      EXPECT_NE(msg.find("'out'"), std::string::npos) << msg;
+      EXPECT_NE(msg.find(b.ann), std::string::npos) << msg;
+      EXPECT_NE(msg.find(b.inferred), std::string::npos) << msg;
+      EXPECT_EQ(e.loc().line, 2);
+    }
+  }
+}
+
+struct ErrorCase {
+  const char* sig;
+  const char* expr;
+  const char* needle;
+};
+
+const ErrorCase kErrors[] = {
+    {"x: \"f32[2, 3]\", y: \"f32[4]\"", "torch.ops.aten.add.Tensor(x, y)", "cannot be broadcast"},
+    {"x: \"f32[3]\", y: \"f32[2, 3]\"", "torch.ops.aten.add_.Tensor(x, y)", "'other'"},
+    {"a: \"f32[3, 4]\", b: \"f32[5, 6]\"", "torch.ops.aten.mm.default(a, b)", "inner dims"},
+    {"a: \"f32[3, 4]\", b: \"f16[4, 6]\"", "torch.ops.aten.mm.default(a, b)", "same dtype"},
+    {"a: \"f32[3, 4]\", b: \"f32[4]\"", "torch.ops.aten.mm.default(a, b)", "'mat2' must be 2-D"},
+    {"a: \"f32[2, 3, 4]\", b: \"f32[3, 4, 5]\"", "torch.ops.aten.bmm.default(a, b)", "batch dims"},
+    {"a: \"f32[2, 3, 4]\", b: \"f32[5, 6]\"", "torch.ops.aten.matmul.default(a, b)", "inner dims"},
+    {"x: \"f32[2, 8]\", w: \"f32[3, 7]\"", "torch.ops.aten.linear.default(x, w)", "inner dims"},
+    {"x: \"f32[6]\"", "torch.ops.aten.view.default(x, [4, -1])", "invalid for input of size 6"},
+    {"x: \"f32[6]\"", "torch.ops.aten.view.default(x, [4, 2])", "invalid for input of shape"},
+    {"x: \"f32[6]\"", "torch.ops.aten.view.default(x, [-1, -1])", "only one dimension"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.permute.default(x, [0, 0])", "repeats dim 0"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.transpose.int(x, 0, 2)", "dim1 2 is out of range"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.expand.default(x, [4, 3])", "cannot expand"},
+    {"x: \"f32[2, 3, 4]\"", "torch.ops.aten.t.default(x)", "<= 2 dims"},
+    {"x: \"f32[2, 3]\"", "torch.ops.aten.select.int(x, 0, 5)", "out of range"},
+    {"x: \"f32[2, 10]\"", "torch.ops.aten.split_with_sizes.default(x, [3, 6], 1)", "sums to 9"},
+    {"x: \"f32[2, 3]\", y: \"f32[2, 4]\"", "torch.ops.aten.cat.default([x, y])", "dim 1"},
+    {"x: \"i32[2]\"", "torch.ops.aten.mean.default(x)", "floating"},
+    {"x: \"f32[2, 3]\", y: \"f32[4]\"", "torch.ops.aten.copy_.default(x, y)", "'src'"},
+    {"w: \"f32[10, 4]\", i: \"f32[3]\"", "torch.ops.aten.embedding.default(w, i)", "'indices'"},
+    {"x1: \"bf16[4, 16]\", x2: \"bf16[4, 8]\", g: \"bf16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)", "must have the same shape"},
+    {"x1: \"bf16[4, 16]\", x2: \"bf16[4, 16]\", g: \"bf16[8]\"",
+     "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)", "argument 'gamma'"},
+    {"x: \"bf16[64]\"", "torch.ops.npu.npu_dynamic_quant.default(x)", "rank > 1"},
+    {"x: \"bf16[4, 64]\", s: \"bf16[32]\"",
+     "torch.ops.npu.npu_dynamic_quant.default(x, smooth_scales = s)", "'smooth_scales'"},
+    {"x: \"bf16[4, 60]\"", "torch.ops.npu.npu_dynamic_quant.default(x, dst_type = 16)",
+     "multiple of 8"},
+    {"x: \"bf16[4, 64]\", s: \"f32[32]\"",
+     "torch.ops.npu.npu_quantize.default(x, s, None, torch.qint8, -1)", "'scales'"},
+    {"x: \"bf16[4, 64]\", s: \"f32[64]\"",
+     "torch.ops.npu.npu_quantize.default(x, s, None, torch.float16, -1)", "unsupported"},
+    {"x1: \"f16[4, 16]\", x2: \"f16[4, 16]\", g: \"f16[16]\", s: \"f16[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, g, smooth_scale1 = s, "
+     "output_mask = [False, True])",
+     "output_mask[0]"},
+    {"x1: \"f16[2, 16]\", x2: \"f16[2, 16]\", g: \"f16[16]\", s: \"f32[8]\"",
+     "torch.ops.npu.npu_add_rms_norm_quant.default(x1, x2, g, s, None)", "'scales1'"},
+    {"x1: \"f16[2, 16]\", x2: \"f16[2, 16]\", g: \"f16[16]\", s: \"f32[16]\"",
+     "torch.ops.npu.npu_add_rms_norm_quant.default(x1, x2, g, s, None, axis = 0)", "'axis'"},
+    {"x: \"f16[4, 8, 128]\", w: \"f16[4, 64, 256]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w)", "inner dims"},
+    {"x: \"f16[4, 8, 128]\", w: \"f16[4, 128, 256]\"",
+     "torch.ops.npu.npu_transpose_batchmatmul.default(x, w, perm_y = [0, 1, 2])", "'perm_y'"},
+    {"x: \"f16[4, 7]\"", "torch.ops.npu.npu_swiglu.default(x)", "must be even"},
+    {"a: \"i8[4, 64]\", b: \"i8[32, 16]\", s: \"f32[16]\"",
+     "torch.ops.npu.npu_quant_matmul.default(a, b, s)", "inner dims"},
+    {"kv: \"bf16[4, 576]\", g: \"bf16[512]\", c: \"bf16[4, 1, 1, 64]\", s: \"bf16[4, 1, 1, 64]\", "
+     "i: \"i64[4]\", kc: \"bf16[4]\", cc: \"bf16[4]\"",
+     "torch.ops.npu.npu_kv_rmsnorm_rope_cache_v2.default(kv, g, c, s, i, kc, cc)",
+     "'kv' must be 4-D"},
+};
+
+TEST(ShapeInferenceTest, InconsistentInputsAreErrorsAtTheNode) {
+  for (const ErrorCase& c : kErrors) {
+    SCOPED_TRACE(c.expr);
+    try {
+      single_op(c.sig, c.expr);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      std::string msg = e.what();
+      EXPECT_NE(msg.find(c.needle), std::string::npos) << msg;
+      EXPECT_NE(msg.find("node 'out'"), std::string::npos) << msg;
+      EXPECT_EQ(e.loc().file, "snippet.py");
+      EXPECT_EQ(e.loc().line, 2);
+    }
+  }
+}
+
+// Every aten/npu-level dump of the corpus: annotations agree with what the
+// meta functions infer from the annotated inputs.
+TEST(ShapeInferenceTest, RealDumpsAgreeWithAnnotations) {
+  std::filesystem::path dir = std::filesystem::path(EQFUSE_SHARED_DIR) / "fx-dumps";
+  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
+  int compared = 0, graphs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() != ".txt") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    Graph g;
+    try {
+      g = parse_fx(text.str(), entry.path().filename().string());
+    } catch (const Error&) {
+      continue;  // Dynamo-level and tabular dumps are rejected by the parser by design
+    }
+    ++graphs;
+    resolve_ops(g, builtin());
+    Graph whole = g;
+    ASSERT_NO_THROW(infer_types(whole, builtin())) << entry.path();
+    auto type_of_node = [&g](NodeRef r) -> const ValueType& { return g.node(r).type; };
+    for (const Node& n : g.nodes()) {
+      if (n.kind != NodeKind::Call || n.op == kNoOp || !n.type_annotated) continue;
+      const OpInfo& info = builtin().info(n.op);
+      ValueType inferred = info.meta(CallContext(info.schema, n.args, type_of_node));
+      ValueType annotated = n.type;
+      annotated.tensor.strides.reset();
+      annotated.tensor.device.reset();
+      EXPECT_EQ(describe(inferred), describe(annotated))
+          << entry.path().filename() << ":" << n.meta.loc.line << " " << n.name;
+      ++compared;
+    }
+  }
+  EXPECT_GE(graphs, 20);
+  EXPECT_GE(compared, 5000);
+  RecordProperty("compared_nodes", compared);
+}
+
+}  // namespace
+}  // namespace eqfuse
