@@ -29,7 +29,10 @@ struct ExtractOptions {
   bool local_improvement = true;
   // greedy-dag: work budget of the improvement pass, in multiples of the
   // problem size (see improve_dag_cost).
-  double improve_work = 20.0;
+  double improve_work = 3.0;
+  // ilp: enforce acyclicity with level variables on the cyclic part of the
+  // e-graph from the start (true), or only by lazy cycle cuts (false).
+  bool ilp_levels = false;
   // auto: use the exact solver only when the reduced problem has at most this
   // many nodes.
   std::size_t auto_exact_max_nodes = 4000;
@@ -64,7 +67,7 @@ Extraction extract_auto(const ExtractionProblem& p, const ExtractOptions& opt = 
 // that have a choice. Stops after about work_factor * (nodes + classes)
 // elementary steps (a deterministic budget, unlike a wall-clock limit).
 std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<NodeId> choice,
-                                     double work_factor = 20.0);
+                                     double work_factor = 3.0);
 
 // Names accepted by extract()/run_extractors(): "bottom-up" (alias "tree"),
 // "greedy-dag", "ilp", "auto". Throws eqfuse::Error for other names.

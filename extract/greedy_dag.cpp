@@ -130,6 +130,7 @@ class MoveEvaluator {
       : p_(p), choice_(std::move(choice)), ref_(p.num_classes(), 0), rank_(p.num_classes(), 0) {
     for (ClassId r : p_.roots()) inc(r);
     undo_.clear();
+    revived_.clear();
     recompute_ranks();
   }
 
@@ -139,6 +140,7 @@ class MoveEvaluator {
 
   // True if choosing node b for class c keeps the choice graph acyclic.
   bool acyclic_if(ClassId c, NodeId b) {
+    if (ranks_dirty_) recompute_ranks();
     bool needs_search = false;
     for (ClassId d : p_.children(b)) {
       if (choice_[d] == kNoNode || d == c) return false;
@@ -165,32 +167,44 @@ class MoveEvaluator {
     return true;
   }
 
-  // Applies c := b and returns the change of the total DAG cost.
+  // Applies c := b (on top of earlier uncommitted moves) and returns the
+  // change of the total DAG cost. Classes it makes reachable again are listed
+  // in revived().
   double apply(ClassId c, NodeId b) {
-    undo_.clear();
-    old_node_ = choice_[c];
-    moved_ = c;
-    delta_ = p_.node_cost(b) - p_.node_cost(old_node_);
+    const NodeId old = choice_[c];
+    moves_.push_back({c, old, undo_.size(), false});
+    revived_.clear();
+    delta_ = p_.node_cost(b) - p_.node_cost(old);
     choice_[c] = b;
     for (ClassId d : p_.children(b)) inc(d);
-    for (ClassId d : p_.children(old_node_)) dec(d);
-    return delta_;
-  }
-
-  void undo() {
-    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) ref_[it->first] = it->second;
-    choice_[moved_] = old_node_;
-    undo_.clear();
-  }
-
-  // Keeps the applied move; refreshes ranks if the move broke their order.
-  void commit() {
-    undo_.clear();
-    for (ClassId d : p_.children(choice_[moved_]))
-      if (rank_[d] >= rank_[moved_]) {
-        recompute_ranks();
+    for (ClassId d : p_.children(old)) dec(d);
+    for (ClassId d : p_.children(b))
+      if (rank_[d] >= rank_[c]) {
+        ranks_dirty_ = true;  // recomputed lazily, before the next cycle check
+        moves_.back().reranked = true;
         break;
       }
+    return delta_;
+  }
+  const std::vector<ClassId>& revived() const { return revived_; }
+  std::size_t pending_moves() const { return moves_.size(); }
+
+  // Reverts the most recent uncommitted move.
+  void undo() {
+    const Move m = moves_.back();
+    moves_.pop_back();
+    work_ += undo_.size() - m.undo_start;
+    for (std::size_t i = undo_.size(); i > m.undo_start; --i)
+      ref_[undo_[i - 1].first] = undo_[i - 1].second;
+    undo_.resize(m.undo_start);
+    choice_[m.eclass] = m.old_node;
+    if (m.reranked) ranks_dirty_ = true;
+  }
+
+  // Keeps every uncommitted move.
+  void commit() {
+    moves_.clear();
+    undo_.clear();
   }
 
  private:
@@ -204,6 +218,7 @@ class MoveEvaluator {
       ++work_;
       touch(d);
       if (ref_[d]++ > 0) continue;
+      revived_.push_back(d);
       delta_ += p_.node_cost(choice_[d]);
       for (ClassId e : p_.children(choice_[d])) stack_.push_back(e);
     }
@@ -248,6 +263,7 @@ class MoveEvaluator {
       }
     }
     work_ += nc;
+    ranks_dirty_ = false;
   }
 
   const ExtractionProblem& p_;
@@ -259,13 +275,54 @@ class MoveEvaluator {
   std::vector<std::uint32_t> seen_;
   std::uint32_t epoch_ = 0;
   std::size_t work_ = 0;
-  ClassId moved_ = 0;
-  NodeId old_node_ = kNoNode;
+  struct Move {
+    ClassId eclass;
+    NodeId old_node;
+    std::size_t undo_start;
+    bool reranked;
+  };
+  std::vector<Move> moves_;
+  std::vector<ClassId> revived_;
+  bool ranks_dirty_ = false;
   double delta_ = 0;
 };
 
 }  // namespace
 }  // namespace extract_detail
+
+namespace {
+
+constexpr double kGain = -1e-9;  // a move must lower the cost by more than this
+
+// A move that costs more because it makes classes reachable again (their
+// cost is then shared) can pay off once other classes switch to nodes using
+// them: tries that group move (the "kick" plus every improving follow-up
+// among the revived classes' parents) and keeps it if the total drops.
+bool try_group_move(const ExtractionProblem& p, extract_detail::MoveEvaluator& ev, double delta,
+                    std::size_t budget) {
+  const std::vector<ClassId> revived = ev.revived();
+  double total = delta;
+  for (ClassId r : revived)
+    for (NodeId m : p.parents(r)) {
+      if (ev.work() >= budget) break;
+      const ClassId cm = p.node_class(m);
+      if (!ev.live(cm) || ev.choice()[cm] == m || !ev.acyclic_if(cm, m)) continue;
+      const double d = ev.apply(cm, m);
+      if (d < kGain) {
+        total += d;
+      } else {
+        ev.undo();
+      }
+    }
+  if (total < kGain) {
+    ev.commit();
+    return true;
+  }
+  while (ev.pending_moves() > 0) ev.undo();
+  return false;
+}
+
+}  // namespace
 
 std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<NodeId> choice,
                                      double work_factor) {
@@ -279,13 +336,16 @@ std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<Nod
     for (ClassId c = 0; c < p.num_classes() && ev.work() < budget; ++c) {
       if (!ev.live(c) || p.class_nodes(c).size() < 2) continue;
       for (NodeId b : p.class_nodes(c)) {
+        if (ev.work() >= budget) break;
         if (b == ev.choice()[c] || !ev.acyclic_if(c, b)) continue;
         const double delta = ev.apply(c, b);
-        if (delta < -1e-9) {
+        if (delta < kGain) {
           ev.commit();
           improved = true;
+        } else if (!ev.revived().empty() && try_group_move(p, ev, delta, budget)) {
+          improved = true;
         } else {
-          ev.undo();
+          while (ev.pending_moves() > 0) ev.undo();
         }
       }
     }

@@ -13,9 +13,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <numeric>
 
 #include <Cbc_C_Interface.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
@@ -127,6 +132,85 @@ struct RowSet {
   }
 };
 
+struct Columns {
+  std::vector<double> obj, lo, hi;
+  std::vector<unsigned char> integer;
+  int add(double cost, double l, double h, bool is_int) {
+    obj.push_back(cost);
+    lo.push_back(l);
+    hi.push_back(h);
+    integer.push_back(is_int ? 1 : 0);
+    return static_cast<int>(obj.size()) - 1;
+  }
+};
+
+// Strongly connected components of the class graph (edges c -> d for every
+// usable node of c and child class d), by an iterative Tarjan. Returns a
+// component id per class (-1 outside the reduced problem) and the sizes.
+std::vector<int> class_components(const ExtractionProblem& p, const Reduced& red,
+                                  std::vector<int>& sizes) {
+  const std::size_t nc = p.num_classes();
+  std::vector<int> comp(nc, -1), index(nc, -1), low(nc, 0);
+  std::vector<unsigned char> on_stack(nc, 0);
+  std::vector<ClassId> tarjan;
+  // DFS frame: class, node index within class, child index within node.
+  struct Frame {
+    ClassId c;
+    std::size_t node, child;
+  };
+  std::vector<Frame> dfs;
+  int counter = 0;
+  for (ClassId s : red.classes) {
+    if (index[s] >= 0) continue;
+    dfs.push_back({s, 0, 0});
+    index[s] = low[s] = counter++;
+    tarjan.push_back(s);
+    on_stack[s] = 1;
+    while (!dfs.empty()) {
+      Frame& f = dfs.back();
+      const auto nodes = p.class_nodes(f.c);
+      bool descended = false;
+      while (f.node < nodes.size() && !descended) {
+        const NodeId n = nodes[f.node];
+        const auto kids = p.children(n);
+        if (!red.usable[n] || f.child >= kids.size()) {
+          ++f.node;
+          f.child = 0;
+          continue;
+        }
+        const ClassId d = kids[f.child++];
+        if (index[d] < 0) {
+          index[d] = low[d] = counter++;
+          tarjan.push_back(d);
+          on_stack[d] = 1;
+          dfs.push_back({d, 0, 0});
+          descended = true;
+        } else if (on_stack[d]) {
+          low[f.c] = std::min(low[f.c], index[d]);
+        }
+      }
+      if (descended) continue;
+      const ClassId c = f.c;
+      dfs.pop_back();
+      if (!dfs.empty()) low[dfs.back().c] = std::min(low[dfs.back().c], low[c]);
+      if (low[c] == index[c]) {
+        const int id = static_cast<int>(sizes.size());
+        int size = 0;
+        ClassId x;
+        do {
+          x = tarjan.back();
+          tarjan.pop_back();
+          on_stack[x] = 0;
+          comp[x] = id;
+          ++size;
+        } while (x != c);
+        sizes.push_back(size);
+      }
+    }
+  }
+  return comp;
+}
+
 class CbcModel {
  public:
   CbcModel() : m_(Cbc_newModel()) {}
@@ -145,10 +229,9 @@ struct SolveOutcome {
   std::vector<double> values;
 };
 
-SolveOutcome solve(const Reduced& red, const std::vector<double>& obj,
-                   const std::vector<double>& col_lo, const RowSet& rows,
-                   const std::vector<int>& start_cols, double seconds, bool verbose) {
-  const int nc = red.num_cols;
+SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows,
+                              const std::vector<int>& start_cols, double seconds, bool verbose) {
+  const int nc = static_cast<int>(cols.obj.size());
   const int nr = static_cast<int>(rows.rows.size());
   std::vector<CoinBigIndex> start(nc + 1, 0);
   for (const auto& row : rows.rows)
@@ -162,11 +245,11 @@ SolveOutcome solve(const Reduced& red, const std::vector<double>& obj,
       index[fill[col]] = r;
       value[fill[col]++] = v;
     }
-  std::vector<double> col_hi(nc, 1.0);
   CbcModel model;
-  Cbc_loadProblem(model.get(), nc, nr, start.data(), index.data(), value.data(), col_lo.data(),
-                  col_hi.data(), obj.data(), rows.lo.data(), rows.hi.data());
-  for (int i = 0; i < nc; ++i) Cbc_setInteger(model.get(), i);
+  Cbc_loadProblem(model.get(), nc, nr, start.data(), index.data(), value.data(), cols.lo.data(),
+                  cols.hi.data(), cols.obj.data(), rows.lo.data(), rows.hi.data());
+  for (int i = 0; i < nc; ++i)
+    if (cols.integer[i]) Cbc_setInteger(model.get(), i);
   Cbc_setObjSense(model.get(), 1);
   Cbc_setLogLevel(model.get(), verbose ? 1 : 0);
   Cbc_setMaximumSeconds(model.get(), std::max(0.01, seconds));
@@ -184,6 +267,75 @@ SolveOutcome solve(const Reduced& red, const std::vector<double>& obj,
     out.has_solution = true;
     out.values.assign(sol, sol + nc);
   }
+  return out;
+}
+
+// CBC 2.10 can crash or overrun its time limit when interrupted, so each
+// solve of a non-trivial model runs in a forked child that streams its answer back through a pipe;
+// the parent kills it shortly after the deadline. A crashed or killed child
+// simply yields no solution, and the caller falls back to what it knows.
+SolveOutcome solve(const Columns& cols, const RowSet& rows, const std::vector<int>& start_cols,
+                   double seconds, bool verbose) {
+  // Small models solve in well under a second: forking would dominate.
+  if (cols.obj.size() < 1000) return solve_in_process(cols, rows, start_cols, seconds, verbose);
+  int fds[2];
+  if (pipe(fds) != 0) return solve_in_process(cols, rows, start_cols, seconds, verbose);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return solve_in_process(cols, rows, start_cols, seconds, verbose);
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    const SolveOutcome out = solve_in_process(cols, rows, start_cols, seconds, verbose);
+    std::vector<double> msg{out.has_solution ? 1.0 : 0.0, out.proven_optimal ? 1.0 : 0.0};
+    msg.insert(msg.end(), out.values.begin(), out.values.end());
+    const char* data = reinterpret_cast<const char*>(msg.data());
+    std::size_t left = msg.size() * sizeof(double);
+    while (left > 0) {
+      const ssize_t w = write(fds[1], data, left);
+      if (w <= 0) break;
+      data += w;
+      left -= static_cast<std::size_t>(w);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::vector<char> buf;
+  const Deadline kill_at(seconds + 2.0);
+  char chunk[1 << 16];
+  bool killed = false;
+  while (true) {
+    pollfd pfd{fds[0], POLLIN, 0};
+    const int wait_ms = static_cast<int>(std::max(0.0, kill_at.remaining_s()) * 1000) + 1;
+    const int ready = poll(&pfd, 1, wait_ms);
+    if (ready == 0 || kill_at.passed()) {
+      kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+    if (ready < 0) continue;  // interrupted by a signal
+    const ssize_t r = read(fds[0], chunk, sizeof chunk);
+    if (r <= 0) break;
+    buf.insert(buf.end(), chunk, chunk + r);
+  }
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  SolveOutcome out;
+  const std::size_t expected = (2 + cols.obj.size()) * sizeof(double);
+  if (killed || !WIFEXITED(status) || buf.size() < 2 * sizeof(double)) {
+    if (verbose) std::fprintf(stderr, "ilp: CBC child %s\n", killed ? "killed" : "failed");
+    return out;
+  }
+  std::vector<double> msg(buf.size() / sizeof(double));
+  std::memcpy(msg.data(), buf.data(), msg.size() * sizeof(double));
+  out.has_solution = msg[0] > 0.5 && buf.size() == expected;
+  out.proven_optimal = out.has_solution && msg[1] > 0.5;
+  if (out.has_solution) out.values.assign(msg.begin() + 2, msg.end());
   return out;
 }
 
@@ -225,6 +377,75 @@ std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
   return cycles;
 }
 
+// Acyclicity up front for the cyclic part only: a level t_c in [0, K-1] per
+// class of a strongly connected component of size K, and for each node n of
+// c with a child class d in the same component t_c - t_d - K y_n >= 1 - K
+// (a chosen node sits strictly above its children). Edges between components
+// can never close a cycle and get no constraint.
+void add_level_constraints(const ExtractionProblem& p, const Reduced& red, Columns& cols,
+                           RowSet& rows) {
+  std::vector<int> sizes;
+  const std::vector<int> comp = class_components(p, red, sizes);
+  std::vector<int> level_col(p.num_classes(), -1);
+  for (ClassId c : red.classes) {
+    const int k = sizes[comp[c]];
+    if (k > 1) level_col[c] = cols.add(0.0, 0.0, k - 1.0, false);
+  }
+  for (std::size_t i = 0; i < red.classes.size(); ++i) {
+    const ClassId c = red.classes[i];
+    if (level_col[c] < 0) continue;
+    const double k = sizes[comp[c]];
+    for (NodeId n : red.nodes_of[i])
+      for (ClassId d : distinct_children(p, n))
+        if (comp[d] == comp[c])
+          rows.add({{level_col[c], 1.0}, {level_col[d], -1.0}, {red.node_col[n], -k}}, 1.0 - k,
+                   1e30);
+  }
+}
+
+// Cuts for every cycle of two or three classes among usable nodes (n in c
+// uses d, m in d uses c; or c -> d -> e -> c), added before the first solve.
+// Such short cycles are the common ones (inverse rewrites like
+// transpose(transpose(x)) or split(concat(a, b)) -> a), and cutting them up
+// front saves many solve rounds. Each cycle is enumerated once, from its
+// smallest class. Stops adding after `max_cuts`.
+void add_short_cycle_cuts(const ExtractionProblem& p, const Reduced& red, RowSet& rows,
+                          std::size_t max_cuts) {
+  std::size_t added = 0;
+  auto uses = [&](NodeId m, ClassId c) {
+    const auto k = p.children(m);
+    return std::find(k.begin(), k.end(), c) != k.end();
+  };
+  auto usable_nodes = [&](ClassId d) {
+    std::vector<NodeId> out;
+    for (NodeId m : p.class_nodes(d))
+      if (red.usable[m] && red.node_col[m] >= 0) out.push_back(m);
+    return out;
+  };
+  for (std::size_t i = 0; i < red.classes.size() && added < max_cuts; ++i) {
+    const ClassId c = red.classes[i];
+    for (NodeId n : red.nodes_of[i])
+      for (ClassId d : distinct_children(p, n)) {
+        if (d <= c || red.class_col[d] < 0) continue;
+        for (NodeId m : usable_nodes(d)) {
+          if (uses(m, c)) {
+            rows.add({{red.node_col[n], 1.0}, {red.node_col[m], 1.0}}, -1e30, 1.0);
+            ++added;
+          }
+          for (ClassId e : distinct_children(p, m)) {
+            if (e <= c || e == d || red.class_col[e] < 0) continue;
+            for (NodeId k : usable_nodes(e))
+              if (uses(k, c)) {
+                rows.add({{red.node_col[n], 1.0}, {red.node_col[m], 1.0}, {red.node_col[k], 1.0}},
+                         -1e30, 2.0);
+                ++added;
+              }
+          }
+        }
+      }
+  }
+}
+
 }  // namespace
 
 Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
@@ -234,8 +455,8 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   const auto derivable = extract_detail::bottom_up_choice(p);
   const Reduced red = reduce(p, derivable);
 
-  std::vector<double> obj(red.num_cols, 0.0);
-  std::vector<double> col_lo(red.num_cols, 0.0);
+  Columns cols;
+  for (int i = 0; i < red.num_cols; ++i) cols.add(0.0, 0.0, 1.0, true);
   RowSet rows;
   for (std::size_t i = 0; i < red.classes.size(); ++i) {
     const ClassId c = red.classes[i];
@@ -246,12 +467,17 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       rows.add(std::move(row), 0.0, 0.0);
     }
     for (NodeId n : ns) {
-      obj[red.node_col[n]] = p.node_cost(n);
+      cols.obj[red.node_col[n]] = p.node_cost(n);
       for (ClassId d : distinct_children(p, n))
         rows.add({{red.node_col[n], 1.0}, {red.class_col[d], -1.0}}, -1e30, 0.0);
     }
   }
-  for (ClassId r : p.roots()) col_lo[red.class_col[r]] = 1.0;
+  for (ClassId r : p.roots()) cols.lo[red.class_col[r]] = 1.0;
+  add_short_cycle_cuts(p, red, rows, 200000);
+  if (opt.ilp_levels) add_level_constraints(p, red, cols, rows);
+  if (opt.verbose)
+    std::fprintf(stderr, "ilp: %zu/%zu classes, %d columns, %zu rows after reduction\n",
+                 red.classes.size(), p.num_classes(), red.num_cols, rows.rows.size());
 
   auto start_columns = [&](const std::vector<NodeId>& choice) {
     std::vector<int> cols;
@@ -265,9 +491,12 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
     return cols;
   };
 
-  while (!deadline.passed()) {
-    const SolveOutcome out = solve(red, obj, col_lo, rows, start_columns(best.choice),
-                                   deadline.remaining_s(), opt.verbose);
+  while (deadline.remaining_s() > 0.2) {
+    const SolveOutcome out =
+        solve(cols, rows, start_columns(best.choice), deadline.remaining_s(), opt.verbose);
+    if (opt.verbose)
+      std::fprintf(stderr, "ilp: solve done, %.1f s left, solution %d, proven %d\n",
+                   deadline.remaining_s(), out.has_solution, out.proven_optimal);
     if (!out.has_solution) break;
     std::vector<NodeId> choice(p.num_classes(), kNoNode);
     for (std::size_t i = 0; i < red.classes.size(); ++i) {
