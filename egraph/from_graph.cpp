@@ -1,0 +1,164 @@
+#include "egraph/from_graph.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "egraph/tensor_analysis.hpp"
+#include "graph/diagnostics.hpp"
+
+namespace eqfuse {
+namespace {
+
+class Loader {
+ public:
+  Loader(const Graph& graph, const OpRegistry& reg, EGraph& g)
+      : graph_(graph), reg_(reg), g_(g), types_(dynamic_cast<TensorAnalysis*>(g.analysis())) {}
+
+  LoadedEGraph run() {
+    out_.node_class.assign(graph_.size(), kNoId);
+    std::vector<Id> effects;
+    for (size_t i = 0; i < graph_.size(); ++i) {
+      const Node& n = graph_.nodes()[i];
+      Id id = kNoId;
+      switch (n.kind) {
+        case NodeKind::Placeholder:
+          id = add_leaf(graph_ops::kPlaceholder, n.name, n);
+          break;
+        case NodeKind::GetAttr:
+          id = add_leaf(graph_ops::kGetAttr, n.target, n);
+          break;
+        case NodeKind::GetItem:
+          id = add_getitem(n);
+          break;
+        case NodeKind::Call:
+          id = n.op == kNoOp ? add_opaque(n) : add_call(n);
+          if (n.op == kNoOp || has_side_effect(n)) effects.push_back(id);
+          break;
+        case NodeKind::Output:
+          break;
+      }
+      out_.node_class[i] = id;
+    }
+    for (NodeRef r : graph_.output_values()) out_.outputs.push_back(class_of(r, graph_.node(r)));
+    for (Id id : out_.outputs) add_root(id);
+    for (Id id : effects) add_root(id);
+    return std::move(out_);
+  }
+
+ private:
+  void add_root(Id id) {
+    if (std::find(out_.roots.begin(), out_.roots.end(), id) == out_.roots.end())
+      out_.roots.push_back(id);
+  }
+
+  Id class_of(NodeRef r, const Node& user) const {
+    if (!r.valid() || static_cast<size_t>(r.index) >= out_.node_class.size() ||
+        out_.node_class[static_cast<size_t>(r.index)] == kNoId) {
+      fail(user.meta.loc, "node '{}' uses a value that is not defined before it", user.name);
+    }
+    return out_.node_class[static_cast<size_t>(r.index)];
+  }
+
+  Id add_leaf(const char* op, const std::string& name, const Node& n) {
+    Symbol sym = Symbol::intern(op);
+    uint64_t payload = Symbol::intern(name).id();
+    if (types_ != nullptr) types_->set_leaf_type(sym, payload, n.type);
+    return g_.add(sym, std::span<const Id>{}, payload);
+  }
+
+  Id add_getitem(const Node& n) {
+    Id src = class_of(n.getitem_source(), n);
+    Id idx = g_.add_constant(Constant::integer(n.getitem_index()));
+    return g_.add(ENode(Symbol::intern(graph_ops::kGetItem), {src, idx}));
+  }
+
+  Id add_opaque(const Node& n) {
+    Symbol sym = Symbol::intern(std::string(graph_ops::kOpaquePrefix) + n.target);
+    uint64_t payload = Symbol::intern(n.name).id();
+    ChildVec children;
+    for (NodeRef r : node_inputs(n)) children.push_back(class_of(r, n));
+    if (types_ != nullptr) types_->set_leaf_type(sym, payload, n.type);
+    ++out_.opaque_calls;
+    return g_.add(sym, as_span(children), payload);
+  }
+
+  Id add_call(const Node& n) {
+    const OpInfo& info = reg_.info(n.op);
+    if (n.args.size() != info.schema.args.size() || !n.kwargs.empty()) {
+      fail(n.meta.loc, "node '{}' is not normalized: {} arguments for schema {}", n.name,
+           n.args.size(), info.schema.to_string());
+    }
+    ChildVec children;
+    for (const Arg& a : n.args) children.push_back(encode(a, n));
+    // A call returning nothing exists only for its effect (scope markers):
+    // it is made unique so two of them are never merged.
+    uint64_t payload = info.schema.returns.empty() ? Symbol::intern(n.name).id()
+                       : n.meta.stream.empty()     ? 0
+                                                   : Symbol::intern(n.meta.stream).id();
+    return g_.add(Symbol::intern(info.schema.qualified_name()), as_span(children), payload);
+  }
+
+  bool has_side_effect(const Node& n) const {
+    const OpInfo& info = reg_.info(n.op);
+    return info.schema.mutates_any() || !info.traits.mutated_args.empty() ||
+           info.schema.returns.empty();
+  }
+
+  Id encode(const Arg& a, const Node& user) {
+    return std::visit(
+        [&](const auto& v) -> Id {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, std::monostate>) {
+            return g_.add_constant(Constant::none());
+          } else if constexpr (std::is_same_v<T, bool>) {
+            return g_.add_constant(Constant::boolean(v));
+          } else if constexpr (std::is_same_v<T, int64_t>) {
+            return g_.add_constant(Constant::integer(v));
+          } else if constexpr (std::is_same_v<T, double>) {
+            return g_.add_constant(Constant::floating(v));
+          } else if constexpr (std::is_same_v<T, std::string>) {
+            return g_.add_constant(Constant::string(v));
+          } else if constexpr (std::is_same_v<T, DType>) {
+            return g_.add_constant(Constant::dtype(v));
+          } else if constexpr (std::is_same_v<T, Device>) {
+            return g_.add_constant(Constant::string(v.to_string()));
+          } else if constexpr (std::is_same_v<T, Literal>) {
+            return g_.add_constant(Constant::string(v.text));
+          } else if constexpr (std::is_same_v<T, NodeRef>) {
+            return class_of(v, user);
+          } else {
+            return encode_list(v, user);
+          }
+        },
+        a.value);
+  }
+
+  Id encode_list(const ArgList& list, const Node& user) {
+    bool all_ints =
+        std::all_of(list.items.begin(), list.items.end(), [](const Arg& a) { return a.is_int(); });
+    if (all_ints && !list.is_tuple) {
+      std::vector<int64_t> values;
+      for (const Arg& a : list.items) values.push_back(std::get<int64_t>(a.value));
+      return g_.add_constant(Constant::int_list(values));
+    }
+    ChildVec children;
+    for (const Arg& a : list.items) children.push_back(encode(a, user));
+    Symbol op = Symbol::intern(list.is_tuple ? graph_ops::kTuple : graph_ops::kList);
+    return g_.add(op, as_span(children));
+  }
+
+  const Graph& graph_;
+  const OpRegistry& reg_;
+  EGraph& g_;
+  TensorAnalysis* types_;
+  LoadedEGraph out_;
+};
+
+}  // namespace
+
+LoadedEGraph load_into_egraph(const Graph& graph, const OpRegistry& reg, EGraph& g) {
+  return Loader(graph, reg, g).run();
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,195 @@
+// Explanations: chains of rewrite steps between equal terms, re-checked
+// step by step with verify_explanation (an independent ground matcher).
+#include "egraph/explain.hpp"
+
+#include <gtest/gtest.h>
+
+#include "egraph/bench_workloads.hpp"
+#include "egraph/runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+std::string first_term(const Explanation& e) {
+  return e.terms.to_string(e.steps.front().term);
+}
+std::string last_term(const Explanation& e) {
+  return e.terms.to_string(e.steps.back().term);
+}
+
+// Left-nested sum of x{n-1} .. x0: the reverse of ac_term(n).
+std::string reversed_ac_term(int n) {
+  std::string s = fmt::format("x{}", n - 1);
+  for (int i = n - 2; i >= 0; --i) s = fmt::format("(+ {} x{})", s, i);
+  return s;
+}
+
+RunReport saturate(EGraph& g, const std::vector<Rewrite>& rules, size_t iterations) {
+  RunnerConfig cfg;
+  cfg.limits.iterations = iterations;
+  cfg.scheduler.kind = SchedulerConfig::Kind::Simple;
+  return Runner(g, cfg).run(rules);
+}
+
+TEST(Explain, GivenUnionLiftedThroughCongruence) {
+  EGraph g;
+  Id fa = g.add_expr("(f (g a) c)");
+  Id fb = g.add_expr("(f (g b) c)");
+  g.merge(g.add_expr("a"), g.add_expr("b"));
+  g.rebuild();
+  ASSERT_EQ(g.find(fa), g.find(fb));
+  Explanation e = explain(g, fa, fb);
+  ASSERT_EQ(e.num_rewrites(), 1u);
+  EXPECT_EQ(first_term(e), "(f (g a) c)");
+  EXPECT_EQ(last_term(e), "(f (g b) c)");
+  EXPECT_EQ(e.steps[1].rule, "given");
+  EXPECT_EQ(e.steps[1].path, (std::vector<uint32_t>{0, 0}));
+  EXPECT_EQ(verify_explanation(e, {}), std::nullopt);
+}
+
+TEST(Explain, SingleRuleStepNamesRuleAndSubstitution) {
+  EGraph g;
+  Id start = g.add_expr("(* (+ x y) 2)");
+  auto rules = parse_rules("comm-add", "(+ ?a ?b) => (+ ?b ?a)");
+  saturate(g, rules, 5);
+  Explainer ex(g, rules);
+  Explanation e = ex.explain_terms("(* (+ x y) 2)", "(* (+ y x) 2)");
+  ASSERT_EQ(e.num_rewrites(), 1u);
+  const ExplanationStep& s = e.steps[1];
+  EXPECT_EQ(s.rule, "comm-add");
+  EXPECT_EQ(s.path, std::vector<uint32_t>{0});
+  ASSERT_EQ(s.subst.size(), 2u);
+  EXPECT_EQ(s.subst[0].first, "a");
+  EXPECT_EQ(e.terms.to_string(s.subst[0].second), "x");
+  EXPECT_EQ(e.terms.to_string(s.subst[1].second), "y");
+  EXPECT_EQ(verify_explanation(e, rules), std::nullopt);
+  // The node id returned for a fresh term denotes exactly that term.
+  EXPECT_EQ(ex.node_term(start), "(* (+ x y) 2)");
+  // Backwards is the same chain reversed, with flipped directions.
+  Explanation back = ex.explain_terms("(* (+ y x) 2)", "(* (+ x y) 2)");
+  ASSERT_EQ(back.num_rewrites(), 1u);
+  EXPECT_EQ(verify_explanation(back, rules), std::nullopt);
+}
+
+TEST(Explain, AcChainConnectsRightNestedToReversedLeftNested) {
+  for (int n : {3, 4, 5}) {
+    EGraph g;
+    Id start = g.add_expr(ac_term(n));
+    auto rules = ac_rules();
+    saturate(g, rules, 100);
+    Explainer ex(g, rules);
+    Explanation e = ex.explain_terms(ac_term(n), reversed_ac_term(n));
+    EXPECT_EQ(first_term(e), ac_term(n));
+    EXPECT_EQ(last_term(e), reversed_ac_term(n));
+    EXPECT_GT(e.num_rewrites(), 0u);
+    EXPECT_EQ(verify_explanation(e, rules), std::nullopt) << e.to_string();
+    EXPECT_EQ(ex.node_term(start), ac_term(n));
+  }
+}
+
+TEST(Explain, EveryNodeOfTheMathRootClassIsExplained) {
+  EGraph g;
+  Id start = g.add_expr(kMathStartTerm);
+  auto rules = math_rules();
+  saturate(g, rules, 8);
+  Explainer ex(g, rules);
+  size_t explained = 0;
+  for (Id n = 0; n < g.num_ids(); ++n) {
+    if (g.find(n) != g.find(start)) continue;
+    Explanation e = ex.explain(start, n);
+    ASSERT_EQ(verify_explanation(e, rules), std::nullopt) << e.to_string();
+    EXPECT_EQ(first_term(e), kMathStartTerm);
+    EXPECT_EQ(last_term(e), ex.node_term(n));
+    ++explained;
+  }
+  EXPECT_GT(explained, 10u);
+}
+
+TEST(Explain, IsDeterministic) {
+  auto run = [] {
+    EGraph g;
+    Id start = g.add_expr(kMathStartTerm);
+    auto rules = math_rules();
+    saturate(g, rules, 6);
+    Id other = g.class_nodes(g.find(start)).back();
+    return explain(g, start, other, rules).to_string();
+  };
+  EXPECT_EQ(run(), run());
+}
+
+TEST(Explain, MultiOutputRuleStepsOnTargetVariables) {
+  EGraph g;
+  Id f = g.add_expr("(f a)");
+  Id gg = g.add_expr("(g a)");
+  std::vector<Rewrite> rules;
+  rules.push_back(
+      Rewrite::parse("fuse", "?m = (f ?x), ?n = (g ?x)", "?m = (fst (fg ?x)), ?n = (snd (fg ?x))"));
+  saturate(g, rules, 3);
+  Explainer ex(g, rules);
+  Explanation e1 = ex.explain_terms("(f a)", "(fst (fg a))");
+  Explanation e2 = ex.explain_terms("(snd (fg a))", "(g a)");
+  EXPECT_EQ(e1.num_rewrites(), 1u);
+  EXPECT_EQ(e2.num_rewrites(), 1u);
+  EXPECT_EQ(e1.steps[1].rule, "fuse");
+  EXPECT_TRUE(e2.steps[1].backward);
+  EXPECT_EQ(verify_explanation(e1, rules), std::nullopt);
+  EXPECT_EQ(verify_explanation(e2, rules), std::nullopt);
+  (void)f;
+  (void)gg;
+}
+
+TEST(Explain, WithoutRulesStepsAreCoarseButPositioned) {
+  EGraph g;
+  Id start = g.add_expr("(* (+ x 0) 1)");
+  auto rules = math_rules();
+  saturate(g, rules, 4);
+  Id x = g.add_expr("x");
+  ASSERT_EQ(g.find(start), g.find(x));
+  Explanation e = explain(g, start, x);  // no rules given
+  EXPECT_GT(e.num_rewrites(), 0u);
+  for (size_t k = 1; k < e.steps.size(); ++k) EXPECT_TRUE(e.steps[k].coarse);
+  EXPECT_EQ(verify_explanation(e, {}), std::nullopt);
+  Explanation precise = explain(g, start, x, rules);
+  for (size_t k = 1; k < precise.steps.size(); ++k) EXPECT_FALSE(precise.steps[k].coarse);
+  EXPECT_EQ(verify_explanation(precise, rules), std::nullopt) << precise.to_string();
+}
+
+TEST(Explain, VerifierRejectsForgedSteps) {
+  EGraph g;
+  g.add_expr("(+ x y)");
+  auto rules = parse_rules("comm-add", "(+ ?a ?b) => (+ ?b ?a)");
+  saturate(g, rules, 3);
+  Explanation e = Explainer(g, rules).explain_terms("(+ x y)", "(+ y x)");
+  ASSERT_EQ(e.num_rewrites(), 1u);
+  Explanation forged = e;
+  forged.steps[1].term = forged.terms.intern(Symbol::intern("z"), 0, {});
+  EXPECT_NE(verify_explanation(forged, rules), std::nullopt);
+  Explanation wrong_rule = e;
+  wrong_rule.steps[1].rule = "no-such-rule";
+  EXPECT_NE(verify_explanation(wrong_rule, rules), std::nullopt);
+}
+
+TEST(Explain, RejectsUnequalOrAbsentTerms) {
+  EGraph g;
+  Id a = g.add_expr("(+ a b)");
+  Id b = g.add_expr("(* a b)");
+  g.rebuild();
+  EXPECT_THROW(explain(g, a, b), Error);
+  Explainer ex(g);
+  EXPECT_THROW(ex.explain_terms("(+ a b)", "(- a b)"), Error);
+  EXPECT_THROW(ex.explain_terms("(+ a ?b)", "(+ a b)"), Error);
+}
+
+TEST(Explain, PrintsDepthLimitedTerms) {
+  EGraph g;
+  g.add_expr("(+ x0 (+ x1 (+ x2 x3)))");
+  auto rules = ac_rules();
+  saturate(g, rules, 100);
+  Explanation e = Explainer(g, rules).explain_terms(ac_term(4), reversed_ac_term(4));
+  std::string text = e.to_string(2);
+  EXPECT_NE(text.find("…"), std::string::npos);
+  EXPECT_NE(text.find("    ; "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace eqfuse
