@@ -55,9 +55,12 @@ TEST(Float16, BitConversionsAgreeWithValueRounding) {
   SplitMix64 rng(7);
   for (int i = 0; i < 20000; ++i) {
     // Random floats over a wide exponent range, both signs.
-    float f = static_cast<float>(std::ldexp(rng.uniform(-1, 1), static_cast<int>(rng.integer(-30, 17))));
-    EXPECT_EQ(static_cast<double>(fp16_bits_to_float(float_to_fp16_bits(f))), round_to_fp16(f)) << f;
-    EXPECT_EQ(static_cast<double>(bf16_bits_to_float(float_to_bf16_bits(f))), round_to_bf16(f)) << f;
+    float f =
+        static_cast<float>(std::ldexp(rng.uniform(-1, 1), static_cast<int>(rng.integer(-30, 17))));
+    EXPECT_EQ(static_cast<double>(fp16_bits_to_float(float_to_fp16_bits(f))), round_to_fp16(f))
+        << f;
+    EXPECT_EQ(static_cast<double>(bf16_bits_to_float(float_to_bf16_bits(f))), round_to_bf16(f))
+        << f;
   }
   EXPECT_EQ(float_to_fp16_bits(1.0f), 0x3c00);
   EXPECT_EQ(float_to_fp16_bits(-2.0f), 0xc000);
