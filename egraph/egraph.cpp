@@ -78,8 +78,11 @@ Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
   rec.payload = payload;
   rec.first_child = static_cast<uint32_t>(children_.size());
   rec.hash = h;
+  rec.stamp = epoch_;
   nodes_.push_back(rec);
+  class_stamp_.push_back(epoch_);
   children_.insert(children_.end(), canon.begin(), canon.end());
+  original_children_.insert(original_children_.end(), canon.begin(), canon.end());
   classes_.emplace_back();
   classes_[id].nodes.push_back(id);
   for (size_t i = 0; i < canon.size(); ++i) {
@@ -134,6 +137,8 @@ bool EGraph::merge(Id a0, Id b0, const Reason& why) {
     analysis_pending_.insert(analysis_pending_.end(), o.parents.begin(), o.parents.end());
   }
   pending_.insert(pending_.end(), o.parents.begin(), o.parents.end());
+  for (Id n : o.nodes) nodes_[n].stamp = epoch_;  // their class changed
+  class_stamp_[root] = epoch_;
   r.nodes.insert(r.nodes.end(), o.nodes.begin(), o.nodes.end());
   r.parents.insert(r.parents.end(), o.parents.begin(), o.parents.end());
   std::vector<Id>().swap(o.nodes);
@@ -164,7 +169,16 @@ void EGraph::recanonicalize(Id n) {
   if (r.dead) return;
   table_.erase(r.hash, n);
   Id* ch = children_.data() + r.first_child;
-  for (uint32_t i = 0; i < r.arity; ++i) ch[i] = uf_.find_compress(ch[i]);
+  bool changed = false;
+  for (uint32_t i = 0; i < r.arity; ++i) {
+    Id c = uf_.find_compress(ch[i]);
+    changed |= c != ch[i];
+    ch[i] = c;
+  }
+  if (changed) {
+    r.stamp = epoch_;
+    class_stamp_[uf_.find_compress(n)] = epoch_;
+  }
   std::span<const Id> view(ch, r.arity);
   r.hash = hash_node(r.op, r.payload, view);
   Id hit = hashcons_find(r.hash, r.op, r.payload, view);
@@ -341,7 +355,8 @@ std::string EGraph::describe(const UnionRecord& rec) const {
 }
 
 size_t EGraph::approx_memory_bytes() const {
-  size_t bytes = nodes_.capacity() * sizeof(NodeRec) + children_.capacity() * sizeof(Id) +
+  size_t bytes = nodes_.capacity() * sizeof(NodeRec) +
+                 (children_.capacity() + original_children_.capacity()) * sizeof(Id) +
                  classes_.capacity() * sizeof(ClassRec) + uf_.memory_bytes() +
                  table_.memory_bytes() + subst_arena_.capacity() * sizeof(Id) +
                  union_log_.capacity() * sizeof(UnionRecord);

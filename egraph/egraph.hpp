@@ -114,6 +114,12 @@ class EGraph {
     return {r.op, r.payload, {children_.data() + r.first_child, r.arity}};
   }
   Symbol node_op(Id n) const { return nodes_[n].op; }
+  // The children node `n` was added with (class ids canonical at that
+  // moment). Never rewritten by rebuild, so every node id denotes one fixed
+  // term; explanations (egraph/explain.hpp) rely on this.
+  std::span<const Id> original_children(Id n) const {
+    return {original_children_.data() + nodes_[n].first_child, nodes_[n].arity};
+  }
   bool node_alive(Id n) const { return !nodes_[n].dead; }
   // Live node ids of a class root (sorted by op, then id, after rebuild).
   std::span<const Id> class_nodes(Id root) const { return classes_[root].nodes; }
@@ -150,6 +156,18 @@ class EGraph {
   // Bumped on every new node and every effective union.
   uint64_t version() const { return version_; }
 
+  // ---- change stamps (semi-naive matching) ----------------------------
+  // Every node carries the epoch in which it was created, re-canonicalised
+  // with different children, or moved to another class; a class root
+  // carries the newest stamp of its nodes. A match made only of nodes
+  // stamped before epoch E existed, unchanged, when the graph was searched
+  // at epoch E, so a rule fully applied then need not see it again.
+  uint32_t epoch() const { return epoch_; }
+  // Starts a new epoch; changes from now on get the new stamp.
+  uint32_t advance_epoch() { return ++epoch_; }
+  uint32_t node_stamp(Id n) const { return nodes_[n].stamp; }
+  uint32_t class_stamp(Id root) const { return class_stamp_[root]; }
+
  private:
   struct NodeRec {
     Symbol op;
@@ -157,7 +175,8 @@ class EGraph {
     uint64_t payload = 0;
     uint32_t first_child = 0;
     uint32_t hash = 0;
-    bool dead = false;  // retired duplicate after congruence
+    uint32_t stamp = 0;  // epoch of the last change (see node_stamp)
+    bool dead = false;   // retired duplicate after congruence
   };
   struct ClassRec {
     std::vector<Id> nodes;
@@ -181,10 +200,13 @@ class EGraph {
   UnionFind uf_;
   std::vector<NodeRec> nodes_;
   std::vector<Id> children_;
+  std::vector<Id> original_children_;  // same layout as children_, never rewritten
   std::vector<ClassRec> classes_;
   detail::HashconsTable table_;
   size_t num_classes_ = 0;
   uint64_t version_ = 0;
+  uint32_t epoch_ = 0;
+  std::vector<uint32_t> class_stamp_;
 
   std::vector<Id> pending_;           // nodes whose children may be stale
   std::vector<Id> analysis_pending_;  // nodes to re-analyse

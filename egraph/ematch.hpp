@@ -7,11 +7,18 @@
 //   Bind     r op n o  for each node of class r with op/payload/arity n:
 //                      registers o..o+n-1 := its children
 //   Compare  r s       continue only if r == s (repeated variable)
-//   Ground   r k      continue only if r == class of ground sub-term k
-// Execution is depth-first backtracking; ground sub-terms (e.g. the `0` in
-// `(* ?a 0)`) are resolved once per search by hashcons lookup, so constants
-// cost one integer compare. Within a class, Bind binary-searches the nodes
-// (sorted by op) for its operator.
+// Execution is depth-first backtracking. Within a class, Bind
+// binary-searches the nodes (sorted by op) for its operator; constants in
+// patterns (the `0` in `(* ?a 0)`) are Binds on a leaf, i.e. one binary
+// search and a payload compare.
+//
+// Semi-naive search: with `since` > 0 only matches that use at least one
+// node stamped at or after epoch `since` (EGraph::node_stamp) are produced;
+// the last Bind skips old classes and old nodes when nothing new was bound
+// before it. Any other match existed unchanged when the graph was searched
+// at `since` (see EGraph::node_stamp), so a rule fully applied then has
+// already added its consequences. Patterns that bind no node (a bare
+// variable) always search everything.
 //
 // Matches are returned flat: each match is `1 + vars().size()` ids, the
 // class of the first root followed by the variable values in vars() order.
@@ -36,32 +43,35 @@ class Matcher {
   // Appends matches to `out`; stops early once more than `limit` matches
   // have been produced. Returns the number of matches appended.
   size_t search(const EGraph& g, std::vector<Id>& out,
-                size_t limit = std::numeric_limits<size_t>::max()) const;
+                size_t limit = std::numeric_limits<size_t>::max(), uint32_t since = 0) const;
   // Matches whose first root is class `cls` only.
   size_t search_class(const EGraph& g, Id cls, std::vector<Id>& out) const;
+  // False if the pattern binds no e-node (then `since` is ignored).
+  bool supports_semi_naive() const { return last_bind_ != kNoLastBind; }
   // The compiled program, one instruction per line (for docs and debugging).
   std::string program_string() const;
 
  private:
-  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare, Ground };
+  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare };
   struct Instr {
     Code code;
     uint32_t reg = 0;
     Symbol op;
     uint64_t payload = 0;
     uint32_t arity = 0;
-    uint32_t out = 0;  // Bind: first output register; Compare: other reg; Ground: term index
+    uint32_t out = 0;  // Bind: first output register; Compare: the other register
   };
+  static constexpr size_t kNoLastBind = std::numeric_limits<size_t>::max();
   struct Run;
   void compile();
-  void compile_node(const Pattern& p, uint32_t node, uint32_t reg, uint32_t part);
+  void compile_node(const Pattern& p, uint32_t node, uint32_t reg);
   uint32_t new_reg() { return num_regs_++; }
 
   MultiPattern pattern_;
   std::vector<Instr> program_;
   uint32_t num_regs_ = 0;
-  std::vector<uint32_t> var_reg_;                       // var index -> register
-  std::vector<std::pair<uint32_t, uint32_t>> grounds_;  // (part, pattern node) of ground terms
+  std::vector<uint32_t> var_reg_;  // var index -> register
+  size_t last_bind_ = kNoLastBind;
 };
 
 }  // namespace eqfuse

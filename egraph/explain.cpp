@@ -46,15 +46,6 @@ std::string TermBank::to_string(uint32_t t, int depth) const {
   return s;
 }
 
-size_t TermBank::tree_size(uint32_t t) const {
-  size_t n = 1;
-  for (uint32_t c : terms_[t].children) {
-    n += tree_size(c);
-    if (n > (size_t{1} << 40)) return n;
-  }
-  return n;
-}
-
 std::string Explanation::to_string(int depth) const {
   std::string out;
   for (const ExplanationStep& s : steps) {

@@ -63,8 +63,6 @@ class TermBank {
   uint32_t with_child(uint32_t t, size_t i, uint32_t child);
   // S-expression; subterms deeper than `depth` print as `…` (-1: no limit).
   std::string to_string(uint32_t t, int depth = -1) const;
-  // Number of operator/leaf occurrences when printed in full (saturating).
-  size_t tree_size(uint32_t t) const;
 
  private:
   using Key = std::pair<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>>;

@@ -65,6 +65,7 @@ class Rewrite {
   const std::vector<std::string>& vars() const { return matcher_.vars(); }
   const std::vector<Condition>& conditions() const { return conditions_; }
   const std::vector<Equality>& equalities() const { return equalities_; }
+  bool has_custom_applier() const { return static_cast<bool>(custom_); }
   std::string to_string() const;
 
   // Index of the first failing condition, or -1 if all hold.

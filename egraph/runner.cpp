@@ -54,7 +54,8 @@ void Runner::search_all(const std::vector<Rewrite>& rules, size_t iteration,
     }
     size_t limit =
         backoff ? (st.match_limit << st.times_banned) : std::numeric_limits<size_t>::max();
-    it.rules[i].matches = rules[i].searcher().search(g_, results[i], limit);
+    uint32_t since = st.semi_naive ? st.applied_epoch : 0;
+    it.rules[i].matches = rules[i].searcher().search(g_, results[i], limit, since);
   };
   unsigned threads = std::min<unsigned>(config_.threads, static_cast<unsigned>(rules.size()));
   if (threads <= 1) {
@@ -111,6 +112,7 @@ std::optional<StopReason> Runner::apply_all(const std::vector<Rewrite>& rules,
       }
     }
     it.rules[i].applications = applied_here;
+    if (!it.rules[i].banned) state_[i].applied_epoch = g_.epoch();
   }
   return std::nullopt;
 }
@@ -130,6 +132,8 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
       if (o->second.ban_length != 0) st.ban_length = o->second.ban_length;
       st.disabled = o->second.disabled;
     }
+    st.semi_naive =
+        config_.semi_naive && rules[i].conditions().empty() && !rules[i].has_custom_applier();
     st.egraph_rule_id = g_.register_rule(rules[i].name(), rules[i].vars());
     report.rules[i].condition_failures.assign(rules[i].conditions().size(), 0);
   }
@@ -149,6 +153,8 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
     search_all(rules, iteration, results, it);
     it.search_seconds = seconds_since(t0);
 
+    // Changes made from here on carry a stamp the next search sees as new.
+    g_.advance_epoch();
     auto t1 = Clock::now();
     std::optional<StopReason> stop = apply_all(rules, results, it, report);
     it.apply_seconds = seconds_since(t1);

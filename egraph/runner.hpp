@@ -61,6 +61,12 @@ struct RunnerConfig {
   RunnerLimits limits;
   SchedulerConfig scheduler;
   unsigned threads = 1;  // > 1: search rules in parallel
+  // Semi-naive search (see ematch.hpp): after a rule has been fully applied
+  // it only looks for matches involving nodes changed since. Same final
+  // e-graph, far fewer redundant applications; `matches` then counts new
+  // matches only. Rules with conditions or custom appliers always search
+  // everything (their outcome may depend on facts that evolve).
+  bool semi_naive = true;
 };
 
 struct RuleIterationStats {
@@ -109,6 +115,8 @@ class Runner {
     size_t match_limit = 0;
     size_t ban_length = 0;
     bool disabled = false;
+    bool semi_naive = false;
+    uint32_t applied_epoch = 0;  // changes stamped before this were seen
     uint32_t egraph_rule_id = 0;
   };
   std::optional<StopReason> check_limits(size_t iteration) const;
