@@ -10,6 +10,7 @@ function(eqfuse_embed out_var symbol)
     COMMAND ${CMAKE_COMMAND} -DOUT=${_out} -DSYMBOL=${symbol} -DROOT=${CMAKE_SOURCE_DIR}
             "-DFILES=${ARGN}" -P ${_script}
     DEPENDS ${ARGN} ${_script}
-    COMMENT "Embedding ${symbol}")
+    COMMENT "Embedding ${symbol}"
+    VERBATIM)
   set(${out_var} ${_out} PARENT_SCOPE)
 endfunction()
