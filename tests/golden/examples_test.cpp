@@ -33,8 +33,9 @@ TEST(Examples, EveryExampleLoadsAndIsFullyTyped) {
     for (const Node& n : g.graph.nodes()) {
       if (n.kind == NodeKind::Output) continue;
       EXPECT_TRUE(n.type.is_known()) << n.name;
-      if (n.kind == NodeKind::Call && n.target != "npu::npu_multi_head_latent_attention")
+      if (n.kind == NodeKind::Call && n.target != "npu::npu_multi_head_latent_attention") {
         EXPECT_NE(n.op, kNoOp) << n.name << " " << n.target;
+      }
     }
     // JSON round trip of the resolved graph.
     Graph back = load_graph_json(save_graph_json(g.graph), "x.json");
