@@ -52,7 +52,8 @@ std::vector<ClassId> distinct_children(const ExtractionProblem& p, NodeId n) {
 // nodes dominated by a sibling that costs no more and needs a subset of its
 // children (swapping to the sibling never adds a cycle). Then keeps only the
 // classes reachable from the roots through the remaining nodes.
-Reduced reduce(const ExtractionProblem& p, const std::vector<NodeId>& derivable) {
+Reduced reduce(const ExtractionProblem& p, const std::vector<NodeId>& derivable,
+               bool negative_costs) {
   Reduced r;
   r.usable.assign(p.num_nodes(), 0);
   for (ClassId c = 0; c < p.num_classes(); ++c) {
@@ -79,7 +80,8 @@ Reduced reduce(const ExtractionProblem& p, const std::vector<NodeId>& derivable)
           break;
         }
       }
-      if (!dominated) kept.push_back(i);
+      // With negative costs, dropping children can raise the total: no dominance.
+      if (!dominated || negative_costs) kept.push_back(i);
     }
     for (std::size_t k : kept) r.usable[cand[k].first] = 1;
   }
@@ -339,14 +341,18 @@ SolveOutcome solve(const Columns& cols, const RowSet& rows, const std::vector<in
   return out;
 }
 
-// Cycles in the chosen subgraph reached from the roots: one per back edge of
+// Cycles among the chosen nodes (all chosen classes, roots first): one per back edge of
 // a DFS, each as the list of chosen nodes along it.
 std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
                                              const std::vector<NodeId>& choice) {
   std::vector<std::vector<NodeId>> cycles;
   std::vector<unsigned char> mark(p.num_classes(), 0);
   std::vector<std::pair<ClassId, std::uint32_t>> stack;
-  for (ClassId root : p.roots()) {
+  // Roots first, then every other chosen class: with negative costs, cycles
+  // outside the roots' reach must be cut too.
+  std::vector<ClassId> starts(p.roots().begin(), p.roots().end());
+  for (ClassId c = 0; c < p.num_classes(); ++c) starts.push_back(c);
+  for (ClassId root : starts) {
     if (mark[root] || choice[root] == kNoNode) continue;
     mark[root] = 1;
     stack.emplace_back(root, 0);
@@ -446,6 +452,24 @@ void add_short_cycle_cuts(const ExtractionProblem& p, const Reduced& red, RowSet
   }
 }
 
+// With negative costs the solver would switch on classes nobody uses just for
+// their cost: a non-root class may only be extracted when a chosen node uses
+// it (x_c <= sum of its parents' y). Together with the cycle cuts, every
+// extracted class is then reachable from a root.
+void add_used_only_constraints(const ExtractionProblem& p, const Reduced& red, RowSet& rows) {
+  std::vector<unsigned char> is_root(p.num_classes(), 0);
+  for (ClassId r : p.roots()) is_root[r] = 1;
+  for (ClassId c : red.classes) {
+    if (is_root[c]) continue;
+    std::vector<std::pair<int, double>> row{{red.class_col[c], 1.0}};
+    for (NodeId n : p.parents(c))
+      if (red.usable[n] && red.node_col[n] >= 0) row.emplace_back(red.node_col[n], -1.0);
+    std::sort(row.begin() + 1, row.end());
+    row.erase(std::unique(row.begin() + 1, row.end()), row.end());
+    rows.add(std::move(row), -1e30, 0.0);
+  }
+}
+
 }  // namespace
 
 Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
@@ -453,7 +477,9 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   ExtractOptions greedy_opt = opt;
   Extraction best = extract_greedy_dag(p, greedy_opt);  // throws if no extraction exists
   const auto derivable = extract_detail::bottom_up_choice(p);
-  const Reduced red = reduce(p, derivable);
+  bool negative_costs = false;
+  for (NodeId n = 0; n < p.num_nodes(); ++n) negative_costs = negative_costs || p.node_cost(n) < 0;
+  const Reduced red = reduce(p, derivable, negative_costs);
 
   Columns cols;
   for (int i = 0; i < red.num_cols; ++i) cols.add(0.0, 0.0, 1.0, true);
@@ -473,6 +499,7 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
     }
   }
   for (ClassId r : p.roots()) cols.lo[red.class_col[r]] = 1.0;
+  if (negative_costs) add_used_only_constraints(p, red, rows);
   add_short_cycle_cuts(p, red, rows, 200000);
   if (opt.ilp_levels) add_level_constraints(p, red, cols, rows);
   if (opt.verbose)

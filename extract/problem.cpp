@@ -22,8 +22,8 @@ NodeId ProblemBuilder::add_node(std::string_view op, ClassId eclass, double cost
                                 std::span<const ClassId> children, std::string_view name) {
   const auto id = static_cast<NodeId>(p_.node_class_.size());
   const std::string shown = name.empty() ? fmt::format("#{}", id) : std::string(name);
-  if (!std::isfinite(cost) || cost < 0)
-    fail({}, "node '{}': cost must be a finite non-negative number, got {}", shown, cost);
+  if (!std::isfinite(cost))
+    fail({}, "node '{}': cost must be a finite number, got {}", shown, cost);
   if (eclass >= num_classes()) fail({}, "node '{}': unknown class id {}", shown, eclass);
   for (ClassId c : children)
     if (c >= num_classes()) fail({}, "node '{}': unknown child class id {}", shown, c);

@@ -1,7 +1,7 @@
 // The flat, immutable extraction problem every extractor works on.
 //
 // An ExtractionProblem is an e-graph frozen for extraction: classes and nodes
-// with dense ids, each node with an op name, a non-negative finite cost and its
+// with dense ids, each node with an op name, a finite cost (normally non-negative) and its
 // children given as CLASS ids, plus the root classes that must be extracted.
 // It is independent of the e-graph engine: the extraction-gym JSON files
 // (egraph-serialize format) load into it with load_egraph_serialize_json(),
@@ -70,7 +70,7 @@ class ExtractionProblem {
 // Incremental construction. Classes and nodes get dense ids in creation
 // order; build() computes the per-class node and parent indices and checks
 // that every class has at least one node and every child class exists.
-// Throws eqfuse::Error on invalid input (negative/NaN/infinite cost, unknown
+// Throws eqfuse::Error on invalid input (NaN/infinite cost, unknown
 // class id, class without nodes, no roots).
 class ProblemBuilder {
  public:

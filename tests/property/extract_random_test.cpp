@@ -19,7 +19,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Random e-graph: `classes` classes with 1..3 nodes each, children drawn
 // from all classes (so cycles and self-loops are common), small integer
 // costs including zeros, one or two roots.
-ExtractionProblem random_problem(std::mt19937& rng, int classes) {
+ExtractionProblem random_problem(std::mt19937& rng, int classes, int min_cost = 0) {
   ProblemBuilder b;
   for (int c = 0; c < classes; ++c) b.add_class(std::to_string(c));
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
@@ -29,7 +29,7 @@ ExtractionProblem random_problem(std::mt19937& rng, int classes) {
       std::vector<ClassId> kids;
       const int arity = pick(0, 2);
       for (int k = 0; k < arity; ++k) kids.push_back(static_cast<ClassId>(pick(0, classes - 1)));
-      b.add_node("op" + std::to_string(i), static_cast<ClassId>(c), pick(0, 4), kids);
+      b.add_node("op" + std::to_string(i), static_cast<ClassId>(c), pick(min_cost, 4), kids);
     }
   }
   b.add_root(0);
@@ -96,6 +96,29 @@ TEST(ExtractRandom, AllExtractorsAgainstExhaustiveSearch) {
   EXPECT_GT(with_solution, 250);
   // Not a correctness bound, a regression guard on heuristic quality.
   EXPECT_GT(greedy_optimal, with_solution * 8 / 10);
+}
+
+// maxsat-style e-graphs have negative costs: the heuristics lose their
+// optimality guarantees but must stay valid, and ilp must stay exact.
+TEST(ExtractRandom, NegativeCostsKeepIlpExact) {
+  std::mt19937 rng(4242);
+  int solved = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const ExtractionProblem p = random_problem(rng, 2 + trial % 6, -3);
+    const Optimum opt = exhaustive(p);
+    if (opt.dag == kInf) continue;
+    ++solved;
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    for (const auto& name : extractor_names()) {
+      const Extraction e = extract(p, name);
+      EXPECT_TRUE(check_extraction(p, e.choice).valid) << name;
+      EXPECT_GE(e.dag_cost, opt.dag - 1e-9) << name;
+    }
+    const Extraction ilp = extract(p, "ilp");
+    EXPECT_DOUBLE_EQ(ilp.dag_cost, opt.dag);
+    EXPECT_TRUE(ilp.optimal);
+  }
+  EXPECT_GT(solved, 120);
 }
 
 TEST(ExtractRandom, GreedyWithoutImprovementIsStillValid) {
