@@ -600,15 +600,19 @@ class Parser {
   }
 
   static std::string describe_token(const Token& t) {
+    // Tokens can be arbitrarily long (a 1 MB identifier); messages stay short.
+    constexpr size_t kMaxShown = 60;
+    const std::string_view text = t.text.substr(0, kMaxShown);
+    const char* more = t.text.size() > kMaxShown ? "..." : "";
     switch (t.kind) {
       case Tok::End:
         return "end of input";
       case Tok::Newline:
         return "end of line";
       case Tok::Percent:
-        return fmt::format("'%{}'", t.text);
+        return fmt::format("'%{}{}'", text, more);
       default:
-        return fmt::format("'{}'", t.text);
+        return fmt::format("'{}{}'", text, more);
     }
   }
 

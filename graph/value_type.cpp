@@ -18,7 +18,11 @@ bool is_ident_char(char c) {
 }
 
 [[noreturn]] void bad(std::string_view text, std::string_view why) {
-  throw std::invalid_argument(fmt::format("bad type annotation '{}': {}", text, why));
+  constexpr size_t kMaxShown = 80;  // keep messages readable for huge inputs
+  const std::string shown =
+      text.size() <= kMaxShown ? std::string(text) : std::string(text.substr(0, kMaxShown)) + "...";
+  if (why.size() > 2 * kMaxShown) why = why.substr(0, 2 * kMaxShown);
+  throw std::invalid_argument(fmt::format("bad type annotation '{}': {}", shown, why));
 }
 
 // Splits `a, (b + c), d` at top-level commas; an empty list yields no parts.
@@ -41,7 +45,31 @@ std::vector<std::string_view> split_top_level(std::string_view s, std::string_vi
   return parts;
 }
 
+// SymInt::parse recurses on parentheses and does not check literal
+// overflow; annotations come from untrusted files, so both are bounded here.
+constexpr int kMaxDimNesting = 64;
+
+void check_dim_text(std::string_view dim, std::string_view whole) {
+  int depth = 0;
+  for (size_t i = 0; i < dim.size(); ++i) {
+    if (dim[i] == '(' && ++depth > kMaxDimNesting)
+      bad(whole, fmt::format("dimension nested deeper than {} parentheses", kMaxDimNesting));
+    if (dim[i] == ')') --depth;
+    const bool starts_number =
+        dim[i] >= '0' && dim[i] <= '9' && (i == 0 || !is_ident_char(dim[i - 1]));
+    if (!starts_number) continue;
+    size_t end = i;
+    while (end < dim.size() && dim[end] >= '0' && dim[end] <= '9') ++end;
+    const std::string_view digits = dim.substr(i, end - i);
+    constexpr std::string_view kMax = "9223372036854775807";
+    if (digits.size() > kMax.size() || (digits.size() == kMax.size() && digits > kMax))
+      bad(whole, fmt::format("dimension '{}' is out of the int64 range", digits));
+    i = end - 1;
+  }
+}
+
 SymInt parse_dim(std::string_view dim, std::string_view whole) {
+  check_dim_text(dim, whole);
   try {
     return SymInt::parse(dim);
   } catch (const std::invalid_argument& e) {

@@ -2,6 +2,9 @@
 // offending line and column, carrying the source line for the caret.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <set>
+#include <sstream>
 #include <string>
 
 #include "graph/fx_parser.hpp"
@@ -227,6 +230,71 @@ TEST(FxGuards, LongLinesAreCutAroundTheColumn) {
     EXPECT_LE(e.source_line().size(), 200u);
     EXPECT_NE(std::string(e.what()).find("(column "), std::string::npos);
     EXPECT_EQ(e.source_line().substr(static_cast<size_t>(e.loc().column - 1), 1), "a");
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
+
+namespace eqfuse {
+namespace {
+
+// Robustness: every prefix of a real dump, and deterministic byte
+// mutations of it, either parse or throw eqfuse::Error (never another
+// exception, a crash or a hang). Run under ASan/UBSan in CI.
+std::string small_dump(const char* name) {
+  std::ifstream in(std::string(EQFUSE_SHARED_DIR) + "/fx-dumps/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void parse_or_error(const std::string& text) {
+  try {
+    parse_fx(text, "m");
+  } catch (const Error& e) {
+    EXPECT_TRUE(e.loc().known()) << e.what();
+  }
+}
+
+TEST(FxRobustness, EveryPrefixOfADump) {
+  for (const char* name : {"torchair-tests_1.txt", "torchair-docs_1.txt", "pytorch-tests_7.txt"}) {
+    const std::string text = small_dump(name);
+    ASSERT_FALSE(text.empty()) << name;
+    for (size_t n = 0; n <= text.size(); ++n) parse_or_error(text.substr(0, n));
+  }
+}
+
+TEST(FxRobustness, ByteMutations) {
+  const std::string text = small_dump("pytorch-tests_4.txt");
+  ASSERT_FALSE(text.empty());
+  const std::string alphabet = "()[]{},:;=.%'\"#\t\n -+*0123456789aZ_\xff\xc3";
+  uint64_t state = 0x9E3779B97F4A7C15ull;  // fixed seed: deterministic
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string m = text;
+    const int edits = 1 + static_cast<int>(next() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const size_t pos = next() % m.size();
+      const char c = alphabet[next() % alphabet.size()];
+      switch (next() % 3) {
+        case 0:
+          m[pos] = c;
+          break;
+        case 1:
+          m.insert(m.begin() + static_cast<std::ptrdiff_t>(pos), c);
+          break;
+        default:
+          m.erase(pos, 1);
+          break;
+      }
+    }
+    parse_or_error(m);
   }
 }
 

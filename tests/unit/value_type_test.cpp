@@ -60,11 +60,26 @@ TEST(ValueTypeAnnotation, AllDtypeCodes) {
 }
 
 TEST(ValueTypeAnnotation, RejectsMalformedText) {
-  for (const char* bad :
-       {"", "f32", "q99[2]", "float32[2]", "f32[2", "f32[2,, 3]", "f32[2, 3][1]", "f32[2]npu:x",
-        "f32[2]np u", "Sym()", "Sym(s0", "f32[s0 +]", "f32[2](", "f32[2]npu:"}) {
+  for (const char* bad : {"", "f32", "q99[2]", "float32[2]", "f32[2", "f32[2,, 3]", "f32[2, 3][1]",
+                          "f32[2]npu:x", "f32[2]np u", "Sym()", "Sym(s0", "f32[s0 +]", "f32[2](",
+                          "f32[2]npu:", "f32[99999999999999999999]", "f32[9223372036854775808]"}) {
     EXPECT_THROW(parse_annotation(bad), std::invalid_argument) << bad;
   }
+}
+
+TEST(ValueTypeAnnotation, DeepParenthesesAreRejectedNotRecursedInto) {
+  const std::string deep =
+      "Sym(" + std::string(100000, '(') + "s0" + std::string(100000, ')') + ")";
+  try {
+    parse_annotation(deep);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than 64 parentheses"), std::string::npos);
+    EXPECT_LT(std::string(e.what()).size(), 300u);  // the text is clipped
+  }
+  EXPECT_EQ(parse_annotation("Sym(((s0)))"), parse_annotation("Sym(s0)"));
+  EXPECT_EQ(parse_annotation("f32[9223372036854775807]").tensor.shape->at(0),
+            SymInt(int64_t{9223372036854775807}));
 }
 
 TEST(ValueTypeAnnotation, UnannotatableTypesPrintEmpty) {
