@@ -488,7 +488,7 @@ class Parser {
     locate_graph();
     // One node per line at most, bar joint-graph unpacks: reserving avoids
     // relocating every node as the vector grows on big graphs.
-    graph_.nodes().reserve(std::min<size_t>(src_.line_count() + 64, size_t{1} << 22));
+    graph_.reserve(std::min<size_t>(src_.line_count() + 64, size_t{1} << 22));
     if (form_ == Form::Fragment) return parse_fragment();
     Lexer lex(src_, body_begin_);
     lex_ = &lex;
@@ -1326,7 +1326,7 @@ class Parser {
     }
     std::vector<std::string> free(free_names_.begin(), free_names_.end());
     graph_ = Graph();
-    graph_.nodes().reserve(std::min<size_t>(src_.line_count() + 64, size_t{1} << 22));
+    graph_.reserve(std::min<size_t>(src_.line_count() + 64, size_t{1} << 22));
     returned_ = false;
     stack_trace_.clear();
     pass_two_ = true;

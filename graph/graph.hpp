@@ -118,6 +118,11 @@ class Graph {
   const std::vector<Node>& nodes() const { return nodes_; }
   std::vector<Node>& nodes() { return nodes_; }
   size_t size() const { return nodes_.size(); }
+  // Capacity hint for readers that know roughly how many nodes will come.
+  void reserve(size_t n) {
+    nodes_.reserve(n);
+    by_name_.reserve(n);
+  }
 
   std::optional<NodeRef> find(std::string_view name) const;
   std::vector<NodeRef> placeholders() const;
