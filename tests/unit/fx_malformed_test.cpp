@@ -8,6 +8,7 @@
 #include <string>
 
 #include "graph/fx_parser.hpp"
+#include "graph/op_registry.hpp"
 
 namespace eqfuse {
 namespace {
@@ -295,6 +296,45 @@ TEST(FxRobustness, ByteMutations) {
       }
     }
     parse_or_error(m);
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
+
+namespace eqfuse {
+namespace {
+
+// Arity is checked against the schema by resolve_ops (graph/op_registry.hpp),
+// at the location the parser recorded for the node.
+TEST(FxSchemaErrors, WrongArityPointsAtTheNode) {
+  const OpRegistry reg = OpRegistry::with_builtin_ops();
+  const std::string text =
+      fwd("        x = torch.ops.aten.relu.default(a)\n"
+          "        y = torch.ops.npu.npu_rms_norm.default(x, a, 1e-06, 7, 8)\n"
+          "        return y\n");
+  Graph g = parse_fx(text, "arity.fx");
+  try {
+    resolve_ops(g, reg);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.loc().file, "arity.fx");
+    EXPECT_EQ(e.loc().line, 4);
+    EXPECT_EQ(e.loc().column, 9);
+    EXPECT_NE(std::string(e.what()).find("'y'"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FxSchemaErrors, UnknownKeywordPointsAtTheNode) {
+  const OpRegistry reg = OpRegistry::with_builtin_ops();
+  Graph g = parse_fx(
+      fwd("        y = torch.ops.aten.add.Tensor(a, a, beta = 2)\n        return y\n"), "kw.fx");
+  try {
+    resolve_ops(g, reg);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.loc().line, 3);
+    EXPECT_EQ(e.loc().column, 9);
   }
 }
 
