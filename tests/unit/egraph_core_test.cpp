@@ -16,6 +16,13 @@ Symbol sym(std::string_view s) {
   return Symbol::intern(s);
 }
 
+RunnerConfig simple_config(size_t iterations = 30) {
+  RunnerConfig cfg;
+  cfg.scheduler.kind = SchedulerConfig::Kind::Simple;
+  cfg.limits.iterations = iterations;
+  return cfg;
+}
+
 TEST(EGraphCore, HashconsSharesEqualNodes) {
   EGraph g;
   Id x = g.add(ENode::leaf("x"));
@@ -132,7 +139,7 @@ TEST(EGraphAnalysis, ConflictNamesTheRuleAndMatch) {
   std::vector<Rewrite> rules;
   rules.push_back(Rewrite::parse("bogus-add-one", "(+ 1 ?b)", "?b"));
   rules.push_back(Rewrite::parse("bogus-fold", "(+ 1 2)", "1"));
-  Runner runner(g, {.scheduler = {.kind = SchedulerConfig::Kind::Simple}});
+  Runner runner(g, simple_config());
   try {
     runner.run(rules);
     FAIL() << "expected an analysis conflict";
@@ -248,8 +255,7 @@ TEST(Runner, ConditionFailuresAreCounted) {
   g.add_expr("(+ (* x 2) (* 3 y))");
   std::vector<Rewrite> rules;
   rules.push_back(Rewrite::parse("const-first", "(* ?a ?b)", "(* ?b ?a)", {is_int_constant("b")}));
-  Runner runner(
-      g, {.limits = {.iterations = 1}, .scheduler = {.kind = SchedulerConfig::Kind::Simple}});
+  Runner runner(g, simple_config(1));
   RunReport rep = runner.run(rules);
   EXPECT_EQ(rep.rules[0].matches, 2u);
   EXPECT_EQ(rep.rules[0].applications, 1u);  // only (* x 2) has a constant ?b
@@ -275,16 +281,22 @@ TEST(Runner, NodeLimitIsNotOvershotByAnIteration) {
 TEST(Runner, IterationAndTimeLimits) {
   EGraph g;
   g.add_expr(ac_term(6));
-  RunReport rep = Runner(g, {.limits = {.iterations = 2}}).run(ac_rules());
+  RunnerConfig two;
+  two.limits.iterations = 2;
+  RunReport rep = Runner(g, two).run(ac_rules());
   EXPECT_EQ(rep.stop, StopReason::IterationLimit);
   EXPECT_EQ(rep.iterations.size(), 2u);
   EGraph g2;
   g2.add_expr(ac_term(9));
-  RunReport rep2 = Runner(g2, {.limits = {.seconds = 0.0}}).run(ac_rules());
+  RunnerConfig no_time;
+  no_time.limits.seconds = 0.0;
+  RunReport rep2 = Runner(g2, no_time).run(ac_rules());
   EXPECT_EQ(rep2.stop, StopReason::TimeLimit);
   EGraph g3;
   g3.add_expr(ac_term(9));
-  RunReport rep3 = Runner(g3, {.limits = {.memory_bytes = 1 << 16}}).run(ac_rules());
+  RunnerConfig tiny_memory;
+  tiny_memory.limits.memory_bytes = 1 << 16;
+  RunReport rep3 = Runner(g3, tiny_memory).run(ac_rules());
   EXPECT_EQ(rep3.stop, StopReason::MemoryLimit);
 }
 
