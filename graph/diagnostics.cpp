@@ -1,5 +1,7 @@
 #include "graph/diagnostics.hpp"
 
+#include <algorithm>
+
 namespace eqfuse {
 
 std::string Error::render() const {
@@ -17,6 +19,32 @@ std::string Error::render() const {
     out += "^";
   }
   return out;
+}
+
+Error error_at_offset(std::string_view text, std::string_view origin, size_t offset,
+                      std::string message) {
+  offset = std::min(offset, text.size());
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  size_t line_end = text.find('\n', line_start);
+  std::string source(
+      text.substr(line_start, line_end == text.npos ? text.npos : line_end - line_start));
+  if (!source.empty() && source.back() == '\r') source.pop_back();
+  int column = static_cast<int>(offset - line_start) + 1;
+  return Error(std::move(message), SourceLoc{std::string(origin), line, column}, std::move(source));
+}
+
+std::string_view trim_blanks(std::string_view s) {
+  auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
 }
 
 }  // namespace eqfuse

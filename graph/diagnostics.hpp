@@ -38,6 +38,14 @@ class Error : public std::runtime_error {
   std::string source_line_;
 };
 
+// An Error at byte `offset` of `text` (an input named `origin`): line and
+// column are computed and the source line is attached for the caret.
+Error error_at_offset(std::string_view text, std::string_view origin, size_t offset,
+                      std::string message);
+
+// `s` without leading/trailing spaces, tabs and carriage returns.
+std::string_view trim_blanks(std::string_view s);
+
 // Throws an Error with a fmt-formatted message.
 template <typename... Args>
 [[noreturn]] void fail(const SourceLoc& loc, fmt::format_string<Args...> f, Args&&... args) {

@@ -33,14 +33,6 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // ---------------------------------------------------------------------------
 // Source text and error reporting.
 
@@ -199,7 +191,7 @@ class Lexer {
       if ((c == ']' || c == ')') && --depth < 0) break;
       if (depth == 0 && (c == '=' || c == ',' || c == ';')) break;
     }
-    std::string_view text = trim(s_.substr(pos_, i - pos_));
+    std::string_view text = trim_blanks(s_.substr(pos_, i - pos_));
     pos_ = i;
     return text;
   }
@@ -244,7 +236,7 @@ class Lexer {
       if (i < s_.size() && s_[i] == '#') {
         size_t end = s_.find('\n', i);
         if (end == std::string_view::npos) end = s_.size();
-        pending_comment_ = trim(s_.substr(i + 1, end - i - 1));
+        pending_comment_ = trim_blanks(s_.substr(i + 1, end - i - 1));
         pos_ = end;
         if (pos_ < s_.size()) ++pos_;
         continue;
@@ -510,7 +502,7 @@ class Parser {
       size_t end = s.find('\n', pos);
       if (end == std::string_view::npos) end = s.size();
       const std::string_view raw = s.substr(pos, end - pos);
-      std::string_view line = trim(raw);
+      std::string_view line = trim_blanks(raw);
       const size_t indent = static_cast<size_t>(line.data() - raw.data());
       const size_t next = end < s.size() ? end + 1 : end;
       if (line.empty() || line.front() == '#') {
@@ -521,13 +513,13 @@ class Parser {
       std::string_view unprefixed = line;
       if (line.front() == '[') {
         if (size_t close = line.find("] "); close != std::string_view::npos)
-          unprefixed = trim(line.substr(close + 2));
+          unprefixed = trim_blanks(line.substr(close + 2));
       }
       if (unprefixed.starts_with("class ") && unprefixed.ends_with("):")) {
         if (!class_name_) {
           class_line_ = pos + indent;
           size_t paren = unprefixed.find('(');
-          class_name_ = std::string(trim(unprefixed.substr(6, paren - 6)));
+          class_name_ = std::string(trim_blanks(unprefixed.substr(6, paren - 6)));
         }
         pos = next;
         continue;
@@ -673,7 +665,7 @@ class Parser {
           from > 0 && s.substr(0, from).find_last_not_of(" %") == s.rfind('\n', from - 1);
       const size_t after = from + t.text.size();
       if (line_start && after < s.size() && !is_ident_char(s[after])) {
-        std::string_view rest = trim(s.substr(after, 3));
+        std::string_view rest = trim_blanks(s.substr(after, 3));
         if (!rest.empty() && (rest[0] == ':' || rest[0] == '=')) {
           return fmt::format("'{}' is used before its definition on line {}", t.text,
                              src_.loc(from).line);
@@ -1376,9 +1368,9 @@ class Parser {
     expect("=", "after the node's user count");
     const Token opcode = expect_name("(the opcode)");
     const std::string_view raw_target = lex_->raw_brackets();
-    std::string_view target = trim(raw_target);
+    std::string_view target = trim_blanks(raw_target);
     if (!target.starts_with("target=")) fail_at(opcode, "expected `[target=...]` after the opcode");
-    target = trim(target.substr(7));
+    target = trim_blanks(target.substr(7));
     if (target.empty()) fail_at(opcode, "empty target");
     Node node;
     node.name = std::string(name.text);

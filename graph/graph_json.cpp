@@ -470,22 +470,9 @@ std::string strip_nlohmann_prefix(std::string_view what) {
 Error parse_error_at(std::string_view text, std::string_view file, size_t byte,
                      std::string_view what) {
   // nlohmann's `byte` is 1-based (the last character read).
-  size_t offset = byte == 0 ? 0 : std::min(byte - 1, text.size());
-  int line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset; ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  size_t line_end = text.find('\n', line_start);
-  std::string source(
-      text.substr(line_start, line_end == text.npos ? text.npos : line_end - line_start));
-  if (!source.empty() && source.back() == '\r') source.pop_back();
-  int column = static_cast<int>(offset - line_start) + 1;
-  return Error(fmt::format("invalid JSON: {}", strip_nlohmann_prefix(what)),
-               SourceLoc{std::string(file), line, column}, source);
+  size_t offset = byte == 0 ? 0 : byte - 1;
+  return error_at_offset(text, file, offset,
+                         fmt::format("invalid JSON: {}", strip_nlohmann_prefix(what)));
 }
 
 }  // namespace

@@ -27,19 +27,7 @@ bool is_identifier(std::string_view s) {
 
 // Locates `offset` of `text` as line/column and returns an Error there.
 Error error_at(std::string_view text, std::string_view origin, size_t offset, std::string msg) {
-  int line = 1;
-  size_t line_start = 0;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      line_start = i + 1;
-    }
-  }
-  size_t line_end = text.find('\n', line_start);
-  std::string source(
-      text.substr(line_start, line_end == text.npos ? text.npos : line_end - line_start));
-  int column = static_cast<int>(offset - line_start) + 1;
-  return Error(std::move(msg), SourceLoc{std::string(origin), line, column}, std::move(source));
+  return error_at_offset(text, origin, offset, std::move(msg));
 }
 
 ValueType parse_entry_type(std::string_view annotation, std::string_view name) {

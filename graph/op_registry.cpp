@@ -27,14 +27,6 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 10> kKindNames = {{
     {OpKind::Other, "other"},
 }};
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 // Position of the first `c` outside quotes, or npos.
 size_t find_unquoted(std::string_view s, char c) {
   char quote = 0;
@@ -82,7 +74,7 @@ std::vector<CatalogEntry> split_catalog(std::string_view text) {
     ++line_no;
     size_t hash = find_unquoted(line, '#');
     std::string_view content = line.substr(0, hash);
-    std::string_view body = trim(content);
+    std::string_view body = trim_blanks(content);
     if (body.empty()) continue;
     int column = static_cast<int>(body.data() - line.data()) + 1;
     bool continuation = content.front() == ' ' || content.front() == '\t';
@@ -112,7 +104,7 @@ std::vector<int> parse_index_list(std::string_view v) {
   std::vector<int> out;
   while (!v.empty()) {
     size_t comma = v.find(',');
-    std::string_view item = trim(v.substr(0, comma));
+    std::string_view item = trim_blanks(v.substr(0, comma));
     int value = 0;
     auto [p, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
     if (item.empty() || ec != std::errc() || p != item.data() + item.size() || value < 0)
@@ -294,7 +286,7 @@ void OpRegistry::load_catalog(std::string_view text, std::string_view origin) {
   for (const CatalogEntry& e : split_catalog(text)) {
     std::string_view entry = e.text;
     size_t bar = find_unquoted(entry, '|');
-    std::string_view schema_text = trim(entry.substr(0, bar));
+    std::string_view schema_text = trim_blanks(entry.substr(0, bar));
     OpSchema s;
     try {
       s = OpSchema::parse(schema_text);

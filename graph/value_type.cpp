@@ -1,17 +1,13 @@
 #include "graph/value_type.hpp"
 
+#include "graph/diagnostics.hpp"
+
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 namespace eqfuse {
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -28,18 +24,18 @@ bool is_ident_char(char c) {
 // Splits `a, (b + c), d` at top-level commas; an empty list yields no parts.
 std::vector<std::string_view> split_top_level(std::string_view s, std::string_view whole) {
   std::vector<std::string_view> parts;
-  if (trim(s).empty()) return parts;
+  if (trim_blanks(s).empty()) return parts;
   int depth = 0;
   size_t start = 0;
   for (size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '(') ++depth;
     if (s[i] == ')' && --depth < 0) bad(whole, "unbalanced ')'");
     if (s[i] == ',' && depth == 0) {
-      parts.push_back(trim(s.substr(start, i - start)));
+      parts.push_back(trim_blanks(s.substr(start, i - start)));
       start = i + 1;
     }
   }
-  parts.push_back(trim(s.substr(start)));
+  parts.push_back(trim_blanks(s.substr(start)));
   for (auto p : parts)
     if (p.empty()) bad(whole, "empty dimension");
   return parts;
@@ -186,11 +182,11 @@ std::string to_annotation(const ValueType& t) {
 
 ValueType parse_annotation(std::string_view text) {
   const std::string_view whole = text;
-  text = trim(text);
+  text = trim_blanks(text);
   if (text.empty()) bad(whole, "empty annotation");
   if (text.starts_with("Sym(")) {
     if (text.back() != ')') bad(whole, "missing ')'");
-    std::string_view inner = trim(text.substr(4, text.size() - 5));
+    std::string_view inner = trim_blanks(text.substr(4, text.size() - 5));
     if (inner.empty()) bad(whole, "empty Sym()");
     return ValueType::of_symint(parse_dim(inner, whole));
   }

@@ -13,6 +13,8 @@
 
 #include <fmt/format.h>
 #include <gmock/gmock.h>
+#include <unistd.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -36,7 +38,10 @@ std::string slurp(const fs::path& p) {
 }
 
 fs::path scratch_dir() {
-  fs::path dir = fs::path(::testing::TempDir()) / "eqfuse_cli_test";
+  // One directory per process: ctest -j runs each test in its own process
+  // and they must not overwrite each other's files.
+  fs::path dir =
+      fs::path(::testing::TempDir()) / ("eqfuse_cli_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
 }
