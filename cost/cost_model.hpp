@@ -1,0 +1,119 @@
+// The NPU cost model: what one kernel costs, and what a whole graph costs.
+//
+//   DeviceProfile dev = load_device_profile("ascend910b2");   // name or path to a JSON file
+//   NpuCostModel model(dev, ExecMode::ReduceOverhead);
+//   CostBreakdown c = model.cost(query);                       // one op
+//   GraphCost total = graph_cost(graph, reg, model);           // a whole FX graph, DAG cost
+//
+// A CostQuery describes one op application the same way whether it comes
+// from an FX node (query_for_node) or from an e-node plus the tensor
+// analysis facts of its children (query_for_enode, cost/egraph_cost.hpp):
+// the op, the value type of every schema argument and the result type.
+//
+// Formula (docs/cost-model.md, ../shared/spec/npu-cost.md §5-§6):
+//   free ops (schema kind=free: views, reshapes, transposes, expand;
+//   getitem, sym_size, constants, placeholders)  -> 0 µs, no launch;
+//   every other op is one kernel:
+//     launch(mode) + t_dev_fixed(kind)
+//       + max(t_mem, t_cmp) + (1 - overlap) * min(t_mem, t_cmp)
+//     t_mem = bytes / (hbm_bw * eff_mem),   bytes = tensor inputs read + outputs written
+//     t_cmp = flops / (peak(op class, dtype) * eff(op class))
+//   with per-op overrides from the profile (fixed µs, efficiency, flops per
+//   element). Symbolic dims are evaluated with SymbolHints (default 1024
+//   for symbols without a hint) so that costs are numbers.
+// The graph cost is the sum over kernels, each counted once however many
+// users it has, plus the per-graph fixed cost of the mode.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cost/device_profile.hpp"
+#include "graph/exec_mode.hpp"
+#include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
+#include "graph/value_type.hpp"
+
+namespace eqfuse {
+
+// Values used for symbolic dims when a cost needs a number.
+struct SymbolHints {
+  std::map<std::string, int64_t, std::less<>> values;  // "s0" -> 4096
+  int64_t fallback = 1024;                             // for symbols not listed
+  // Evaluates a symbolic int with the hints.
+  int64_t evaluate(const SymInt& s) const;
+};
+
+// One op application to be priced.
+struct CostQuery {
+  std::string_view op;                // qualified name ("npu::npu_add_rms_norm"), or
+                                      // "getitem"/"placeholder"/"opaque:<target>"/...
+  const OpInfo* info = nullptr;       // schema and traits; null for non-registry ops
+  std::span<const ValueType> args;    // one per schema argument (Unknown if not known)
+  ValueType result;                   // tensor, tuple, SymInt, ... (Unknown if not known)
+};
+
+// Everything in µs except bytes and flops.
+struct CostBreakdown {
+  bool is_kernel = false;  // false for free ops: everything below is 0
+  double launch_us = 0;    // launch(mode): host dispatch / graph task gap
+  double fixed_us = 0;     // t_dev_fixed of the op class (or the override)
+  double bytes = 0;        // bytes read + written
+  double flops = 0;        // floating point (or integer) operations
+  double memory_us = 0;    // t_mem
+  double compute_us = 0;   // t_cmp
+  double total_us = 0;     // what the extractor minimises
+  std::string note;        // e.g. "override: fixed 12 µs", "opaque op: bytes only"
+};
+
+class CostModel {
+ public:
+  virtual ~CostModel() = default;
+  virtual CostBreakdown cost(const CostQuery& q) const = 0;
+  // Cost paid once per graph execution (H_acl_replay, H_ge_launch, 0 for eager).
+  virtual double per_graph_us() const { return 0; }
+  virtual std::string describe() const = 0;  // "ascend910b2, reduce-overhead"
+};
+
+class NpuCostModel : public CostModel {
+ public:
+  NpuCostModel(DeviceProfile profile, ExecMode mode, SymbolHints hints = {});
+  CostBreakdown cost(const CostQuery& q) const override;
+  double per_graph_us() const override;
+  std::string describe() const override;
+  const DeviceProfile& profile() const { return profile_; }
+  ExecMode mode() const { return mode_; }
+  const SymbolHints& hints() const { return hints_; }
+
+ private:
+  DeviceProfile profile_;
+  ExecMode mode_;
+  SymbolHints hints_;
+};
+
+// The query for an FX node of a normalized, typed graph (placeholders,
+// getitem and the output node give free queries).
+CostQuery query_for_node(const Graph& g, NodeRef n, const OpRegistry& reg,
+                         std::vector<ValueType>& arg_storage);
+
+struct NodeCost {
+  NodeRef node;
+  CostBreakdown cost;
+};
+
+struct GraphCost {
+  size_t kernels = 0;      // nodes that are kernels
+  double total_us = 0;     // sum of kernel totals + per_graph_us
+  double launch_us = 0;    // sums of the breakdown parts over kernels
+  double memory_us = 0;
+  double compute_us = 0;
+  std::vector<NodeCost> nodes;  // every call node, in program order
+};
+
+// DAG cost of a graph: every node priced once.
+GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& model);
+
+}  // namespace eqfuse

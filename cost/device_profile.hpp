@@ -1,0 +1,59 @@
+// Device profiles: the hardware and launch-overhead numbers the NPU cost
+// model reads. Profiles are JSON files shipped in cost/devices/ (embedded
+// in the binary) or given by path; every number carries its source or the
+// word "estimate" in the file (format: docs/cost-model.md).
+//
+//   DeviceProfile p = load_device_profile("ascend910b2");   // built-in name
+//   DeviceProfile q = load_device_profile("my_npu.json");   // a file
+//   for (auto& name : builtin_device_names()) ...
+//   double bw = p.get("hbm_bw_gbps");                         // by parameter name
+//   p.set("launch_us.eager", 18.0);                           // calibration / sensitivity
+//
+// Parameters are addressed by dotted names so calibration (`eqfuse
+// calibrate`) and sensitivity analysis (`eqfuse sensitivity --param
+// launch_us.reduce-overhead=1:4`) can read and write them generically.
+#pragma once
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/exec_mode.hpp"
+
+namespace eqfuse {
+
+// Per-op override (by qualified op name, e.g. "npu::npu_swiglu").
+struct OpCostOverride {
+  std::optional<double> fixed_us;        // replaces the whole device time
+  std::optional<double> efficiency;      // replaces eff of its op class
+  std::optional<double> flops_per_elem;  // vector ops: work per output element
+  std::string source;
+};
+
+struct DeviceProfile {
+  std::string name;         // "ascend910b2"
+  std::string description;  // one line
+  // All numeric parameters by dotted name, e.g. "hbm_bw_gbps", "eff_mem",
+  // "peak_tflops.cube.bf16", "launch_us.eager", "t_dev_fixed_us.vector",
+  // "per_graph_us.reduce-overhead", "overlap". The JSON file lists them
+  // with their sources.
+  std::map<std::string, double, std::less<>> params;
+  std::map<std::string, std::string, std::less<>> sources;  // param -> source text
+  std::map<std::string, OpCostOverride, std::less<>> overrides;
+
+  // Throws eqfuse::Error naming the profile and parameter if missing.
+  double get(std::string_view param) const;
+  void set(std::string_view param, double value);  // param must exist
+  std::vector<std::string> param_names() const;
+};
+
+// A built-in profile name (see builtin_device_names) or a path to a JSON
+// file. Errors name the file, the JSON path and what is wrong.
+DeviceProfile load_device_profile(std::string_view name_or_path);
+DeviceProfile parse_device_profile(std::string_view json_text, std::string_view origin);
+std::string device_profile_to_json(const DeviceProfile& p);  // round-trips
+std::vector<std::string> builtin_device_names();             // sorted
+inline constexpr std::string_view kDefaultDevice = "ascend910b2";
+
+}  // namespace eqfuse

@@ -1,0 +1,85 @@
+// The whole eqfuse pipeline as one library call: graph -> e-graph ->
+// saturate with the enabled rules -> extract under the NPU cost model ->
+// graph. This is what `eqfuse optimize` runs.
+//
+//   OpRegistry reg = OpRegistry::with_builtin_ops();
+//   LoadedGraph in = load_graph(text, "layer.fx", reg);
+//   OptimizeOptions opt;                       // defaults: default rules, ascend910b2,
+//   opt.rules.mode = ExecMode::ReduceOverhead; //   reduce-overhead, extractor auto
+//   OptimizeResult r = optimize_graph(in.graph, reg, opt);
+//   std::cout << print_fx(r.graph, reg);
+//   std::cerr << format_summary(r.stats);
+//
+// The result keeps the saturated e-graph and the extraction (`state`) so
+// explanations (`eqfuse explain`) can ask why a node was or was not chosen.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cost/cost_model.hpp"
+#include "egraph/runner.hpp"
+#include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
+#include "rewrites/config.hpp"
+
+namespace eqfuse {
+
+class RuleLibrary;
+struct OptimizeState;  // extract/optimize_state.hpp
+
+struct OptimizeOptions {
+  RuleConfig rules;                          // toggles and mode
+  const RuleLibrary* library = nullptr;      // null: the default rule library
+  std::string device{kDefaultDevice};        // profile name or JSON path
+  SymbolHints hints;                         // values for symbolic dims in costs
+  std::string extractor = "auto";            // bottom-up|greedy-dag|ilp|auto
+  double extract_time_limit_s = 10.0;
+  RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
+  bool record_explanations = false;          // keep proofs for `explain`
+  std::string dump_dir;                      // non-empty: write per-stage dumps there
+};
+
+// What one rule did during a run (MindSpore-style pass log).
+struct RuleRunStats {
+  std::string rule;
+  bool enabled = true;
+  std::string toggle_reason;
+  size_t matches = 0;       // structural matches (before conditions)
+  size_t applications = 0;  // effective unions
+  size_t rejected = 0;      // matches refused by a condition
+  std::map<std::string, size_t> rejected_by;  // condition text -> count
+  size_t chosen = 0;        // fused nodes from this rule in the output graph
+};
+
+struct OptimizeStats {
+  size_t kernels_before = 0, kernels_after = 0;
+  double cost_before_us = 0, cost_after_us = 0;
+  std::map<std::string, size_t> fusions;  // rule name -> fused kernels in the output
+  std::string extractor;                  // the extractor actually used
+  bool extraction_optimal = false;
+  std::string stop_reason;
+  size_t egraph_nodes = 0, egraph_classes = 0, iterations = 0;
+  std::map<std::string, double> phase_ms;  // load, saturate, extract, emit (parse: by the caller)
+  std::string device, mode;
+  std::vector<RuleRunStats> rules;
+};
+
+struct OptimizeResult {
+  Graph graph;
+  OptimizeStats stats;
+  GraphCost before, after;
+  std::shared_ptr<OptimizeState> state;
+};
+
+OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
+                              const OptimizeOptions& options = {});
+
+// The stderr summary of `eqfuse optimize` (kernels, modeled time, fusions,
+// stop reason, phase times), several lines ending with '\n'.
+std::string format_summary(const OptimizeStats& s);
+// The --stats-json object (keys: docs/cli.md).
+std::string stats_to_json(const OptimizeStats& s);
+
+}  // namespace eqfuse
