@@ -557,6 +557,7 @@ bool same_outside(const TermBank& bank, uint32_t& a, uint32_t& b, std::span<cons
 // The left side of an equality: the part rooted at its target (the first
 // part for the match root), or nullptr when the target is a plain variable.
 const Pattern* equality_lhs(const Rewrite& r, const Equality& eq) {
+  if (eq.lhs) return &*eq.lhs;
   const auto& parts = r.searcher().pattern().parts();
   for (const auto& part : parts) {
     if (part.root_var == eq.target) return &part.pattern;

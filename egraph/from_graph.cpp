@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "egraph/arg_encoding.hpp"
 #include "egraph/tensor_analysis.hpp"
 #include "graph/diagnostics.hpp"
 
@@ -105,47 +106,18 @@ class Loader {
            info.schema.returns.empty();
   }
 
-  Id encode(const Arg& a, const Node& user) {
-    return std::visit(
-        [&](const auto& v) -> Id {
-          using T = std::decay_t<decltype(v)>;
-          if constexpr (std::is_same_v<T, std::monostate>) {
-            return g_.add_constant(Constant::none());
-          } else if constexpr (std::is_same_v<T, bool>) {
-            return g_.add_constant(Constant::boolean(v));
-          } else if constexpr (std::is_same_v<T, int64_t>) {
-            return g_.add_constant(Constant::integer(v));
-          } else if constexpr (std::is_same_v<T, double>) {
-            return g_.add_constant(Constant::floating(v));
-          } else if constexpr (std::is_same_v<T, std::string>) {
-            return g_.add_constant(Constant::string(v));
-          } else if constexpr (std::is_same_v<T, DType>) {
-            return g_.add_constant(Constant::dtype(v));
-          } else if constexpr (std::is_same_v<T, Device>) {
-            return g_.add_constant(Constant::string(v.to_string()));
-          } else if constexpr (std::is_same_v<T, Literal>) {
-            return g_.add_constant(Constant::string(v.text));
-          } else if constexpr (std::is_same_v<T, NodeRef>) {
-            return class_of(v, user);
-          } else {
-            return encode_list(v, user);
-          }
-        },
-        a.value);
-  }
+  // Sink for encode_arg (egraph/arg_encoding.hpp).
+  struct ArgSink {
+    Loader& self;
+    const Node& user;
+    Id constant(const Constant& c) { return self.g_.add_constant(c); }
+    Id node(NodeRef r) { return self.class_of(r, user); }
+    Id list(Symbol op, std::span<const Id> items) { return self.g_.add(op, items); }
+  };
 
-  Id encode_list(const ArgList& list, const Node& user) {
-    bool all_ints =
-        std::all_of(list.items.begin(), list.items.end(), [](const Arg& a) { return a.is_int(); });
-    if (all_ints && !list.is_tuple) {
-      std::vector<int64_t> values;
-      for (const Arg& a : list.items) values.push_back(std::get<int64_t>(a.value));
-      return g_.add_constant(Constant::int_list(values));
-    }
-    ChildVec children;
-    for (const Arg& a : list.items) children.push_back(encode(a, user));
-    Symbol op = Symbol::intern(list.is_tuple ? graph_ops::kTuple : graph_ops::kList);
-    return g_.add(op, as_span(children));
+  Id encode(const Arg& a, const Node& user) {
+    ArgSink sink{*this, user};
+    return encode_arg(a, sink);
   }
 
   const Graph& graph_;

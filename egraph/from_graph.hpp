@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "egraph/arg_encoding.hpp"
 #include "egraph/egraph.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
@@ -45,8 +46,6 @@ namespace graph_ops {
 inline constexpr const char* kPlaceholder = "placeholder";
 inline constexpr const char* kGetAttr = "get_attr";
 inline constexpr const char* kGetItem = "getitem";
-inline constexpr const char* kList = "prim::list";
-inline constexpr const char* kTuple = "prim::tuple";
 inline constexpr const char* kOpaquePrefix = "opaque:";
 }  // namespace graph_ops
 

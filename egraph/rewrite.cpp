@@ -44,6 +44,10 @@ void Rewrite::validate_and_compile() {
     CompiledEq c;
     c.target = eq.target.empty() ? 0 : slot_of(eq.target, "an equality target");
     for (const auto& v : eq.rhs.vars()) c.var_map.push_back(slot_of(v, "the right side"));
+    if (eq.lhs) {
+      for (const auto& v : eq.lhs->vars())
+        c.lhs_var_map.push_back(slot_of(v, "an equality's left term"));
+    }
     compiled_eqs_.push_back(std::move(c));
   }
   for (const Condition& cond : conditions_) {
@@ -59,7 +63,7 @@ Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view 
   MultiPattern left = MultiPattern::parse(lhs);
   MultiPattern right = MultiPattern::parse(rhs);
   std::vector<Equality> eqs;
-  for (const auto& part : right.parts()) eqs.push_back({part.root_var, part.pattern});
+  for (const auto& part : right.parts()) eqs.push_back({part.root_var, part.pattern, std::nullopt});
   return Rewrite(std::move(name), std::move(left), std::move(eqs), std::move(conditions),
                  std::move(labels));
 }
@@ -72,7 +76,11 @@ std::string Rewrite::to_string() const {
   std::string rhs;
   for (const auto& eq : equalities_) {
     if (!rhs.empty()) rhs += ", ";
-    if (!eq.target.empty()) rhs += fmt::format("?{} = ", eq.target);
+    if (eq.lhs) {
+      rhs += fmt::format("{} = ", eq.lhs->to_string());
+    } else if (!eq.target.empty()) {
+      rhs += fmt::format("?{} = ", eq.target);
+    }
     rhs += eq.rhs.to_string();
   }
   if (custom_) rhs = "<custom>";
@@ -94,8 +102,10 @@ size_t Rewrite::apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_
   size_t unions = 0;
   for (size_t i = 0; i < equalities_.size(); ++i) {
     const CompiledEq& c = compiled_eqs_[i];
-    Id rhs = equalities_[i].rhs.instantiate_mapped(g, match, c.var_map);
-    if (g.merge(match[c.target], rhs, why)) ++unions;
+    const Equality& eq = equalities_[i];
+    Id lhs = eq.lhs ? eq.lhs->instantiate_mapped(g, match, c.lhs_var_map) : match[c.target];
+    Id rhs = eq.rhs.instantiate_mapped(g, match, c.var_map);
+    if (g.merge(lhs, rhs, why)) ++unions;
   }
   return unions;
 }

@@ -20,6 +20,7 @@
 // the given reason.
 #pragma once
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -39,6 +40,11 @@ struct Condition {
 struct Equality {
   std::string target;  // "" = match root, else a searcher variable (no '?')
   Pattern rhs;
+  // When set, the left term is this pattern instantiated with the match
+  // (instead of `target`): multi-output rules equate search output i with
+  // replace output i, and an output such as `(getitem ?t 2)` need not exist
+  // in the graph for the rule to fire (it is created).
+  std::optional<Pattern> lhs;
 };
 
 // Applies one match. `match` is [root, vars...] in Rewrite::vars() order.
@@ -78,6 +84,7 @@ class Rewrite {
   struct CompiledEq {
     uint32_t target;                // 0 = root, else 1 + var index (match slot)
     std::vector<uint32_t> var_map;  // rhs var -> match slot
+    std::vector<uint32_t> lhs_var_map;  // lhs var -> match slot (Equality::lhs set)
   };
   void validate_and_compile();
 

@@ -524,7 +524,7 @@ class Parser {
         pos = next;
         continue;
       }
-      if (unprefixed.starts_with("def forward(") || unprefixed.starts_with("def forward (")) {
+      if (is_def_line(unprefixed)) {
         form_ = Form::Code;
         // Lex from the line start so columns (indentation) are true columns.
         body_begin_ = unprefixed.data() == line.data()
@@ -555,6 +555,14 @@ class Parser {
                 "statements such as `x = torch.ops.aten.add.Tensor(a, b)`");
     form_ = Form::Fragment;
     body_begin_ = *first_significant;
+  }
+
+  bool is_def_line(std::string_view line) const {
+    if (!line.starts_with("def ")) return false;
+    std::string_view rest = line.substr(4);
+    if (!rest.starts_with(limits_.function_name)) return false;
+    rest = trim_blanks(rest.substr(limits_.function_name.size()));
+    return rest.starts_with("(");
   }
 
   static bool is_tabular_header(std::string_view line) {
@@ -949,8 +957,9 @@ class Parser {
     const Token def = lex_->next();  // `def` (located by locate_graph)
     def_column_ = def.column;
     const Token fn = expect_name("after 'def'");
-    if (fn.text != "forward") fail_at(fn, "expected 'forward'");
-    const Token open = expect("(", "after 'def forward'");
+    if (fn.text != limits_.function_name)
+      fail_at(fn, fmt::format("expected '{}'", limits_.function_name));
+    const Token open = expect("(", "after the function name");
     parse_params(open);
     expect(":", "after the forward() signature");
     if (lex_->peek().kind != Tok::Newline) fail_at(lex_->peek(), "expected a new line after ':'");
@@ -959,10 +968,18 @@ class Parser {
   }
 
   void parse_params(const Token& open) {
-    const Token self = expect_name("(the first parameter)");
-    if (self.text != "self") fail_at(self, "the first parameter of forward() must be 'self'");
+    // `self` comes first in forward(); rule functions may omit it.
+    const bool self_optional = limits_.function_name != "forward";
+    bool need_comma = false;
+    if (!self_optional || lex_->peek().is("self")) {
+      const Token self = expect_name("(the first parameter)");
+      if (self.text != "self") fail_at(self, "the first parameter of forward() must be 'self'");
+      need_comma = true;
+    }
     std::unordered_set<std::string_view> seen;
-    while (lex_->accept(",")) {
+    while (lex_->peek().kind != Tok::End && !lex_->peek().is(")")) {
+      if (need_comma && !lex_->accept(",")) break;
+      need_comma = true;
       if (lex_->peek().is(")")) break;
       const Token name = expect_name("as a parameter");
       if (!seen.insert(name.text).second)

@@ -38,6 +38,10 @@ namespace eqfuse {
 struct FxParseLimits {
   size_t max_input_bytes = size_t{1} << 30;  // 1 GiB
   int max_nesting_depth = 256;               // nested lists/tuples in arguments
+  // The function whose body is the graph. Rule files (rewrites/rule_file.hpp)
+  // read `def search(...)` / `def replace(...)`; for names other than
+  // "forward" the leading `self` parameter is optional.
+  std::string_view function_name = "forward";
 };
 
 // Parses FX text. `file_name` is used in error locations. After parsing,

@@ -5,9 +5,10 @@
 //   CondEnv env = [&](std::string_view name) -> std::optional<CondValue> { ... };
 //   CondResult r = evaluate(e, env, functions);
 //   if (r.verdict != Verdict::True) log(r.detail);   // "x2.shape[-1] * x2.itemsize % 32
-//                                                     //  == 0: 6 % 32 = 6, expected 0"
+//                                                     //  == 0: 6 != 0 (x2.shape[-1] = 3,
+//                                                     //  x2.itemsize = 2)"
 //
-// Syntax (docs/rules.md "Conditions"):
+// Syntax (full reference with examples: docs/conditions.md):
 //   literals      1  -1  2.5e-6  True  False  None  "pertoken"
 //                 torch.float16 / torch.bfloat16 / ... (dtypes; also the
 //                 bare names float16, bf16, int8, ...), lists [a, b, [c]]
@@ -77,7 +78,7 @@ class CondExpr {
   explicit CondExpr(std::shared_ptr<const Node> root, std::string text, SourceLoc loc)
       : root_(std::move(root)), text_(std::move(text)), loc_(std::move(loc)) {}
   const std::string& text() const { return text_; }  // as written
-  const SourceLoc& loc() const { return loc_; }       // of its first character
+  const SourceLoc& loc() const { return loc_; }      // of its first character
   const Node* root() const { return root_.get(); }
   // Every free name used (not function names), sorted, unique.
   std::vector<std::string> names() const;
@@ -110,6 +111,8 @@ struct CondResult {
   // its operands ("x1.dtype in [torch.float16, torch.bfloat16]: x1.dtype is
   // torch.float32"). Empty when True.
   std::string detail;
+  // Verdict::Error only: where in the rule file the failing sub-expression starts.
+  SourceLoc error_loc = {};
 };
 
 using CondEnv = std::function<std::optional<CondValue>(std::string_view name)>;

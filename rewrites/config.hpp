@@ -41,7 +41,8 @@ struct RuleConfig {
 // Why a rule is on or off under a config, for `eqfuse rules` and the logs.
 struct RuleToggle {
   bool enabled = true;
-  std::string reason;  // "default", "disabled by --disable-rule fusion", "excluded in max-autotune", ...
+  std::string
+      reason;  // "default", "disabled by --disable-rule fusion", "excluded in max-autotune", ...
 };
 
 RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& labels,

@@ -1,0 +1,328 @@
+// optimize_graph: load -> saturate -> extract -> emit, with the statistics
+// `eqfuse optimize` prints.
+#include "extract/optimize.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cost/egraph_cost.hpp"
+#include "extract/checker.hpp"
+#include "extract/optimize_state.hpp"
+#include "extract/to_graph.hpp"
+#include "graph/fx_printer.hpp"
+
+namespace eqfuse {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Stream labels used in the graph ("" = default stream first).
+std::vector<std::string> stream_labels(const Graph& g) {
+  std::set<std::string> labels;
+  for (const Node& n : g.nodes())
+    if (!n.meta.stream.empty()) labels.insert(n.meta.stream);
+  std::vector<std::string> out{""};
+  out.insert(out.end(), labels.begin(), labels.end());
+  return out;
+}
+
+// Nodes added by rewrites pay a negligible extra so that, between equally
+// cheap forms, the input's own nodes are kept (stable, minimal diffs).
+constexpr double kNewNodeTieBreakUs = 1e-6;
+
+void saturate(OptimizeState& st, const OptimizeOptions& opt) {
+  RunnerConfig rc;
+  rc.limits = opt.limits;
+  Runner runner(*st.egraph, rc);
+  st.run = runner.run(st.rules.rewrites);
+}
+
+void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOptions& opt,
+                    OptimizeStats& stats) {
+  const EGraph& g = *st.egraph;
+  auto price = [&](Id node) {
+    double us = enode_cost(g, *st.types, reg, *st.model, node).total_us;
+    return node >= st.input_node_ids ? us + kNewNodeTieBreakUs : us;
+  };
+  st.problem = build_problem(g, st.loaded.roots, price);
+  ExtractOptions eo;
+  eo.time_limit_s = opt.extract_time_limit_s;
+  st.extraction = extract(st.problem.problem, opt.extractor, eo);
+  CheckResult check = check_extraction(st.problem.problem, st.extraction.choice);
+  if (!check.valid)
+    throw std::logic_error("extractor '" + opt.extractor +
+                           "' returned an invalid choice: " + check.message);
+  stats.extractor = opt.extractor;
+  stats.extraction_optimal = st.extraction.optimal;
+}
+
+// Ops a fusion rule introduces: in its replace side but not its search side.
+std::set<std::string> introduced_ops(const RuleDef& r) {
+  std::set<std::string> in_search, out;
+  for (const Node& n : r.search.nodes())
+    if (n.kind == NodeKind::Call) in_search.insert(n.target);
+  for (const Node& n : r.replace.nodes())
+    if (n.kind == NodeKind::Call && !in_search.count(n.target)) out.insert(n.target);
+  return out;
+}
+
+std::map<std::string, int> op_counts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const Node& n : g.nodes())
+    if (n.kind == NodeKind::Call) ++counts[n.target];
+  return counts;
+}
+
+void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& input,
+                const Graph& output, OptimizeStats& stats) {
+  std::map<std::string, RuleRunStats> by_name;
+  for (const RuleDef& r : st.library->rules()) {
+    RuleToggle t = rule_toggle(r.name, r.labels, cfg);
+    by_name[r.name] = RuleRunStats{r.name, t.enabled, t.reason, 0, 0, 0, {}, 0};
+  }
+  for (size_t i = 0; i < st.rules.rewrites.size(); ++i) {
+    RuleRunStats& s = by_name[st.rules.base_name[i]];
+    const RuleTotals& t = st.run.rules[i];
+    s.matches += t.matches;
+    s.applications += t.applications;
+    const auto& conds = st.rules.rewrites[i].conditions();
+    for (size_t k = 0; k < t.condition_failures.size() && k < conds.size(); ++k) {
+      if (t.condition_failures[k] == 0) continue;
+      s.rejected += t.condition_failures[k];
+      s.rejected_by[conds[k].name] += t.condition_failures[k];
+    }
+  }
+  // Fused kernels in the output beyond what the input already had, credited
+  // to the first fusion rule that introduces their op and fired.
+  std::map<std::string, int> before = op_counts(input), after = op_counts(output);
+  for (const RuleDef& r : st.library->rules()) {
+    if (!r.has_label("fusion")) continue;
+    RuleRunStats& s = by_name[r.name];
+    if (s.applications == 0) continue;
+    for (const std::string& op : introduced_ops(r)) {
+      int extra = after[op] - before[op];
+      if (extra <= 0) continue;
+      s.chosen += static_cast<size_t>(extra);
+      stats.fusions[r.name] += static_cast<size_t>(extra);
+      after[op] = before[op];  // credited once
+    }
+  }
+  for (const RuleDef& r : st.library->rules()) stats.rules.push_back(by_name[r.name]);
+}
+
+void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
+                 const OpRegistry& reg, const OptimizeStats& stats) {
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream f(std::filesystem::path(dir) / name);
+    if (!f) throw Error(fmt::format("cannot write '{}' in --dump-dir '{}'", name, dir));
+    f << text;
+  };
+  write("000_input.fx", print_fx(input, &reg));
+  write("001_saturate_stats.json", stats_to_json(stats) + "\n");
+  write("002_output.fx", print_fx(output, &reg));
+}
+
+}  // namespace
+
+OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
+                              const OptimizeOptions& opt) {
+  OptimizeResult result;
+  auto st = std::make_shared<OptimizeState>();
+  OptimizeStats& stats = result.stats;
+  stats.mode = std::string(exec_mode_name(opt.rules.mode));
+
+  auto t0 = Clock::now();
+  if (opt.library == nullptr) {
+    st->own_library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
+    st->library = st->own_library.get();
+  } else {
+    st->library = opt.library;
+  }
+  DeviceProfile profile = load_device_profile(opt.device);
+  stats.device = profile.name;
+  st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
+  st->types = std::make_unique<TensorAnalysis>(reg);
+  st->egraph = std::make_unique<EGraph>(st->types.get());
+  st->loaded = load_into_egraph(input, reg, *st->egraph);
+  st->egraph->rebuild();
+  st->input_node_ids = st->egraph->num_ids();
+  st->rules = st->library->compile(opt.rules, stream_labels(input), st->types.get());
+  stats.phase_ms["load"] = ms_since(t0);
+
+  t0 = Clock::now();
+  saturate(*st, opt);
+  stats.phase_ms["saturate"] = ms_since(t0);
+  stats.stop_reason = std::string(stop_reason_name(st->run.stop));
+  stats.iterations = st->run.iterations.size();
+  stats.egraph_nodes = st->egraph->num_nodes();
+  stats.egraph_classes = st->egraph->num_classes();
+
+  t0 = Clock::now();
+  extract_choice(*st, reg, opt, stats);
+  stats.phase_ms["extract"] = ms_since(t0);
+
+  t0 = Clock::now();
+  const OptimizeState& cst = *st;
+  result.graph =
+      emit_graph(EmitRequest{*cst.egraph, *cst.types, reg, input, cst.loaded, [&cst](Id cls) {
+                               return cst.problem.chosen_node(cst.extraction, cls);
+                             }});
+  stats.phase_ms["emit"] = ms_since(t0);
+
+  result.before = graph_cost(input, reg, *st->model);
+  result.after = graph_cost(result.graph, reg, *st->model);
+  stats.kernels_before = result.before.kernels;
+  stats.kernels_after = result.after.kernels;
+  stats.cost_before_us = result.before.total_us;
+  stats.cost_after_us = result.after.total_us;
+  rule_stats(*st, opt.rules, input, result.graph, stats);
+  if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats);
+  result.state = std::move(st);
+  return result;
+}
+
+std::string format_summary(const OptimizeStats& s) {
+  std::string out;
+  double saved = s.cost_before_us - s.cost_after_us;
+  double pct = s.cost_before_us > 0 ? 100.0 * saved / s.cost_before_us : 0.0;
+  out += fmt::format("eqfuse: {} on {}\n", s.mode, s.device);
+  out += fmt::format("  kernels      {} -> {}\n", s.kernels_before, s.kernels_after);
+  out += fmt::format("  modeled time {:.1f} us -> {:.1f} us ({:+.1f}%)\n", s.cost_before_us,
+                     s.cost_after_us, -pct);
+  if (s.fusions.empty()) {
+    out += "  fusions      none\n";
+  } else {
+    for (const auto& [rule, n] : s.fusions) out += fmt::format("  fusion       {} x{}\n", rule, n);
+  }
+  out += fmt::format("  saturation   {} after {} iteration{}, {} e-nodes, {} e-classes\n",
+                     s.stop_reason, s.iterations, s.iterations == 1 ? "" : "s", s.egraph_nodes,
+                     s.egraph_classes);
+  out += fmt::format("  extraction   {}{}\n", s.extractor,
+                     s.extraction_optimal ? " (proven optimal)" : "");
+  std::string phases;
+  for (const char* p : {"parse", "load", "saturate", "extract", "emit"}) {
+    auto it = s.phase_ms.find(p);
+    if (it == s.phase_ms.end()) continue;
+    if (!phases.empty()) phases += ", ";
+    phases += fmt::format("{} {:.1f}", p, it->second);
+  }
+  out += fmt::format("  time (ms)    {}\n", phases);
+  return out;
+}
+
+std::string stats_to_json(const OptimizeStats& s) {
+  nlohmann::ordered_json j;
+  j["kernels_before"] = s.kernels_before;
+  j["kernels_after"] = s.kernels_after;
+  j["cost_before_us"] = s.cost_before_us;
+  j["cost_after_us"] = s.cost_after_us;
+  j["fusions"] = nlohmann::ordered_json::object();
+  for (const auto& [rule, n] : s.fusions) j["fusions"][rule] = n;
+  j["extractor"] = s.extractor;
+  j["extraction_optimal"] = s.extraction_optimal;
+  j["stop_reason"] = s.stop_reason;
+  j["egraph_nodes"] = s.egraph_nodes;
+  j["egraph_classes"] = s.egraph_classes;
+  j["iterations"] = s.iterations;
+  j["phase_ms"] = nlohmann::ordered_json::object();
+  for (const auto& [phase, ms] : s.phase_ms) j["phase_ms"][phase] = ms;
+  j["device"] = s.device;
+  j["mode"] = s.mode;
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  for (const RuleRunStats& r : s.rules) {
+    nlohmann::ordered_json e;
+    e["rule"] = r.rule;
+    e["enabled"] = r.enabled;
+    e["toggle"] = r.toggle_reason;
+    e["matches"] = r.matches;
+    e["applications"] = r.applications;
+    e["rejected"] = r.rejected;
+    e["rejected_by"] = r.rejected_by;
+    e["chosen"] = r.chosen;
+    rules.push_back(std::move(e));
+  }
+  j["rules"] = std::move(rules);
+  return j.dump();
+}
+
+}  // namespace eqfuse
+
+namespace eqfuse {
+namespace {
+
+using Json = nlohmann::json;
+
+[[noreturn]] void config_error(std::string_view origin, std::string_view key,
+                               std::string_view msg) {
+  throw Error(fmt::format("{}: config key '{}': {}", origin, key, msg));
+}
+
+template <class T>
+T config_value(const Json& v, std::string_view origin, std::string_view key,
+               std::string_view expected) {
+  try {
+    return v.get<T>();
+  } catch (const Json::exception&) {
+    config_error(origin, key, fmt::format("expected {}, got {}", expected, v.dump()));
+  }
+}
+
+void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::string_view origin) {
+  if (key == "mode") {
+    o.rules.mode = parse_exec_mode(config_value<std::string>(v, origin, key, "a mode name"));
+  } else if (key == "pattern_fusion_pass" || key == "experimental_config.pattern_fusion_pass") {
+    o.rules.pattern_fusion_pass = config_value<bool>(v, origin, key, "true or false");
+  } else if (key == "disable_rules") {
+    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
+      o.rules.disable.push_back(s);
+  } else if (key == "enable_rules") {
+    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
+      o.rules.enable.push_back(s);
+  } else if (key == "device") {
+    o.device = config_value<std::string>(v, origin, key, "a profile name or path");
+  } else if (key == "extractor") {
+    o.extractor = config_value<std::string>(v, origin, key, "an extractor name");
+  } else if (key == "node_limit") {
+    o.limits.nodes = config_value<size_t>(v, origin, key, "a node count");
+  } else if (key == "iter_limit") {
+    o.limits.iterations = config_value<size_t>(v, origin, key, "an iteration count");
+  } else if (key == "time_limit") {
+    o.limits.seconds = config_value<double>(v, origin, key, "seconds");
+  } else {
+    config_error(origin, key,
+                 "unknown key (known: mode, pattern_fusion_pass, "
+                 "experimental_config.pattern_fusion_pass, disable_rules, enable_rules, device, "
+                 "extractor, node_limit, iter_limit, time_limit)");
+  }
+}
+
+}  // namespace
+
+void apply_config_json(OptimizeOptions& options, std::string_view text, std::string_view origin) {
+  Json doc;
+  try {
+    doc = Json::parse(text);
+  } catch (const Json::parse_error& e) {
+    throw Error(fmt::format("{}: invalid JSON: {}", origin, e.what()));
+  }
+  if (!doc.is_object()) throw Error(fmt::format("{}: a config file holds one JSON object", origin));
+  for (const auto& [key, value] : doc.items()) {
+    if (value.is_object()) {  // {"experimental_config": {"pattern_fusion_pass": false}}
+      for (const auto& [sub, v] : value.items()) apply_key(options, key + "." + sub, v, origin);
+    } else {
+      apply_key(options, key, value, origin);
+    }
+  }
+}
+
+}  // namespace eqfuse

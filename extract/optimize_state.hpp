@@ -1,0 +1,33 @@
+// What optimize_graph keeps after a run for explanations (`eqfuse explain`):
+// the saturated e-graph with its analysis, the loaded graph's classes, the
+// compiled rules and their run report, the extraction problem and choice,
+// and the cost model. Owned by OptimizeResult::state.
+#pragma once
+#include <memory>
+
+#include "cost/cost_model.hpp"
+#include "egraph/egraph.hpp"
+#include "egraph/from_graph.hpp"
+#include "egraph/runner.hpp"
+#include "egraph/tensor_analysis.hpp"
+#include "extract/egraph_problem.hpp"
+#include "extract/extractor.hpp"
+#include "rewrites/rule.hpp"
+
+namespace eqfuse {
+
+struct OptimizeState {
+  std::unique_ptr<TensorAnalysis> types;  // before egraph: the e-graph points to it
+  std::unique_ptr<EGraph> egraph;
+  LoadedEGraph loaded;
+  size_t input_node_ids = 0;                 // e-graph ids below this come from the input graph
+  std::unique_ptr<RuleLibrary> own_library;  // when the default library was used
+  const RuleLibrary* library = nullptr;
+  CompiledRules rules;
+  RunReport run;
+  std::unique_ptr<NpuCostModel> model;
+  EGraphProblem problem;
+  Extraction extraction;
+};
+
+}  // namespace eqfuse

@@ -1,0 +1,237 @@
+// RuleLibrary: adding and validating rules, and the condition values of
+// e-classes. Compilation into rewrites is in rule_compile.cpp.
+#include "rewrites/rule.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "egraph/from_graph.hpp"
+#include "graph/embedded.hpp"
+#include "rewrites/rule_example.hpp"
+#include "rewrites/rule_file.hpp"
+
+namespace eqfuse {
+
+bool RuleDef::has_label(std::string_view l) const {
+  return std::find(labels.begin(), labels.end(), l) != labels.end();
+}
+
+// ---- RuleMatch ---------------------------------------------------------------
+
+Id RuleMatch::class_of(std::string_view name) const {
+  auto it = values_.find(name);
+  return it == values_.end() || it->second == kNoId ? kNoId : g_.find(it->second);
+}
+
+ValueType RuleMatch::type(std::string_view name) const {
+  Id c = class_of(name);
+  if (c == kNoId || types_ == nullptr) return ValueType::unknown();
+  return types_->data(c).type;
+}
+
+std::optional<Constant> RuleMatch::constant(std::string_view name) const {
+  Id c = class_of(name);
+  if (c == kNoId) return std::nullopt;
+  return g_.constant_of(c);
+}
+
+// ---- condition values of classes ----------------------------------------------
+
+namespace {
+
+CondValue constant_value(const Constant& c) {
+  switch (c.kind) {
+    case ConstKind::Int:
+      return {c.as_int()};
+    case ConstKind::Float:
+      return {c.as_float()};
+    case ConstKind::Bool:
+      return {c.as_bool()};
+    case ConstKind::DType:
+      return {c.as_dtype()};
+    case ConstKind::String:
+      return {std::string(c.as_string())};
+    case ConstKind::IntList: {
+      CondList items;
+      for (int64_t v : c.as_int_list()) items.push_back({v});
+      return {std::move(items)};
+    }
+    case ConstKind::None:
+      break;
+  }
+  return {std::monostate{}};
+}
+
+CondValue type_value(const TensorFact& f, const EGraph& g, Id cls) {
+  if (f.constant) return {*f.constant};
+  CondValue v = type_cond_value(f.type);
+  if (v.is_unknown())
+    return {CondValue::Unknown{fmt::format("nothing is known about {}", g.term_string(cls, 2))}};
+  return v;
+}
+
+}  // namespace
+
+CondValue class_cond_value(const EGraph& g, const TensorAnalysis* types, Id cls) {
+  cls = g.find(cls);
+  if (auto c = g.constant_of(cls)) return constant_value(*c);
+  static const Symbol kListSym = Symbol::intern(graph_ops::kList);
+  for (Id n : g.class_nodes(cls)) {
+    NodeView v = g.node(n);
+    if (v.op != kListSym) continue;
+    CondList items;
+    for (Id child : v.children) items.push_back(class_cond_value(g, types, child));
+    return {std::move(items)};
+  }
+  if (types == nullptr) return {CondValue::Unknown{"no tensor analysis attached to the e-graph"}};
+  return type_value(types->data(cls), g, cls);
+}
+
+// ---- RuleLibrary -------------------------------------------------------------
+
+namespace {
+
+[[noreturn]] void rule_error(const RuleDef& r, const std::string& msg) {
+  throw Error(fmt::format("rule '{}': {}", r.name, msg), r.loc);
+}
+
+std::vector<std::string> input_names(const Graph& g) {
+  std::vector<std::string> out;
+  for (NodeRef p : g.placeholders()) out.push_back(g.node(p).name);
+  return out;
+}
+
+// Names of inputs actually referenced by some node of the graph.
+std::set<std::string> used_inputs(const Graph& g) {
+  std::set<std::string> used;
+  for (const Node& n : g.nodes()) {
+    if (n.kind == NodeKind::Placeholder) continue;
+    std::vector<NodeRef> refs = node_inputs(n);
+    for (NodeRef r : refs) {
+      const Node& src = g.node(r);
+      if (src.kind == NodeKind::Placeholder) used.insert(src.name);
+    }
+  }
+  return used;
+}
+
+void resolve_side(RuleDef& r, Graph& g, const OpRegistry& reg, std::string_view side) {
+  std::vector<std::string> unknown = resolve_ops(g, reg);
+  if (!unknown.empty()) {
+    for (const Node& n : g.nodes()) {
+      if (n.kind == NodeKind::Call && n.op == kNoOp)
+        throw Error(fmt::format("rule '{}': unknown op '{}' in {} (ops must be in the op "
+                                "catalog, see `eqfuse ops`)",
+                                r.name, n.target, side),
+                    n.meta.loc);
+    }
+  }
+  for (const Node& n : g.nodes()) {
+    if (n.kind == NodeKind::GetAttr)
+      throw Error(fmt::format("rule '{}': attributes (`self.{}`) are not allowed in {}", r.name,
+                              n.target, side),
+                  n.meta.loc);
+  }
+}
+
+void check_inputs(const RuleDef& r) {
+  std::vector<std::string> s = input_names(r.search), p = input_names(r.replace);
+  if (s != p)
+    rule_error(r, fmt::format("search and replace must take the same inputs in the same order "
+                              "(search: {}; replace: {})",
+                              fmt::join(s, ", "), fmt::join(p, ", ")));
+  std::set<std::string> in_search = used_inputs(r.search), in_replace = used_inputs(r.replace);
+  for (const std::string& name : in_replace) {
+    if (!in_search.count(name))
+      rule_error(r, fmt::format("input '{}' is used by replace but not by search, so a match "
+                                "cannot bind it",
+                                name));
+  }
+  if (r.bidirectional) {
+    for (const std::string& name : in_search) {
+      if (!in_replace.count(name))
+        rule_error(r, fmt::format("input '{}' is used by search but not by replace; the reverse "
+                                  "direction could not bind it: write the rule with `=>`",
+                                  name));
+    }
+  }
+}
+
+void check_outputs(const RuleDef& r) {
+  auto outs_s = r.search.output_values(), outs_r = r.replace.output_values();
+  if (outs_s.empty()) rule_error(r, "search returns nothing");
+  if (outs_s.size() != outs_r.size())
+    rule_error(r, fmt::format("search returns {} values but replace returns {}", outs_s.size(),
+                              outs_r.size()));
+  auto bare_input = [](const Graph& g, NodeRef n) {
+    return g.node(n).kind == NodeKind::Placeholder;
+  };
+  for (size_t i = 0; i < outs_s.size(); ++i) {
+    if (bare_input(r.search, outs_s[i]))
+      rule_error(r, fmt::format("search output {} is the input '{}': such a rule would match "
+                                "every e-class",
+                                i, r.search.node(outs_s[i]).name));
+    if (r.bidirectional && bare_input(r.replace, outs_r[i]))
+      rule_error(r, fmt::format("replace output {} is the input '{}', so the reverse direction "
+                                "would match every e-class: write the rule with `=>`",
+                                i, r.replace.node(outs_r[i]).name));
+  }
+}
+
+std::vector<std::string> condition_names(const RuleDef& r) {
+  std::vector<std::string> names = r.inputs;
+  for (const Graph* g : {&r.search, &r.replace})
+    for (const Node& n : g->nodes())
+      if (n.kind != NodeKind::Output) names.push_back(n.name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace
+
+const RuleDef* RuleLibrary::find(std::string_view name) const {
+  for (const RuleDef& r : rules_)
+    if (r.name == name) return &r;
+  return nullptr;
+}
+
+bool RuleLibrary::add(RuleDef rule, bool skip_duplicates) {
+  if (rule.name.empty()) throw Error("a rule needs a name", rule.loc);
+  if (find(rule.name) != nullptr) {
+    if (skip_duplicates) return false;
+    const RuleDef* old = find(rule.name);
+    rule_error(rule, fmt::format("duplicate rule name (first defined at {}:{}); pass "
+                                 "skip_duplicates to ignore the new one",
+                                 old->loc.file, old->loc.line));
+  }
+  resolve_side(rule, rule.search, *reg_, "search");
+  resolve_side(rule, rule.replace, *reg_, "replace");
+  rule.inputs = input_names(rule.search);
+  check_inputs(rule);
+  check_outputs(rule);
+  for (const auto& [name, value] : rule.example_values) {
+    if (std::find(rule.inputs.begin(), rule.inputs.end(), name) == rule.inputs.end())
+      rule_error(rule, fmt::format("example value for '{}', which is not an input", name));
+  }
+  std::vector<std::string> names = condition_names(rule);
+  for (const CondExpr& c : rule.where) check_condition(c, names, functions_);
+  check_example(rule, *reg_, functions_);
+  rules_.push_back(std::move(rule));
+  return true;
+}
+
+void RuleLibrary::load_text(std::string_view text, std::string_view file_name,
+                            bool skip_duplicates) {
+  for (RuleDef& r : parse_rules_file(text, file_name)) add(std::move(r), skip_duplicates);
+}
+
+RuleLibrary RuleLibrary::builtin(const OpRegistry& reg) {
+  RuleLibrary lib(reg);
+  for (const EmbeddedFile& f : eqfuse_default_rules()) lib.load_text(f.contents, f.path);
+  return lib;
+}
+
+}  // namespace eqfuse

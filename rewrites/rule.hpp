@@ -1,0 +1,138 @@
+// Rules: fusions and layout equalities written as two FX functions.
+//
+// A RuleDef is what a `.rules` file block (rewrites/rule_file.hpp) or a
+// register_replacement call (rewrites/register_replacement.hpp) produces:
+// a search function and a replace function over the same named inputs,
+// returning the same number of values; output i of search equals output i
+// of replace. A RuleLibrary holds the rules by unique name and compiles the
+// enabled ones into e-graph rewrites (egraph/rewrite.hpp):
+//
+//   RuleLibrary lib = RuleLibrary::builtin();                 // rewrites/library/*.rules
+//   lib.load_text(read_file("my.rules"), "my.rules");         // user rules
+//   CompiledRules rules = lib.compile(RuleConfig{}, reg, {"", "stream2"});
+//   Runner(g).run(rules.rewrites);
+//
+// Compilation: every input becomes a pattern variable; op calls become op
+// patterns (arguments encoded as in egraph/arg_encoding.hpp, so literals must
+// match exactly and every defaulted argument takes part); the searcher is
+// the multi-pattern of the search outputs' *anchors* (an output `t[k]` whose
+// producer `t` is already inside another output's term is not searched: it
+// is instantiated, so e.g. rule (a) fires whether or not xOut is used);
+// each output pair becomes one equality. `<=>` rules compile in both
+// directions (the reverse named `<name>-rev`), `=>` only forwards.
+// Conditions (`where`, rewrites/condition.hpp) may name inputs and values of
+// either function; values are looked up in the e-graph.
+//
+// Streams: a rule matches only nodes of one stream. It is compiled once per
+// stream label in the graph (payload of op e-nodes, egraph/from_graph.hpp);
+// copies for non-default streams are named `<name>@<label>`.
+#pragma once
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "egraph/rewrite.hpp"
+#include "egraph/tensor_analysis.hpp"
+#include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
+#include "rewrites/condition.hpp"
+#include "rewrites/config.hpp"
+
+namespace eqfuse {
+
+// The bindings of one match, for C++ extra checks.
+class RuleMatch {
+ public:
+  RuleMatch(const EGraph& g, const TensorAnalysis* types,
+            const std::map<std::string, Id, std::less<>>& values)
+      : g_(g), types_(types), values_(values) {}
+  // Class bound to an input or a named value; kNoId if it does not exist.
+  Id class_of(std::string_view name) const;
+  // Its type (Unknown if not known), and its constant if it holds one.
+  ValueType type(std::string_view name) const;
+  std::optional<Constant> constant(std::string_view name) const;
+  const EGraph& egraph() const { return g_; }
+
+ private:
+  const EGraph& g_;
+  const TensorAnalysis* types_;
+  const std::map<std::string, Id, std::less<>>& values_;
+};
+using ExtraCheck = std::function<bool(const RuleMatch&)>;
+
+struct RuleDef {
+  std::string name;  // unique: "torchair/add-rms-norm-dynamic-quant"
+  std::vector<std::string> labels;
+  bool bidirectional = true;
+  std::string description;
+  std::vector<std::string> inputs;            // parameter names, in order
+  std::map<std::string, Arg> example_values;  // scalar inputs' example literals
+  std::vector<CondExpr> where;
+  ExtraCheck extra_check;        // C++ predicate (register_replacement)
+  std::string extra_check_name;  // for logs: "extra_check"
+  Graph search, replace;         // resolved (normalized) FX graphs
+  SourceLoc loc;                 // where the rule was defined
+  bool has_label(std::string_view l) const;
+};
+
+// A rejected match, kept for explanations: which rule, where (the class of
+// the first search output), which condition and why.
+struct Rejection {
+  std::string rule;       // base rule name (no @stream suffix)
+  Id root = kNoId;        // class of the match root (canonical when recorded)
+  std::string condition;  // condition text
+  std::string detail;     // CondResult::detail
+};
+struct RejectionLog {
+  std::vector<Rejection> entries;
+  size_t limit = 10'000;  // entries kept (counts are in RunReport anyway)
+};
+
+struct CompiledRules {
+  std::vector<Rewrite> rewrites;
+  // base rule name for each rewrite (strips "-rev" and "@stream").
+  std::vector<std::string> base_name;
+  std::vector<bool> reverse;
+  std::shared_ptr<RejectionLog> rejections = std::make_shared<RejectionLog>();
+};
+
+class RuleLibrary {
+ public:
+  // The default library embedded from rewrites/library/*.rules.
+  static RuleLibrary builtin(const OpRegistry& reg);
+  explicit RuleLibrary(const OpRegistry& reg) : reg_(&reg) {}
+
+  // Validates (unknown ops, unbound inputs, output counts, types on the
+  // example inputs, condition names) and adds. Throws Error at the rule's
+  // location; a duplicate name is an error unless `skip_duplicates`, in
+  // which case the new rule is ignored and false is returned.
+  bool add(RuleDef rule, bool skip_duplicates = false);
+  // Parses a .rules text (rewrites/rule_file.hpp) and adds every rule.
+  void load_text(std::string_view text, std::string_view file_name, bool skip_duplicates = false);
+
+  const std::vector<RuleDef>& rules() const { return rules_; }
+  const RuleDef* find(std::string_view name) const;
+  CondFunctions& functions() { return functions_; }
+  const CondFunctions& functions() const { return functions_; }
+  const OpRegistry& registry() const { return *reg_; }
+
+  // Rewrites for the rules enabled under `cfg`, one copy per stream label
+  // ("" = default stream). `types` (may be null) gives conditions their facts.
+  CompiledRules compile(const RuleConfig& cfg, std::span<const std::string> streams,
+                        const TensorAnalysis* types) const;
+
+ private:
+  const OpRegistry* reg_;
+  std::vector<RuleDef> rules_;
+  CondFunctions functions_;
+};
+
+// The value of a class for conditions: its constant, or its type
+// (tensor -> TensorType, SymInt -> int or symbolic int), prim::list -> list.
+CondValue class_cond_value(const EGraph& g, const TensorAnalysis* types, Id cls);
+
+}  // namespace eqfuse

@@ -1,0 +1,279 @@
+// Compiling RuleDefs into e-graph rewrites (egraph/rewrite.hpp); the format
+// of what is produced is described in rewrites/rule.hpp.
+#include <algorithm>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "egraph/arg_encoding.hpp"
+#include "egraph/from_graph.hpp"
+#include "rewrites/rule.hpp"
+
+namespace eqfuse {
+namespace {
+
+// Builds patterns for the nodes of one side of a rule. Ops get `payload`
+// (the stream label) so the rule only matches nodes of that stream.
+class SideCompiler {
+ public:
+  SideCompiler(const RuleDef& rule, const Graph& g, const OpRegistry& reg, uint64_t payload)
+      : rule_(rule), g_(g), reg_(reg), payload_(payload), memo_(g.size()) {}
+
+  Pattern pattern(NodeRef r) { return b_.build(handle(r)); }
+  const Graph& graph() const { return g_; }
+
+  using Handle = PatternBuilder::Handle;
+  struct Sink {
+    SideCompiler& self;
+    Handle constant(const Constant& c) { return self.b_.constant(c); }
+    Handle node(NodeRef r) { return self.handle(r); }
+    Handle list(Symbol op, std::span<const Handle> items) { return self.b_.op(op, items); }
+  };
+
+  Handle handle(NodeRef r) {
+    auto& slot = memo_[static_cast<size_t>(r.index)];
+    if (!slot) slot = build(g_.node(r));
+    return *slot;
+  }
+
+ private:
+  Handle build(const Node& n) {
+    static const Symbol kGetItem = Symbol::intern(graph_ops::kGetItem);
+    switch (n.kind) {
+      case NodeKind::Placeholder:
+        return b_.var(n.name);
+      case NodeKind::GetItem: {
+        Handle src = handle(n.getitem_source());
+        Handle idx = b_.constant(Constant::integer(n.getitem_index()));
+        std::array<Handle, 2> kids{src, idx};
+        return b_.op(kGetItem, kids);
+      }
+      case NodeKind::Call:
+        return build_call(n);
+      default:
+        throw Error(
+            fmt::format("rule '{}': node '{}' cannot appear in a pattern", rule_.name, n.name),
+            n.meta.loc);
+    }
+  }
+
+  Handle build_call(const Node& n) {
+    const OpInfo& info = reg_.info(n.op);
+    if (info.schema.returns.empty())
+      throw Error(fmt::format("rule '{}': '{}' returns nothing and cannot be part of a rule",
+                              rule_.name, n.target),
+                  n.meta.loc);
+    Sink sink{*this};
+    std::vector<Handle> kids;
+    for (const Arg& a : n.args) kids.push_back(encode_arg(a, sink));
+    return b_.op(Symbol::intern(info.schema.qualified_name()), kids, payload_);
+  }
+
+  const RuleDef& rule_;
+  const Graph& g_;
+  const OpRegistry& reg_;
+  uint64_t payload_;
+  PatternBuilder b_;
+  std::vector<std::optional<Handle>> memo_;
+};
+
+// Producer nodes to search for: each output with getitem projections of
+// call nodes stripped, minus those inside another anchor's term.
+std::vector<NodeRef> anchors(const Graph& g) {
+  std::vector<NodeRef> out;
+  for (NodeRef r : g.output_values()) {
+    while (g.node(r).kind == NodeKind::GetItem &&
+           g.node(g.node(r).getitem_source()).kind == NodeKind::Call)
+      r = g.node(r).getitem_source();
+    if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
+  }
+  auto reaches = [&](NodeRef from, NodeRef target) {
+    std::vector<NodeRef> stack{from};
+    std::set<int32_t> seen;
+    while (!stack.empty()) {
+      NodeRef n = stack.back();
+      stack.pop_back();
+      for (NodeRef in : node_inputs(g.node(n))) {
+        if (in == target) return true;
+        if (seen.insert(in.index).second) stack.push_back(in);
+      }
+    }
+    return false;
+  };
+  std::vector<NodeRef> kept;
+  for (NodeRef a : out) {
+    bool inside =
+        std::any_of(out.begin(), out.end(), [&](NodeRef b) { return b != a && reaches(b, a); });
+    if (!inside) kept.push_back(a);
+  }
+  return kept;
+}
+
+// Looks a (ground once bound) pattern up in the e-graph without adding.
+std::optional<Id> lookup_pattern(const EGraph& g, const Pattern& p,
+                                 const std::vector<uint32_t>& var_slot,
+                                 std::span<const Id> values) {
+  std::vector<Id> ids(p.nodes().size(), kNoId);
+  std::vector<Id> kids;
+  for (uint32_t i = 0; i < p.nodes().size(); ++i) {
+    const PatternNode& n = p.nodes()[i];
+    if (n.is_var) {
+      ids[i] = g.find(values[var_slot[n.var]]);
+      continue;
+    }
+    kids.clear();
+    for (uint32_t c : p.children(n)) kids.push_back(ids[c]);
+    std::optional<Id> found = g.lookup(n.op, kids, n.payload);
+    if (!found) return std::nullopt;
+    ids[i] = g.find(*found);
+  }
+  return ids.back();
+}
+
+// Everything a condition needs at match time.
+struct ConditionContext {
+  std::string rule;               // base name
+  std::vector<std::string> vars;  // bound inputs, in Condition::vars order
+  struct Named {
+    Pattern pattern;
+    std::vector<uint32_t> var_slot;  // pattern var -> index in vars
+  };
+  std::map<std::string, Named, std::less<>> named;  // intermediate values
+  Named anchor;                                     // for the rejection log
+  const CondFunctions* functions = nullptr;
+  const TensorAnalysis* types = nullptr;
+  std::shared_ptr<RejectionLog> log;
+
+  std::optional<Id> value_class(const EGraph& g, std::string_view name,
+                                std::span<const Id> values) const {
+    for (size_t i = 0; i < vars.size(); ++i)
+      if (vars[i] == name) return values[i];
+    auto it = named.find(name);
+    if (it == named.end()) return std::nullopt;
+    return lookup_pattern(g, it->second.pattern, it->second.var_slot, values);
+  }
+
+  CondEnv env(const EGraph& g, std::span<const Id> values) const {
+    return [this, &g, values](std::string_view name) -> std::optional<CondValue> {
+      std::optional<Id> c = value_class(g, name, values);
+      if (!c) return CondValue{CondValue::Unknown{fmt::format("'{}' is not in the e-graph", name)}};
+      return class_cond_value(g, types, *c);
+    };
+  }
+
+  void reject(const EGraph& g, std::span<const Id> values, const std::string& cond,
+              const std::string& detail) const {
+    if (!log || log->entries.size() >= log->limit) return;
+    std::optional<Id> root = lookup_pattern(g, anchor.pattern, anchor.var_slot, values);
+    log->entries.push_back({rule, root ? *root : kNoId, cond, detail});
+  }
+};
+
+ConditionContext::Named named_pattern(SideCompiler& side, NodeRef r,
+                                      const std::vector<std::string>& vars) {
+  ConditionContext::Named n{side.pattern(r), {}};
+  for (const std::string& v : n.pattern.vars()) {
+    auto it = std::find(vars.begin(), vars.end(), v);
+    n.var_slot.push_back(static_cast<uint32_t>(it - vars.begin()));
+  }
+  return n;
+}
+
+std::string rewrite_name(const std::string& base, bool reverse, const std::string& stream) {
+  std::string name = reverse ? base + "-rev" : base;
+  if (!stream.empty()) name += "@" + stream;
+  return name;
+}
+
+Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
+                          const std::string& stream, const CondFunctions& fns,
+                          const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log) {
+  uint64_t payload = stream.empty() ? 0 : Symbol::intern(stream).id();
+  const Graph& from_g = reverse ? rule.replace : rule.search;
+  const Graph& to_g = reverse ? rule.search : rule.replace;
+  SideCompiler from(rule, from_g, reg, payload), to(rule, to_g, reg, payload);
+
+  std::vector<MultiPatternPart> parts;
+  std::vector<NodeRef> anchor_nodes = anchors(from_g);
+  for (NodeRef a : anchor_nodes) parts.push_back({"", from.pattern(a)});
+  MultiPattern lhs(std::move(parts));
+
+  std::vector<Equality> eqs;
+  auto from_out = from_g.output_values(), to_out = to_g.output_values();
+  for (size_t i = 0; i < from_out.size(); ++i)
+    eqs.push_back({"", to.pattern(to_out[i]), from.pattern(from_out[i])});
+
+  auto ctx = std::make_shared<ConditionContext>();
+  ctx->rule = rule.name;
+  ctx->vars = lhs.vars();
+  ctx->functions = &fns;
+  ctx->types = types;
+  ctx->log = log;
+  ctx->anchor = named_pattern(from, anchor_nodes.front(), ctx->vars);
+  std::set<std::string> wanted;
+  for (const CondExpr& c : rule.where)
+    for (const std::string& n : c.names()) wanted.insert(n);
+  for (const std::string& name : wanted) {
+    if (std::find(ctx->vars.begin(), ctx->vars.end(), name) != ctx->vars.end()) continue;
+    // A named value of either side; its inputs must all be bound.
+    for (SideCompiler* side : {&from, &to}) {
+      auto ref = side->graph().find(name);
+      if (!ref || side->graph().node(*ref).kind == NodeKind::Output) continue;
+      ConditionContext::Named n = named_pattern(*side, *ref, ctx->vars);
+      bool bound = std::all_of(n.var_slot.begin(), n.var_slot.end(),
+                               [&](uint32_t s) { return s < ctx->vars.size(); });
+      if (bound) ctx->named.emplace(name, std::move(n));
+      break;
+    }
+  }
+
+  std::vector<Condition> conds;
+  for (const CondExpr& c : rule.where) {
+    conds.push_back({c.text(), ctx->vars, [ctx, c](const EGraph& g, std::span<const Id> vals) {
+                       CondResult r = evaluate(c, ctx->env(g, vals), *ctx->functions);
+                       if (r.verdict == Verdict::True) return true;
+                       ctx->reject(g, vals, c.text(), r.detail);
+                       return false;
+                     }});
+  }
+  if (rule.extra_check) {
+    ExtraCheck check = rule.extra_check;
+    std::string label = rule.extra_check_name.empty() ? "extra_check" : rule.extra_check_name;
+    conds.push_back(
+        {label, ctx->vars, [ctx, check, label](const EGraph& g, std::span<const Id> vals) {
+           std::map<std::string, Id, std::less<>> values;
+           for (size_t i = 0; i < ctx->vars.size(); ++i) values[ctx->vars[i]] = vals[i];
+           for (const auto& [name, n] : ctx->named)
+             if (auto id = lookup_pattern(g, n.pattern, n.var_slot, vals)) values[name] = *id;
+           if (check(RuleMatch(g, ctx->types, values))) return true;
+           ctx->reject(g, vals, label, "the C++ check returned false");
+           return false;
+         }});
+  }
+  return Rewrite(rewrite_name(rule.name, reverse, stream), std::move(lhs), std::move(eqs),
+                 std::move(conds), rule.labels);
+}
+
+}  // namespace
+
+CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::string> streams,
+                                   const TensorAnalysis* types) const {
+  CompiledRules out;
+  std::vector<std::string> stream_list(streams.begin(), streams.end());
+  if (stream_list.empty()) stream_list.push_back("");
+  for (const RuleDef& rule : rules_) {
+    if (!rule_toggle(rule.name, rule.labels, cfg).enabled) continue;
+    for (const std::string& stream : stream_list) {
+      for (bool reverse : {false, true}) {
+        if (reverse && !rule.bidirectional) continue;
+        out.rewrites.push_back(
+            compile_direction(rule, *reg_, reverse, stream, functions_, types, out.rejections));
+        out.base_name.push_back(rule.name);
+        out.reverse.push_back(reverse);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace eqfuse

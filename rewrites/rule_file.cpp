@@ -1,0 +1,278 @@
+// Reader for the .rules format: splits the text into rule blocks, reads the
+// `key: value` lines itself and hands each `def` function to the FX parser
+// with all text before it blanked out, so the parser's line and column
+// numbers are the .rules file's own.
+#include "rewrites/rule_file.hpp"
+
+#include <cctype>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "graph/fx_parser.hpp"
+
+namespace eqfuse {
+namespace {
+
+struct Line {
+  std::string_view text;  // without the newline
+  size_t offset = 0;      // of text[0] in the file
+  int number = 0;         // 1-based
+};
+
+std::vector<Line> split_lines(std::string_view text) {
+  std::vector<Line> lines;
+  size_t pos = 0;
+  int number = 1;
+  while (pos <= text.size()) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    lines.push_back({text.substr(pos, end - pos), pos, number++});
+    if (end == text.size()) break;
+    pos = end + 1;
+  }
+  return lines;
+}
+
+size_t indent_of(std::string_view line) {
+  size_t i = 0;
+  while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+  return i;
+}
+
+bool is_blank_or_comment(std::string_view line) {
+  std::string_view t = trim_blanks(line);
+  return t.empty() || t.front() == '#';
+}
+
+class RulesReader {
+ public:
+  RulesReader(std::string_view text, std::string_view file)
+      : text_(text), file_(file), lines_(split_lines(text)) {}
+
+  std::vector<RuleDef> read() {
+    std::vector<RuleDef> out;
+    size_t i = 0;
+    while (i < lines_.size()) {
+      const Line& l = lines_[i];
+      if (is_blank_or_comment(l.text)) {
+        ++i;
+        continue;
+      }
+      if (indent_of(l.text) != 0 || !l.text.starts_with("rule ")) {
+        fail_at(l, indent_of(l.text), "expected `rule NAME [<=>|=>]` at the start of a line");
+      }
+      size_t end = i + 1;
+      while (end < lines_.size() &&
+             (is_blank_or_comment(lines_[end].text) || indent_of(lines_[end].text) > 0))
+        ++end;
+      out.push_back(read_block(i, end));
+      i = end;
+    }
+    return out;
+  }
+
+ private:
+  [[noreturn]] void fail_at(const Line& l, size_t column, const std::string& msg) const {
+    throw error_at_offset(text_, file_, l.offset + column, msg);
+  }
+
+  SourceLoc loc_of(const Line& l, size_t column) const {
+    return {std::string(file_), l.number, static_cast<int>(column) + 1};
+  }
+
+  RuleDef read_block(size_t begin, size_t end) {
+    RuleDef rule;
+    read_header(lines_[begin], rule);
+    bool have_search = false, have_replace = false;
+    for (size_t i = begin + 1; i < end; ++i) {
+      const Line& l = lines_[i];
+      if (is_blank_or_comment(l.text)) continue;
+      size_t ind = indent_of(l.text);
+      std::string_view body = l.text.substr(ind);
+      if (body.starts_with("def ")) {
+        size_t fn_end = function_end(i, end, ind);
+        bool is_search = body.starts_with("def search");
+        bool is_replace = body.starts_with("def replace");
+        if (!is_search && !is_replace)
+          fail_at(l, ind + 4, "expected `def search(...)` or `def replace(...)`");
+        if ((is_search && have_search) || (is_replace && have_replace))
+          fail_at(l, ind,
+                  fmt::format("rule '{}' defines {} twice", rule.name,
+                              is_search ? "search" : "replace"));
+        Graph g = parse_function(i, fn_end, is_search ? "search" : "replace");
+        (is_search ? rule.search : rule.replace) = std::move(g);
+        (is_search ? have_search : have_replace) = true;
+        i = fn_end - 1;
+        continue;
+      }
+      read_key(l, ind, rule);
+    }
+    const Line& head = lines_[begin];
+    if (!have_search) fail_at(head, 0, fmt::format("rule '{}' has no `def search`", rule.name));
+    if (!have_replace) fail_at(head, 0, fmt::format("rule '{}' has no `def replace`", rule.name));
+    return rule;
+  }
+
+  void read_header(const Line& l, RuleDef& rule) {
+    size_t name_begin = 5;
+    while (name_begin < l.text.size() && l.text[name_begin] == ' ') ++name_begin;
+    std::string_view rest = trim_blanks(l.text.substr(5));
+    if (rest.ends_with(":")) rest = trim_blanks(rest.substr(0, rest.size() - 1));
+    size_t space = rest.find_first_of(" \t");
+    std::string_view name = rest.substr(0, space);
+    std::string_view dir = space == std::string_view::npos ? "" : trim_blanks(rest.substr(space));
+    if (name.empty()) fail_at(l, 5, "expected a rule name after `rule`");
+    for (char c : name) {
+      bool ok = std::isalnum(static_cast<unsigned char>(c)) || c == '/' || c == '-' || c == '_' ||
+                c == '.';
+      if (!ok)
+        fail_at(l, name_begin,
+                fmt::format("invalid rule name '{}': use letters, digits, / - _ .", name));
+    }
+    rule.name = std::string(name);
+    rule.loc = loc_of(l, name_begin);
+    if (dir.empty() || dir == "<=>") {
+      rule.bidirectional = true;
+    } else if (dir == "=>") {
+      rule.bidirectional = false;
+    } else {
+      fail_at(l, l.text.find(dir),
+              fmt::format("expected `<=>` or `=>` after the rule name, got '{}'", dir));
+    }
+  }
+
+  void read_key(const Line& l, size_t ind, RuleDef& rule) {
+    std::string_view body = l.text.substr(ind);
+    size_t colon = body.find(':');
+    if (colon == std::string_view::npos)
+      fail_at(l, ind, "expected `key: value` (labels, description, example, where) or `def`");
+    std::string_view key = trim_blanks(body.substr(0, colon));
+    size_t value_col = ind + colon + 1;
+    while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
+    std::string_view value = trim_blanks(l.text.substr(std::min(value_col, l.text.size())));
+    if (key == "labels") {
+      read_labels(value, rule);
+    } else if (key == "description") {
+      if (!rule.description.empty()) rule.description += ' ';
+      rule.description += std::string(value);
+    } else if (key == "where") {
+      if (value.empty()) fail_at(l, value_col, "empty condition after `where:`");
+      rule.where.push_back(parse_condition(value, loc_of(l, value_col)));
+    } else if (key == "example") {
+      read_examples(l, value_col, value, rule);
+    } else {
+      fail_at(l, ind,
+              fmt::format("unknown key '{}': expected labels, description, example, "
+                          "where, or a `def`",
+                          key));
+    }
+  }
+
+  static void read_labels(std::string_view value, RuleDef& rule) {
+    size_t pos = 0;
+    while (pos < value.size()) {
+      size_t comma = value.find(',', pos);
+      if (comma == std::string_view::npos) comma = value.size();
+      std::string_view label = trim_blanks(value.substr(pos, comma - pos));
+      if (!label.empty()) rule.labels.emplace_back(label);
+      pos = comma + 1;
+    }
+  }
+
+  // `example: eps = 1e-06, dtype = torch.int8, size = [-1, 16]`.
+  void read_examples(const Line& l, size_t value_col, std::string_view value, RuleDef& rule) {
+    size_t pos = 0;
+    while (pos < value.size()) {
+      size_t eq = value.find('=', pos);
+      if (eq == std::string_view::npos)
+        fail_at(l, value_col + pos, "expected `name = literal` in `example:`");
+      std::string_view name = trim_blanks(value.substr(pos, eq - pos));
+      size_t item_end = top_level_comma(value, eq + 1);
+      size_t lit_begin = eq + 1;
+      while (lit_begin < item_end && value[lit_begin] == ' ') ++lit_begin;
+      std::string_view lit = trim_blanks(value.substr(lit_begin, item_end - lit_begin));
+      std::optional<Arg> arg = parse_literal(lit);
+      if (!arg) fail_at(l, value_col + lit_begin, fmt::format("'{}' is not a literal", lit));
+      rule.example_values[std::string(name)] = std::move(*arg);
+      pos = item_end + 1;
+    }
+  }
+
+  static size_t top_level_comma(std::string_view s, size_t from) {
+    int depth = 0;
+    for (size_t i = from; i < s.size(); ++i) {
+      if (s[i] == '[' || s[i] == '(') ++depth;
+      if (s[i] == ']' || s[i] == ')') --depth;
+      if (s[i] == ',' && depth == 0) return i;
+    }
+    return s.size();
+  }
+
+  // None, True, False, ints, floats, "strings", dtypes, [lists].
+  static std::optional<Arg> parse_literal(std::string_view t) {
+    if (t == "None") return Arg::none();
+    if (t == "True") return Arg(true);
+    if (t == "False") return Arg(false);
+    if (t.size() >= 2 && (t.front() == '"' || t.front() == '\'') && t.back() == t.front())
+      return Arg(std::string(t.substr(1, t.size() - 2)));
+    if (t.starts_with("[") && t.ends_with("]")) {
+      std::vector<Arg> items;
+      std::string_view inner = t.substr(1, t.size() - 2);
+      size_t pos = 0;
+      while (!trim_blanks(inner.substr(pos)).empty()) {
+        size_t end = top_level_comma(inner, pos);
+        auto item = parse_literal(trim_blanks(inner.substr(pos, end - pos)));
+        if (!item) return std::nullopt;
+        items.push_back(*item);
+        if (end >= inner.size()) break;
+        pos = end + 1;
+      }
+      return Arg::list(std::move(items));
+    }
+    if (auto d = parse_dtype(t)) return Arg(*d);
+    std::string s(t);
+    char* end = nullptr;
+    long long i = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && end == s.c_str() + s.size()) return Arg(static_cast<int64_t>(i));
+    double d = std::strtod(s.c_str(), &end);
+    if (!s.empty() && end == s.c_str() + s.size()) return Arg(d);
+    return std::nullopt;
+  }
+
+  // The function starting at line `first` (a `def` at indentation `ind`)
+  // ends before the first non-blank line indented no deeper.
+  size_t function_end(size_t first, size_t block_end, size_t ind) const {
+    size_t i = first + 1;
+    while (i < block_end &&
+           (is_blank_or_comment(lines_[i].text) || indent_of(lines_[i].text) > ind))
+      ++i;
+    return i;
+  }
+
+  Graph parse_function(size_t first, size_t end, std::string_view fn) const {
+    // Blank everything before the def (keeping newlines) so line/column
+    // numbers stay true, and cut the text after the function.
+    size_t begin_off = lines_[first].offset;
+    size_t end_off = end < lines_.size() ? lines_[end].offset : text_.size();
+    std::string text(begin_off, ' ');
+    for (size_t k = 0; k < begin_off; ++k)
+      if (text_[k] == '\n') text[k] = '\n';
+    text.append(text_.substr(begin_off, end_off - begin_off));
+    FxParseLimits opts;
+    opts.function_name = fn;
+    return parse_fx(text, file_, opts);
+  }
+
+  std::string_view text_;
+  std::string_view file_;
+  std::vector<Line> lines_;
+};
+
+}  // namespace
+
+std::vector<RuleDef> parse_rules_file(std::string_view text, std::string_view file_name) {
+  return RulesReader(text, file_name).read();
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,255 @@
+// The default rules on small graphs: after saturation, the fused form is
+// (or, for negative cases, is not) in the e-class of the original outputs,
+// and layout rules stay bounded.
+#include <gtest/gtest.h>
+
+#include "egraph/from_graph.hpp"
+#include "egraph/runner.hpp"
+#include "egraph/tensor_analysis.hpp"
+#include "graph/load.hpp"
+#include "rewrites/rule.hpp"
+
+namespace eqfuse {
+namespace {
+
+const OpRegistry& reg() {
+  static const OpRegistry r = OpRegistry::with_builtin_ops();
+  return r;
+}
+
+const RuleLibrary& library() {
+  static const RuleLibrary lib = RuleLibrary::builtin(reg());
+  return lib;
+}
+
+struct Saturated {
+  std::unique_ptr<TensorAnalysis> types = std::make_unique<TensorAnalysis>(reg());
+  std::unique_ptr<EGraph> g = std::make_unique<EGraph>(types.get());
+  LoadedEGraph loaded;
+  Graph graph;
+  RunReport report;
+  CompiledRules rules;
+
+  // True if output `i`'s class holds a projection of (or is) a node with op `op`.
+  bool output_has(size_t i, std::string_view op) const {
+    Symbol want = Symbol::intern(op);
+    static const Symbol getitem = Symbol::intern(graph_ops::kGetItem);
+    Id cls = g->find(loaded.outputs.at(i));
+    for (Id n : g->class_nodes(cls)) {
+      NodeView v = g->node(n);
+      if (v.op == want) return true;
+      if (v.op == getitem) {
+        for (Id m : g->class_nodes(g->find(v.children[0])))
+          if (g->node(m).op == want) return true;
+      }
+    }
+    return false;
+  }
+  bool egraph_has(std::string_view op) const {
+    Symbol want = Symbol::intern(op);
+    for (Id c : g->class_ids())
+      for (Id n : g->class_nodes(c))
+        if (g->node(n).op == want) return true;
+    return false;
+  }
+};
+
+Saturated saturate(std::string_view fx, RuleConfig cfg = {}) {
+  Saturated s;
+  s.graph = load_graph(fx, "test.fx", reg()).graph;
+  s.loaded = load_into_egraph(s.graph, reg(), *s.g);
+  s.g->rebuild();
+  std::vector<std::string> streams{""};
+  for (const Node& n : s.graph.nodes())
+    if (!n.meta.stream.empty() &&
+        std::find(streams.begin(), streams.end(), n.meta.stream) == streams.end())
+      streams.push_back(n.meta.stream);
+  s.rules = library().compile(cfg, streams, s.types.get());
+  s.report = Runner(*s.g, {.limits = {.iterations = 20, .nodes = 20'000}}).run(s.rules.rewrites);
+  s.g->check_invariants();
+  return s;
+}
+
+constexpr std::string_view kDynamicQuant = R"(
+def forward(self, x1: "f16[2, 3, 64]", x2: "f16[2, 3, 64]", gamma: "f16[64]", smooth: "f16[64]"):
+    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+    getitem = npu_add_rms_norm[0]
+    getitem_2 = npu_add_rms_norm[2]
+    npu_dynamic_quant = torch.ops.npu.npu_dynamic_quant.default(getitem, smooth_scales = smooth)
+    getitem_3 = npu_dynamic_quant[0]
+    getitem_4 = npu_dynamic_quant[1]
+    return (getitem_3, getitem_2, getitem_4)
+)";
+
+TEST(RuleSaturation, RuleAPutsTheFusedOpInEveryOutputClass) {
+  Saturated s = saturate(kDynamicQuant);
+  for (size_t i = 0; i < 3; ++i)
+    EXPECT_TRUE(s.output_has(i, "npu::npu_add_rms_norm_dynamic_quant")) << "output " << i;
+  EXPECT_EQ(s.report.stop, StopReason::Saturated);
+}
+
+TEST(RuleSaturation, PatternFusionPassOffMeansNoFusedOp) {
+  RuleConfig cfg;
+  cfg.pattern_fusion_pass = false;
+  Saturated s = saturate(kDynamicQuant, cfg);
+  EXPECT_FALSE(s.egraph_has("npu::npu_add_rms_norm_dynamic_quant"));
+}
+
+TEST(RuleSaturation, UnsupportedDtypeIsRejectedAndLogged) {
+  std::string fx(kDynamicQuant);
+  for (size_t p = fx.find("f16"); p != std::string::npos; p = fx.find("f16", p)) fx.replace(p, 3, "f32");
+  Saturated s = saturate(fx);
+  EXPECT_FALSE(s.egraph_has("npu::npu_add_rms_norm_dynamic_quant"));
+  bool logged = false;
+  for (const Rejection& r : s.rules.rejections->entries)
+    logged |= r.rule == "torchair/add-rms-norm-dynamic-quant" &&
+              r.condition.find("x1.dtype in") != std::string::npos;
+  EXPECT_TRUE(logged);
+}
+
+TEST(RuleSaturation, FlattenVariantIsDerived) {
+  // TorchAir rule (b): y.flatten(0, 1) -> dynamic_quant -> scale.view(-1, 1).
+  constexpr std::string_view fx = R"(
+def forward(self, x1: "f16[2, 3, 64]", x2: "f16[2, 3, 64]", gamma: "f16[64]"):
+    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+    getitem = npu_add_rms_norm[0]
+    getitem_2 = npu_add_rms_norm[2]
+    view = torch.ops.aten.view.default(getitem, [6, 64])
+    npu_dynamic_quant = torch.ops.npu.npu_dynamic_quant.default(view)
+    getitem_3 = npu_dynamic_quant[0]
+    getitem_4 = npu_dynamic_quant[1]
+    view_1 = torch.ops.aten.view.default(getitem_4, [-1, 1])
+    return (getitem_2, getitem_3, view_1)
+)";
+  Saturated s = saturate(fx);
+  EXPECT_TRUE(s.output_has(0, "npu::npu_add_rms_norm_dynamic_quant"));
+  EXPECT_TRUE(s.egraph_has("npu::npu_add_rms_norm_dynamic_quant"));
+}
+
+TEST(RuleSaturation, CastViewVariantIsDerivedForBothSpellings) {
+  for (std::string_view cast : {"torch.ops.aten._to_copy.default(view, dtype = torch.float32)",
+                                "torch.ops.npu._npu_dtype_cast.default(view, torch.float32)"}) {
+    std::string fx = R"(
+def forward(self, x1: "bf16[2, 3, 64]", x2: "bf16[2, 3, 64]", gamma: "bf16[64]"):
+    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+    getitem = npu_add_rms_norm[0]
+    getitem_2 = npu_add_rms_norm[2]
+    view = torch.ops.aten.view.default(getitem, [-1, 64])
+    cast = )" + std::string(cast) + R"(
+    return (cast, getitem_2)
+)";
+    Saturated s = saturate(fx);
+    EXPECT_TRUE(s.output_has(1, "npu::npu_add_rms_norm_cast")) << cast;
+  }
+}
+
+TEST(RuleSaturation, BmmTransposeInEveryTransposeSpelling) {
+  for (std::string_view dims : {"0, 1", "1, 0", "-3, -2"}) {
+    std::string fx = R"(
+def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
+    bmm = torch.ops.aten.bmm.default(a, b)
+    transpose = torch.ops.aten.transpose.int(bmm, )" + std::string(dims) + R"()
+    return (transpose,)
+)";
+    Saturated s = saturate(fx);
+    EXPECT_TRUE(s.output_has(0, "npu::npu_transpose_batchmatmul")) << dims;
+  }
+}
+
+TEST(RuleSaturation, BmmTransposeRejectsUnalignedKAndOtherDims) {
+  constexpr std::string_view unaligned = R"(
+def forward(self, a: "f16[64, 4, 511]", b: "f16[64, 511, 128]"):
+    bmm = torch.ops.aten.bmm.default(a, b)
+    transpose = torch.ops.aten.transpose.int(bmm, 1, 0)
+    return (transpose,)
+)";
+  EXPECT_FALSE(saturate(unaligned).egraph_has("npu::npu_transpose_batchmatmul"));
+  constexpr std::string_view dims02 = R"(
+def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
+    bmm = torch.ops.aten.bmm.default(a, b)
+    transpose = torch.ops.aten.transpose.int(bmm, 0, 2)
+    return (transpose,)
+)";
+  EXPECT_FALSE(saturate(dims02).egraph_has("npu::npu_transpose_batchmatmul"));
+  constexpr std::string_view same = R"(
+def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
+    bmm = torch.ops.aten.bmm.default(a, b)
+    transpose = torch.ops.aten.transpose.int(bmm, 0, 0)
+    return (transpose,)
+)";
+  EXPECT_FALSE(saturate(same).egraph_has("npu::npu_transpose_batchmatmul"));
+  RuleConfig ge;
+  ge.mode = ExecMode::MaxAutotune;
+  constexpr std::string_view ok = R"(
+def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
+    bmm = torch.ops.aten.bmm.default(a, b)
+    transpose = torch.ops.aten.transpose.int(bmm, 1, 0)
+    return (transpose,)
+)";
+  EXPECT_FALSE(saturate(ok, ge).egraph_has("npu::npu_transpose_batchmatmul"));
+}
+
+TEST(RuleSaturation, QuantRuleChecksAlignmentAndZeroPointDtype) {
+  auto graph = [](std::string_view last, std::string_view zp) {
+    return "def forward(self, x1: \"bf16[2, " + std::string(last) + "]\", x2: \"bf16[2, " +
+           std::string(last) + "]\", gamma: \"bf16[" + std::string(last) +
+           "]\", scales: \"bf16[" + std::string(last) + "]\", zp: \"" + std::string(zp) + "[" +
+           std::string(last) + "]\"):\n" +
+           "    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)\n"
+           "    getitem = npu_add_rms_norm[0]\n"
+           "    getitem_2 = npu_add_rms_norm[2]\n"
+           "    npu_quantize = torch.ops.npu.npu_quantize.default(getitem, scales, zp, "
+           "torch.qint8, -1)\n"
+           "    return (npu_quantize, getitem_2)\n";
+  };
+  EXPECT_TRUE(saturate(graph("16", "bf16")).output_has(0, "npu::npu_add_rms_norm_quant"));
+  EXPECT_FALSE(saturate(graph("3", "bf16")).egraph_has("npu::npu_add_rms_norm_quant"));
+  EXPECT_FALSE(saturate(graph("16", "i8")).egraph_has("npu::npu_add_rms_norm_quant"));
+  EXPECT_FALSE(saturate(graph("16", "u8")).egraph_has("npu::npu_add_rms_norm_quant"));
+  EXPECT_FALSE(saturate(graph("s1", "bf16")).egraph_has("npu::npu_add_rms_norm_quant"));
+}
+
+TEST(RuleSaturation, CrossStreamMatchesNeverFuse) {
+  // The cast runs on stream '2', the add_rms_norm on the default stream.
+  constexpr std::string_view fx = R"(
+def forward(self, x1: "f16[2, 64]", x2: "f16[2, 64]", gamma: "f16[64]"):
+    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+    getitem = npu_add_rms_norm[0]
+    getitem_2 = npu_add_rms_norm[2]
+    scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['2'])
+    cast = torch.ops.aten._to_copy.default(getitem, dtype = torch.float32)
+    scope_exit = torch.ops.air.scope_exit.default()
+    return (cast, getitem_2)
+)";
+  Saturated s = saturate(fx);
+  EXPECT_FALSE(s.egraph_has("npu::npu_add_rms_norm_cast"));
+}
+
+TEST(RuleSaturation, SameNonDefaultStreamFuses) {
+  constexpr std::string_view fx = R"(
+def forward(self, x1: "f16[2, 64]", x2: "f16[2, 64]", gamma: "f16[64]"):
+    scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['2'])
+    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+    getitem = npu_add_rms_norm[0]
+    getitem_2 = npu_add_rms_norm[2]
+    cast = torch.ops.aten._to_copy.default(getitem, dtype = torch.float32)
+    scope_exit = torch.ops.air.scope_exit.default()
+    return (cast, getitem_2)
+)";
+  Saturated s = saturate(fx);
+  EXPECT_TRUE(s.output_has(1, "npu::npu_add_rms_norm_cast"));
+}
+
+TEST(RuleSaturation, ExamplesSaturateWithinBoundedGrowth) {
+  for (const char* name : {"deepseek_layer.fx", "seed_add_rms_norm_dynamic_quant.fx",
+                           "matmul_transpose.fx", "add_rms_norm_cast.fx"}) {
+    std::string path = std::string(EQFUSE_SOURCE_DIR) + "/examples/" + name;
+    Saturated s = saturate(read_file_or_stdin(path));
+    EXPECT_EQ(s.report.stop, StopReason::Saturated) << name;
+    // Layout rules may add a few spellings per node, never a blow-up.
+    EXPECT_LT(s.g->num_nodes(), 8 * s.graph.size() + 64) << name;
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
