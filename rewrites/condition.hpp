@@ -11,7 +11,7 @@
 // Syntax (full reference with examples: docs/conditions.md):
 //   literals      1  -1  2.5e-6  True  False  None  "pertoken"
 //                 torch.float16 / torch.bfloat16 / ... (dtypes; also the
-//                 bare names float16, bf16, int8, ...), lists [a, b, [c]]
+//                 bare names float16, bf16, fp16, int8, ...), lists [a, b, [c]]
 //   names         rule inputs and named values of the search function
 //   postfix       x.dtype  x.shape  x.rank  x.itemsize  x.numel
 //                 x.shape[-1]  x.shape[1:]  xs[0]  f(a, b)

@@ -261,8 +261,12 @@ class Evaluator {
       case VK::Bool:
         if (std::get<bool>(v.v)) return {};
         return {Tri::False, fmt::format("{} is False{}", text(n), facts_since(first_fact))};
-      case VK::Unknown:
-        return {Tri::Unknown, fmt::format("{}: {}", text(n), reason(why_of(v)))};
+      case VK::Unknown: {
+        // Reasons from builtins already start with the expression ("is_static(y): ...").
+        std::string why = reason(why_of(v));
+        if (why.starts_with(fmt::format("{}:", text(n)))) return {Tri::Unknown, why};
+        return {Tri::Unknown, fmt::format("{}: {}", text(n), why)};
+      }
       default:
         fail(n,
              fmt::format("expected a boolean, got {} ({})", kind_name(v), clipped(v.to_string())));
@@ -555,9 +559,16 @@ class Evaluator {
           overflow = op == ArithOp::FloorDiv;
           break;
         }
+        // Python floors: a nonzero remainder takes the sign of the divisor.
+        // Adjust the C++ remainder rather than computing a - q * b, whose
+        // product overflows near INT64_MIN (-(2^63 - 1) % 3).
         int64_t q = a / b;
-        if (a % b != 0 && ((a < 0) != (b < 0))) --q;  // Python floors
-        r = op == ArithOp::FloorDiv ? q : a - q * b;
+        int64_t m = a % b;
+        if (m != 0 && ((m < 0) != (b < 0))) {
+          --q;
+          m += b;
+        }
+        r = op == ArithOp::FloorDiv ? q : m;
         break;
       }
     }

@@ -212,9 +212,13 @@ bool is_keyword(std::string_view s) {
   return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end();
 }
 
-// Bare dtype words accepted without `torch.`: torch names (float16) and
-// annotation codes (bf16), but not Python-builtin-like aliases (int, float).
+// Bare dtype words accepted without `torch.`: torch names (float16),
+// annotation codes (bf16) and the common fp16/fp32/fp64 spellings, but not
+// Python-builtin-like aliases (int, float), which would shadow rule inputs.
 std::optional<DType> bare_dtype(std::string_view word) {
+  if (word == "fp16") return DType::Float16;
+  if (word == "fp32") return DType::Float32;
+  if (word == "fp64") return DType::Float64;
   auto d = parse_dtype(word);
   if (!d || (word != dtype_code(*d) && word != dtype_torch_name(*d))) return std::nullopt;
   return d;

@@ -164,8 +164,7 @@ TEST(ConditionEval, RankSpellings) {
 TEST(ConditionEval, ShapeIndexingNegativeIndicesAndSlices) {
   Facts f = bf16_234();
   EXPECT_EQ(verdict("x.shape == [2, 3, 4]", f), Verdict::True);
-  EXPECT_EQ(verdict("x.shape[0] == 2 and x.shape[-1] == 4 and x.shape[-3] == 2", f),
-            Verdict::True);
+  EXPECT_EQ(verdict("x.shape[0] == 2 and x.shape[-1] == 4 and x.shape[-3] == 2", f), Verdict::True);
   EXPECT_EQ(verdict("x.shape[1:] == [3, 4] and x.shape[:-1] == [2, 3]", f), Verdict::True);
   EXPECT_EQ(verdict("x.shape[:] == x.shape and x.shape[5:] == [] and x.shape[-9:1] == [2]", f),
             Verdict::True);
@@ -175,8 +174,7 @@ TEST(ConditionEval, ShapeIndexingNegativeIndicesAndSlices) {
 
 TEST(ConditionEval, NumelAndProd) {
   Facts f = bf16_234();
-  EXPECT_EQ(verdict("x.numel == 24 and x.numel() == 24 and prod(x.shape) == 24", f),
-            Verdict::True);
+  EXPECT_EQ(verdict("x.numel == 24 and x.numel() == 24 and prod(x.shape) == 24", f), Verdict::True);
   EXPECT_EQ(verdict("prod([]) == 1"), Verdict::True);
 }
 
@@ -222,7 +220,7 @@ TEST(ConditionEval, StaticVersusSymbolicDims) {
   EXPECT_EQ(verdict("not is_static(x)", f), Verdict::True);  // a tensor: all of its dims
   CondResult r = eval("is_static(y)", f);
   EXPECT_EQ(r.verdict, Verdict::Unknown);
-  EXPECT_EQ(r.detail, "is_static(y): is_static(y): the shape is unknown");
+  EXPECT_EQ(r.detail, "is_static(y): the shape is unknown");  // not repeated
 }
 
 TEST(ConditionEval, SymbolicShapeEquality) {
@@ -286,7 +284,8 @@ TEST(ConditionEval, CanonDimWrapsLikeTorch) {
   EXPECT_EQ(verdict("canon_dim(-1, 4) == 3 and canon_dim(2, 4) == 2 and canon_dim(-4, 4) == 0"),
             Verdict::True);
   EXPECT_EQ(verdict("canon_dim(-1, 0) == 0 and canon_dim(0, 0) == 0"), Verdict::True);  // 0-d
-  EXPECT_EQ(eval("canon_dim(-5, 4) == 0").detail, "canon_dim(-5, 4): dim -5 out of range for rank 4");
+  EXPECT_EQ(eval("canon_dim(-5, 4) == 0").detail,
+            "canon_dim(-5, 4): dim -5 out of range for rank 4");
   EXPECT_EQ(eval("canon_dim(0, -1) == 0").detail, "canon_dim(0, -1): negative rank -1");
 }
 
@@ -360,11 +359,11 @@ TEST(ConditionEval, ErrorAfterAnUnknownGuardIsUnknown) {
 }
 
 TEST(ConditionParse, LogicPrecedenceNotOverAndOverOr) {
-  EXPECT_EQ(verdict("True or False and False"), Verdict::True);   // True or (False and False)
-  EXPECT_EQ(verdict("False and True or True"), Verdict::True);    // (False and True) or True
-  EXPECT_EQ(verdict("not True or True"), Verdict::True);          // (not True) or True
+  EXPECT_EQ(verdict("True or False and False"), Verdict::True);  // True or (False and False)
+  EXPECT_EQ(verdict("False and True or True"), Verdict::True);   // (False and True) or True
+  EXPECT_EQ(verdict("not True or True"), Verdict::True);         // (not True) or True
   EXPECT_EQ(verdict("not (True or True)"), Verdict::False);
-  EXPECT_EQ(verdict("not 1 == 2"), Verdict::True);                // not (1 == 2)
+  EXPECT_EQ(verdict("not 1 == 2"), Verdict::True);  // not (1 == 2)
   EXPECT_EQ(verdict("not not True"), Verdict::True);
 }
 
@@ -379,8 +378,7 @@ TEST(ConditionEval, FalseDetailsNameTheFailingPart) {
 // ---- comparisons ---------------------------------------------------------------------------
 
 TEST(ConditionEval, ComparisonOperators) {
-  EXPECT_EQ(verdict("1 < 2 and 2 <= 2 and 3 > 2 and 3 >= 3 and 1 != 2 and 2 == 2"),
-            Verdict::True);
+  EXPECT_EQ(verdict("1 < 2 and 2 <= 2 and 3 > 2 and 3 >= 3 and 1 != 2 and 2 == 2"), Verdict::True);
   EXPECT_EQ(verdict("1 == 1.0 and 1 < 1.5"), Verdict::True);  // int vs float compares numerically
   EXPECT_EQ(verdict("'a' < 'b' and 'b' >= 'b'"), Verdict::True);
   EXPECT_EQ(verdict("None is None and 1 is not None and True is True"), Verdict::True);
@@ -419,8 +417,8 @@ TEST(ConditionEval, IsNoneAsTheOptionalInputIdiom) {
 TEST(ConditionEval, ArithmeticPrecedenceAndAssociativity) {
   EXPECT_EQ(verdict("2 + 3 * 4 == 14"), Verdict::True);
   EXPECT_EQ(verdict("(2 + 3) * 4 == 20"), Verdict::True);
-  EXPECT_EQ(verdict("10 - 4 - 3 == 3"), Verdict::True);    // (10 - 4) - 3
-  EXPECT_EQ(verdict("2 * 3 % 4 == 2"), Verdict::True);     // (2 * 3) % 4
+  EXPECT_EQ(verdict("10 - 4 - 3 == 3"), Verdict::True);  // (10 - 4) - 3
+  EXPECT_EQ(verdict("2 * 3 % 4 == 2"), Verdict::True);   // (2 * 3) % 4
   EXPECT_EQ(verdict("2 * (3 % 4) == 6"), Verdict::True);
   EXPECT_EQ(verdict("100 // 10 // 5 == 2"), Verdict::True);  // (100 // 10) // 5
   EXPECT_EQ(verdict("-2 * 3 == -6 and - -3 == 3 and +3 == 3"), Verdict::True);
@@ -543,14 +541,16 @@ TEST(ConditionEval, TypeErrorsReportMessageAndLocation) {
   EXPECT_EQ(r.error_loc.line, 7);
   EXPECT_EQ(r.error_loc.column, 28);  // 12 + 16
   r = eval("x.dtype + 1 == 2", f, {}, loc);
-  EXPECT_EQ(r.detail, "x.dtype + 1: unsupported operand types for +: dtype (torch.bfloat16) and "
-                      "int (1)");
+  EXPECT_EQ(r.detail,
+            "x.dtype + 1: unsupported operand types for +: dtype (torch.bfloat16) and "
+            "int (1)");
   EXPECT_EQ(r.error_loc.column, 12);
 }
 
 TEST(ConditionEval, MoreTypeErrors) {
   Facts f = bf16_234();
-  EXPECT_EQ(eval("x.shape == 1", f).detail, "x.shape == 1: cannot compare list ([2, 3, 4]) with int (1)");
+  EXPECT_EQ(eval("x.shape == 1", f).detail,
+            "x.shape == 1: cannot compare list ([2, 3, 4]) with int (1)");
   EXPECT_EQ(eval("x.rank", f).detail, "x.rank: expected a boolean, got int (3)");
   EXPECT_EQ(eval("x[0] == 2", f).detail, "x[0]: tensor is not subscriptable (use .shape[...])");
   EXPECT_EQ(eval("x.shape[5] == 2", f).detail, "x.shape[5]: index 5 out of range for length 3");
@@ -612,9 +612,9 @@ TEST(ConditionCheck, UnknownFunctionsAttributesAndMethods) {
 
 TEST(ConditionCheck, WrongArgumentCounts) {
   std::vector<std::string> known{"x"};
-  EXPECT_STREQ(check_error("len(x.shape, 1) == 1", known).what(),
-               "len() takes 1 argument, got 2");
-  EXPECT_STREQ(check_error("canon_dim(1) == 1", known).what(), "canon_dim() takes 2 arguments, got 1");
+  EXPECT_STREQ(check_error("len(x.shape, 1) == 1", known).what(), "len() takes 1 argument, got 2");
+  EXPECT_STREQ(check_error("canon_dim(1) == 1", known).what(),
+               "canon_dim() takes 2 arguments, got 1");
   EXPECT_STREQ(check_error("min() == 1", known).what(), "min() takes at least 1 argument, got 0");
   EXPECT_STREQ(check_error("x.size(1, 2) == 1", known).what(),
                ".size() takes 0 to 1 arguments, got 2");
@@ -728,12 +728,15 @@ INSTANTIATE_TEST_SUITE_P(
         ParseErrorCase{"a && b", 3, "unexpected '&&' (use 'and')"},
         ParseErrorCase{"a || b", 3, "unexpected '||' (use 'or')"},
         ParseErrorCase{"!a", 1, "unexpected '!' (use 'not')"},
-        ParseErrorCase{"x.shape[-1] / 2 == 1", 13, "unexpected '/' (use '//' for integer division)"},
+        ParseErrorCase{"x.shape[-1] / 2 == 1", 13,
+                       "unexpected '/' (use '//' for integer division)"},
         ParseErrorCase{"2 ** 3 == 8", 3, "unexpected '**' (powers are not supported)"},
-        ParseErrorCase{"(a == b", 8, "expected ')' to close '(' at column 1, found end of condition"},
+        ParseErrorCase{"(a == b", 8,
+                       "expected ')' to close '(' at column 1, found end of condition"},
         ParseErrorCase{"[1, 2", 6, "expected ']' to close '[' at column 1, found end of condition"},
         ParseErrorCase{"len(x", 6, "expected ')' to close '(' at column 4, found end of condition"},
-        ParseErrorCase{"x.shape[0", 10, "expected ']' to close '[' at column 8, found end of condition"},
+        ParseErrorCase{"x.shape[0", 10,
+                       "expected ']' to close '[' at column 8, found end of condition"},
         ParseErrorCase{"a ==", 5, "expected an expression, found end of condition"},
         ParseErrorCase{"a b", 3, "unexpected 'b' after the end of the expression"},
         ParseErrorCase{"a not b", 3, "unexpected 'not' after the end of the expression"},
@@ -779,7 +782,8 @@ TEST(ConditionParse, LaterBadTokenIsReportedOnlyWhenReached) {
   EXPECT_EQ(e.loc().column, 4);
 }
 
-// ---- nesting guard -------------------------------------------------------------------------------
+// ---- nesting guard
+// -------------------------------------------------------------------------------
 
 std::string repeated(std::string_view s, int n) {
   std::string out;
@@ -801,11 +805,14 @@ TEST(ConditionParse, TenThousandNestedParenthesesAreAClearError) {
 
 TEST(ConditionParse, EveryRecursiveConstructIsGuarded) {
   const std::string deep[] = {
-      repeated("not ", 10000) + "True",    repeated("-", 10000) + "1",
-      repeated("[", 10000) + repeated("]", 10000), repeated("len(", 10000) + "x" + repeated(")", 10000),
+      repeated("not ", 10000) + "True",
+      repeated("-", 10000) + "1",
+      repeated("[", 10000) + repeated("]", 10000),
+      repeated("len(", 10000) + "x" + repeated(")", 10000),
       "x" + repeated("[x", 10000) + repeated("]", 10000),
       "x" + repeated(".size(x", 10000) + repeated(")", 10000),
-      "x" + repeated(".shape", 10000),     repeated("1 + ", 10000) + "1",
+      "x" + repeated(".shape", 10000),
+      repeated("1 + ", 10000) + "1",
   };
   for (const std::string& text : deep) {
     Error e = parse_error(text);
@@ -871,7 +878,7 @@ TEST(ConditionEval, TorchairAddRmsNormQuantConditions) {
              {"scales", tensor(DType::BFloat16, {7168})}};
   for (const char* line : lines) EXPECT_EQ(verdict(line, good), Verdict::True) << line;
   Facts bad = good;
-  bad["dtype"] = int_value(3);                              // int32
+  bad["dtype"] = int_value(3);  // int32
   bad["x1"] = tensor(DType::Float32, {sym("s0"), 7168});
   bad["x2"] = tensor(DType::BFloat16, {sym("s0"), 7160});  // 7160 * 2 = 14320 = 447*32 + 16
   bad["zero_points"] = tensor(DType::Int8, {7168});
