@@ -149,7 +149,7 @@ void check_example(const RuleDef& rule, const OpRegistry& reg, const CondFunctio
     if (r.verdict == Verdict::True) continue;
     throw Error(fmt::format("rule '{}': condition `{}` is {} on the example inputs: {}", rule.name,
                             c.text(), verdict_name(r.verdict), r.detail),
-                c.loc());
+                r.error_loc.known() ? r.error_loc : c.loc());
   }
 }
 
