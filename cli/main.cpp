@@ -43,6 +43,8 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   Action action;
+  add_optimize_command(app, action);
+  add_rules_command(app, action);
   add_print_command(app, action);
   add_check_command(app, action);
   add_ops_command(app, action);

@@ -142,6 +142,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.mode = std::string(exec_mode_name(opt.rules.mode));
 
   auto t0 = Clock::now();
+  st->input = input;
   if (opt.library == nullptr) {
     st->own_library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
     st->library = st->own_library.get();

@@ -17,6 +17,7 @@
 namespace eqfuse {
 
 struct OptimizeState {
+  Graph input;                            // the graph that was optimized (names for reports)
   std::unique_ptr<TensorAnalysis> types;  // before egraph: the e-graph points to it
   std::unique_ptr<EGraph> egraph;
   LoadedEGraph loaded;

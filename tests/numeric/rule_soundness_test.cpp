@@ -18,6 +18,12 @@ const OpRegistry& reg() {
   return r;
 }
 
+// Built once: RuleLibrary::builtin parses and validates every rule file.
+const RuleLibrary& library() {
+  static const RuleLibrary lib = RuleLibrary::builtin(reg());
+  return lib;
+}
+
 // Fusions whose fused kernel skips an intermediate rounding of the unfused
 // chain (the fused op keeps y in float before quantizing or casting).
 bool needs_rounding_mode(const RuleDef& r) {
@@ -27,7 +33,7 @@ bool needs_rounding_mode(const RuleDef& r) {
 class RuleSoundness : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
-  static const RuleLibrary lib = RuleLibrary::builtin(reg());
+  const RuleLibrary& lib = library();
   const RuleDef* rule = lib.find(GetParam());
   ASSERT_NE(rule, nullptr);
   std::optional<RuleExample> ex = instantiate_example(*rule, reg());
@@ -43,7 +49,7 @@ TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
 
 std::vector<std::string> rule_names() {
   std::vector<std::string> names;
-  for (const RuleDef& r : RuleLibrary::builtin(reg()).rules()) names.push_back(r.name);
+  for (const RuleDef& r : library().rules()) names.push_back(r.name);
   return names;
 }
 
@@ -53,8 +59,7 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   return s;
 }
 
-INSTANTIATE_TEST_SUITE_P(DefaultRules, RuleSoundness, ::testing::ValuesIn(rule_names()),
-                         test_name);
+INSTANTIATE_TEST_SUITE_P(DefaultRules, RuleSoundness, ::testing::ValuesIn(rule_names()), test_name);
 
 }  // namespace
 }  // namespace eqfuse

@@ -1,0 +1,132 @@
+// `eqfuse optimize IN [-o OUT] [--format fx|json] [--mode M] [--device D]
+//   [--extractor E] [--time-limit S] [--node-limit N] [--iter-limit N]
+//   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--rules FILE]...
+//   [--stats-json FILE] [--dump-dir DIR] [--input-types T] [--explain] [--quiet]`
+//
+// Runs the whole pipeline (extract/optimize.hpp): load, saturate with the
+// enabled rules, extract the cheapest graph under the NPU cost model, emit.
+// The optimized graph goes to stdout (or -o), the summary to stderr.
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/cli_common.hpp"
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/graph_json.hpp"
+#include "rewrites/rule.hpp"
+
+namespace eqfuse::cli {
+
+namespace {
+
+struct OptimizeCliOptions {
+  std::string file;
+  std::string output;
+  std::string format = "fx";
+  std::string input_types;
+  std::string mode;
+  std::string device;
+  std::string extractor;
+  double time_limit = -1;
+  long node_limit = -1;
+  long iter_limit = -1;
+  std::vector<std::string> disable, enable, rule_files;
+  std::string config;
+  std::string stats_json;
+  std::string dump_dir;
+  bool explain = false;
+  bool quiet = false;
+};
+
+std::string read_text_file(const std::string& path, std::string_view what) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read {} '{}'", what, path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Config file first, then command-line flags on top (flags win).
+OptimizeOptions build_options(const OptimizeCliOptions& o) {
+  OptimizeOptions opt;
+  if (!o.config.empty()) apply_config_json(opt, read_text_file(o.config, "config file"), o.config);
+  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
+  if (!o.device.empty()) opt.device = o.device;
+  if (!o.extractor.empty()) opt.extractor = o.extractor == "tree" ? "bottom-up" : o.extractor;
+  if (o.time_limit >= 0) {
+    opt.limits.seconds = o.time_limit;
+    opt.extract_time_limit_s = o.time_limit;
+  }
+  if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
+  if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);
+  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
+  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
+  opt.dump_dir = o.dump_dir;
+  opt.record_explanations = o.explain;
+  return opt;
+}
+
+int run_optimize(const OptimizeCliOptions& o) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  LoadedGraph in = load_input(o.file, reg, o.input_types);
+  OptimizeOptions opt = build_options(o);
+  std::unique_ptr<RuleLibrary> lib;
+  if (!o.rule_files.empty()) {
+    lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
+    for (const auto& f : o.rule_files) lib->load_text(read_text_file(f, "rule file"), f);
+    opt.library = lib.get();
+  }
+  OptimizeResult r = optimize_graph(in.graph, reg, opt);
+  if (o.format == "json")
+    write_output(o.output, save_graph_json(r.graph, 2, &reg));
+  else
+    write_output(o.output, print_fx(r.graph, &reg));
+  if (!o.stats_json.empty()) write_output(o.stats_json, stats_to_json(r.stats) + "\n");
+  if (o.explain) fmt::print(stderr, "{}", format_explanation_text(explain_run(r, reg)));
+  if (!o.quiet) fmt::print(stderr, "{}", format_summary(r.stats));
+  return kOk;
+}
+
+}  // namespace
+
+void add_optimize_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<OptimizeCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "optimize",
+      "Fuse operators by equality saturation and extract the cheapest graph under the NPU "
+      "cost model. Prints the optimized graph; the summary goes to stderr.");
+  cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
+  cmd->add_option("-o,--output", o->output, "Write the optimized graph here instead of stdout");
+  cmd->add_option("--format", o->format, "Output format")
+      ->check(CLI::IsMember({"fx", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--input-types", o->input_types,
+                  "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
+  cmd->add_option("--mode", o->mode,
+                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
+  cmd->add_option("--device", o->device,
+                  "Device profile: a built-in name (default ascend910b2) or a JSON file");
+  cmd->add_option("--extractor", o->extractor, "tree | greedy-dag | ilp | auto (default)")
+      ->check(CLI::IsMember({"tree", "bottom-up", "greedy-dag", "ilp", "auto"}));
+  cmd->add_option("--time-limit", o->time_limit,
+                  "Seconds for saturation and for exact extraction (default 10)");
+  cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)");
+  cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)");
+  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
+  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
+  cmd->add_option("--rules", o->rule_files, "Load extra rules from a .rules file (repeatable)");
+  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
+  cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
+  cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");
+  cmd->add_flag("--explain", o->explain,
+                "Explain every fusion chosen or rejected: proof and cost side by side");
+  cmd->add_flag("-q,--quiet", o->quiet, "No summary on stderr");
+  cmd->callback([o, &action] { action = [o] { return run_optimize(*o); }; });
+}
+
+}  // namespace eqfuse::cli

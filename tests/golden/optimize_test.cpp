@@ -1,0 +1,226 @@
+// `optimize_graph` / `eqfuse optimize` end to end on the bundled examples:
+// the expected fusions happen, the result is equivalent to the input under
+// the reference interpreter, the modeled cost goes down, toggles and modes
+// change the outcome as TorchAir's do, and the output is deterministic.
+#include <map>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+#include "graph/equivalence.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/load.hpp"
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::run_eqfuse;
+
+const OpRegistry& reg() {
+  static const OpRegistry r = OpRegistry::with_builtin_ops();
+  return r;
+}
+
+Graph load_example(const std::string& name) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/examples/" + name;
+  return load_graph(read_file_or_stdin(path), path, reg()).graph;
+}
+
+std::map<std::string, int> op_counts(const Graph& g) {
+  std::map<std::string, int> counts;
+  for (const Node& n : g.nodes())
+    if (n.kind == NodeKind::Call) ++counts[n.target];
+  return counts;
+}
+
+void expect_equivalent(const Graph& a, const Graph& b) {
+  EquivalenceOptions eo;
+  eo.trials = 2;
+  eo.mode = ToleranceMode::Rounding;
+  EquivalenceResult r = equivalent(a, b, reg(), eo);
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+}
+
+TEST(Optimize, MatmulTransposeBecomesTransposeBatchmatmul) {
+  Graph in = load_example("matmul_transpose.fx");
+  OptimizeResult r = optimize_graph(in, reg());
+  auto ops = op_counts(r.graph);
+  EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 1) << print_fx(r.graph, &reg());
+  EXPECT_EQ(ops["aten::bmm"], 0);
+  EXPECT_EQ(r.stats.fusions["torchair/bmm-transpose"], 1u);
+  EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
+  expect_equivalent(in, r.graph);
+}
+
+TEST(Optimize, AddRmsNormCastFuses) {
+  Graph in = load_example("add_rms_norm_cast.fx");
+  OptimizeResult r = optimize_graph(in, reg());
+  auto ops = op_counts(r.graph);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1) << print_fx(r.graph, &reg());
+  EXPECT_EQ(ops["npu::npu_add_rms_norm"], 0);
+  EXPECT_EQ(ops["aten::_to_copy"], 0);
+  EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
+  expect_equivalent(in, r.graph);
+}
+
+TEST(Optimize, SeedGraphFusesDynamicQuant) {
+  Graph in = load_example("seed_add_rms_norm_dynamic_quant.fx");
+  OptimizeResult r = optimize_graph(in, reg());
+  auto ops = op_counts(r.graph);
+  EXPECT_GE(ops["npu::npu_add_rms_norm_dynamic_quant"], 1) << print_fx(r.graph, &reg());
+  EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
+  expect_equivalent(in, r.graph);
+}
+
+TEST(Optimize, DeepSeekLayerGetsEveryDefaultFusion) {
+  Graph in = load_example("deepseek_layer.fx");
+  OptimizeResult r = optimize_graph(in, reg());
+  auto ops = op_counts(r.graph);
+  SCOPED_TRACE(print_fx(r.graph, &reg()));
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_quant"], 1);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_dynamic_quant"], 1);
+  EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 2);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm"], 0);
+  EXPECT_EQ(ops["aten::bmm"], 0);
+  EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
+  EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
+}
+
+TEST(Optimize, FusionPassOffChangesNothing) {
+  Graph in = load_example("deepseek_layer.fx");
+  OptimizeOptions opt;
+  opt.rules.pattern_fusion_pass = false;
+  OptimizeResult r = optimize_graph(in, reg(), opt);
+  EXPECT_TRUE(r.stats.fusions.empty());
+  EXPECT_EQ(op_counts(r.graph), op_counts(in));
+  EXPECT_EQ(r.stats.kernels_after, r.stats.kernels_before);
+}
+
+TEST(Optimize, MaxAutotuneExcludesRulesDAndE) {
+  Graph in = load_example("deepseek_layer.fx");
+  OptimizeOptions opt;
+  opt.rules.mode = ExecMode::MaxAutotune;
+  OptimizeResult r = optimize_graph(in, reg(), opt);
+  auto ops = op_counts(r.graph);
+  EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 0);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_quant"], 0);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_dynamic_quant"], 1);
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1);
+}
+
+TEST(Optimize, DisableOneRuleByName) {
+  Graph in = load_example("matmul_transpose.fx");
+  OptimizeOptions opt;
+  opt.rules.disable.push_back("torchair/bmm-transpose");
+  OptimizeResult r = optimize_graph(in, reg(), opt);
+  EXPECT_EQ(op_counts(r.graph)["npu::npu_transpose_batchmatmul"], 0);
+}
+
+TEST(Optimize, OutputIsDeterministic) {
+  Graph in = load_example("deepseek_layer.fx");
+  std::string a = print_fx(optimize_graph(in, reg()).graph, &reg());
+  std::string b = print_fx(optimize_graph(in, reg()).graph, &reg());
+  EXPECT_EQ(a, b);
+}
+
+TEST(Optimize, EveryExtractorGivesAnEquivalentGraph) {
+  Graph in = load_example("seed_add_rms_norm_dynamic_quant.fx");
+  for (const char* ex : {"bottom-up", "greedy-dag", "ilp", "auto"}) {
+    OptimizeOptions opt;
+    opt.extractor = ex;
+    OptimizeResult r = optimize_graph(in, reg(), opt);
+    SCOPED_TRACE(ex);
+    expect_equivalent(in, r.graph);
+  }
+}
+
+TEST(Optimize, ConfigJsonAcceptsTorchAirKeys) {
+  OptimizeOptions opt;
+  apply_config_json(opt, R"({"experimental_config": {"pattern_fusion_pass": false},
+                             "mode": "max-autotune", "disable_rules": ["layout"]})",
+                    "cfg.json");
+  EXPECT_FALSE(opt.rules.pattern_fusion_pass);
+  EXPECT_EQ(opt.rules.mode, ExecMode::MaxAutotune);
+  EXPECT_EQ(opt.rules.disable, std::vector<std::string>{"layout"});
+  try {
+    apply_config_json(opt, R"({"fusion": true})", "cfg.json");
+    ADD_FAILURE() << "unknown key accepted";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cfg.json: config key 'fusion': unknown key"));
+  }
+}
+
+TEST(OptimizeCli, PrintsGraphAndSummary) {
+  auto r = run_eqfuse("optimize examples/matmul_transpose.fx");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.npu.npu_transpose_batchmatmul"));
+  EXPECT_THAT(r.err, HasSubstr("kernels"));
+  EXPECT_THAT(r.err, HasSubstr("torchair/bmm-transpose x1"));
+}
+
+TEST(OptimizeCli, StatsJsonHasTheDocumentedKeys) {
+  auto dir = testing_support::scratch_dir();
+  std::string stats = (dir / "stats.json").string();
+  auto r = run_eqfuse("optimize examples/deepseek_layer.fx -q -o /dev/null --stats-json " + stats);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(testing_support::slurp_file(stats));
+  for (const char* key :
+       {"kernels_before", "kernels_after", "cost_before_us", "cost_after_us", "fusions",
+        "extractor", "stop_reason", "egraph_nodes", "egraph_classes", "phase_ms"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_LT(j["kernels_after"].get<int>(), j["kernels_before"].get<int>());
+}
+
+TEST(OptimizeCli, ExplainListsChosenAndRejected) {
+  auto r = run_eqfuse("optimize examples/deepseek_layer.fx -o /dev/null --explain");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("chosen fusions:"));
+  EXPECT_THAT(r.err, HasSubstr("npu_add_rms_norm_quant"));
+  EXPECT_THAT(r.err, HasSubstr("candidates"));
+}
+
+TEST(OptimizeCli, BadInputsExitTwoWithAClearError) {
+  auto bad_mode = run_eqfuse("optimize examples/matmul_transpose.fx --mode turbo");
+  EXPECT_EQ(bad_mode.exit_code, 2);
+  EXPECT_THAT(bad_mode.err, HasSubstr("turbo"));
+  auto bad_device = run_eqfuse("optimize examples/matmul_transpose.fx --device nosuchnpu");
+  EXPECT_EQ(bad_device.exit_code, 2);
+  EXPECT_THAT(bad_device.err, HasSubstr("nosuchnpu"));
+  auto missing = run_eqfuse("optimize examples/nope.fx");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("nope.fx"));
+}
+
+TEST(RulesCli, ListsRulesWithToggleState) {
+  auto r = run_eqfuse("rules --mode max-autotune");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("torchair/add-rms-norm-dynamic-quant"));
+  EXPECT_THAT(r.out, HasSubstr("excluded in max-autotune"));
+  auto show = run_eqfuse("rules --show torchair/bmm-transpose");
+  ASSERT_EQ(show.exit_code, 0) << show.err;
+  EXPECT_THAT(show.out, HasSubstr("npu_transpose_batchmatmul"));
+}
+
+TEST(RulesCli, BadRuleFileIsReportedAtItsLocation) {
+  auto p = testing_support::write_scratch("bad.rules",
+                                          "rule user/bad <=>\n"
+                                          "  labels: fusion\n"
+                                          "  def search(x):\n"
+                                          "      y = torch.ops.aten.nosuchop.default(x)\n"
+                                          "      return (y,)\n"
+                                          "  def replace(x):\n"
+                                          "      return (x,)\n");
+  auto r = run_eqfuse("rules --rules " + p.string());
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad.rules:4"));
+}
+
+}  // namespace
+}  // namespace eqfuse
