@@ -357,7 +357,8 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
   if (ov != nullptr && ov->fixed_us) {
     c.fixed_us = *ov->fixed_us;
     exec = 0;
-    append_note(c.note, fmt::format("override: fixed {} µs ({})", *ov->fixed_us, ov->source));
+    append_note(c.note, fmt::format("override: fixed {} µs{}", *ov->fixed_us,
+                                    ov->source.empty() ? "" : " (" + ov->source + ")"));
   }
   c.total_us = c.launch_us + c.fixed_us + exec;
   return c;
