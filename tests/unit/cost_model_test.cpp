@@ -311,7 +311,16 @@ TEST(CostModel, DeepSeekLayerCountsKernels) {
   GraphCost eager = graph_cost(g, registry(), model(ExecMode::Eager));
   GraphCost ro = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
   EXPECT_EQ(eager.kernels, ro.kernels);
-  EXPECT_GT(eager.kernels, 20u);
+  // 24 ops, 4 transposes priced as copies (transpose, transpose_1,
+  // transpose_2, t) and the opaque npu_multi_head_latent_attention.
+  EXPECT_EQ(eager.kernels, 29u);
+  size_t copies = 0, opaque = 0;
+  for (const NodeCost& n : eager.nodes) {
+    copies += n.cost.note.find("contiguous copy") != std::string::npos;
+    opaque += n.cost.note.find("opaque") != std::string::npos;
+  }
+  EXPECT_EQ(copies, 4u);
+  EXPECT_EQ(opaque, 1u);
   EXPECT_NEAR(eager.total_us - ro.total_us, 18.0 * eager.kernels - 50, 1e-6);
   EXPECT_LE(eager.simulated_us, eager.total_us + 1e-9);
 }
