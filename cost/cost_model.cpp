@@ -131,25 +131,26 @@ const ValueType* matmul_lhs(const CostQuery& q) {
   return nullptr;
 }
 
-std::string_view dtype_peak_key(DType d) {
+// Peak columns of a profile (peak_tflops.<unit>.<dtype>), in this order.
+constexpr std::array<std::string_view, 4> kPeakDTypes = {"fp16", "bf16", "fp32", "int8"};
+
+size_t peak_index(DType d) {
   switch (d) {
     case DType::BFloat16:
-      return "bf16";
-    case DType::Float16:
-      return "fp16";
+      return 1;
     case DType::Float32:
     case DType::Float64:
     case DType::Int32:
     case DType::Int64:
-      return "fp32";
+      return 2;
     case DType::Int8:
     case DType::UInt8:
     case DType::QInt8:
     case DType::QUInt8:
     case DType::Bool:
-      return "int8";
+      return 3;
     default:
-      return "fp16";
+      return 0;  // fp16, and the fallback for unknown types
   }
 }
 
@@ -172,17 +173,19 @@ DType vector_compute_dtype(const CostQuery& q) {
   return best;
 }
 
-std::string_view flops_param_for(const OpInfo* info) {
-  if (info == nullptr) return "flops_per_elem.default";
-  switch (info->traits.kind) {
+// flops_per_elem.<kind> parameters, in this order.
+constexpr std::array<std::string_view, 4> kFlopsKinds = {"default", "norm", "quant", "reduction"};
+
+size_t flops_index(const OpInfo* info) {
+  switch (info == nullptr ? OpKind::Other : info->traits.kind) {
     case OpKind::Norm:
-      return "flops_per_elem.norm";
+      return 1;
     case OpKind::Quant:
-      return "flops_per_elem.quant";
+      return 2;
     case OpKind::Reduction:
-      return "flops_per_elem.reduction";
+      return 3;
     default:
-      return "flops_per_elem.default";
+      return 0;
   }
 }
 
@@ -274,12 +277,35 @@ int64_t SymbolHints::evaluate(const SymInt& s) const {
 }
 
 NpuCostModel::NpuCostModel(DeviceProfile profile, ExecMode mode, SymbolHints hints)
-    : profile_(std::move(profile)), mode_(mode), hints_(std::move(hints)) {
-  for (const std::string& p : required_device_params()) profile_.get(p);  // names a missing one
+    : profile_(std::move(profile)),
+      mode_(mode),
+      hints_(std::move(hints)),
+      params_(resolve(profile_, mode_)) {}
+
+// DeviceProfile::get throws naming the profile and a missing parameter.
+NpuCostModel::Params NpuCostModel::resolve(const DeviceProfile& p, ExecMode mode) {
+  for (const std::string& name : required_device_params()) p.get(name);
+  Params r;
+  r.launch_us = p.get(fmt::format("launch_us.{}", exec_mode_name(mode)));
+  r.per_graph_us = p.get(fmt::format("per_graph_us.{}", exec_mode_name(mode)));
+  r.bytes_per_us = p.get("hbm_bw_gbps") * p.get("eff_mem") * 1e3;
+  r.overlap = p.get("overlap");
+  r.eff_cube = p.get("eff_cube");
+  r.eff_vec = p.get("eff_vec");
+  for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix})
+    r.fixed_us[static_cast<size_t>(k)] =
+        p.get(fmt::format("t_dev_fixed_us.{}", kernel_class_name(k)));
+  for (size_t i = 0; i < kPeakDTypes.size(); ++i) {
+    r.peak_cube[i] = p.get(fmt::format("peak_tflops.cube.{}", kPeakDTypes[i]));
+    r.peak_vec[i] = p.get(fmt::format("peak_tflops.vector.{}", kPeakDTypes[i]));
+  }
+  for (size_t i = 0; i < kFlopsKinds.size(); ++i)
+    r.flops_per_elem[i] = p.get(fmt::format("flops_per_elem.{}", kFlopsKinds[i]));
+  return r;
 }
 
 double NpuCostModel::per_graph_us() const {
-  return profile_.get(fmt::format("per_graph_us.{}", exec_mode_name(mode_)));
+  return params_.per_graph_us;
 }
 
 std::string NpuCostModel::describe() const {
@@ -302,8 +328,9 @@ CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
     return opaque_cost(q);
   }
   const OpCostOverride* ov = profile_.override_for(q.op);
-  double per_elem = ov != nullptr && ov->flops_per_elem ? *ov->flops_per_elem
-                                                        : profile_.get(flops_param_for(q.info));
+  double per_elem = ov != nullptr && ov->flops_per_elem
+                        ? *ov->flops_per_elem
+                        : params_.flops_per_elem[flops_index(q.info)];
   return kernel_cost(q, kernel_class_of(q, ov), per_elem, {});
 }
 
@@ -320,8 +347,8 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
   c.is_kernel = true;
   c.kernel_class = ov != nullptr && ov->kernel_class ? *ov->kernel_class : default_class;
   c.note = std::string(note);
-  c.launch_us = profile_.get(fmt::format("launch_us.{}", exec_mode_name(mode_)));
-  c.fixed_us = profile_.get(fmt::format("t_dev_fixed_us.{}", kernel_class_name(c.kernel_class)));
+  c.launch_us = params_.launch_us;
+  c.fixed_us = params_.fixed_us[static_cast<size_t>(c.kernel_class)];
 
   Traffic t = traffic_of(q, hints_);
   c.bytes = t.bytes;
@@ -330,8 +357,7 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
                 fmt::format("{} tensor(s) of unknown shape counted as 0 bytes", t.unknown_tensors));
 
   bool opaque = q.info == nullptr;
-  double eff = 0;
-  std::string peak_key;
+  double eff = 0, peak = 0;
   if (!opaque) {
     const TensorType* out = main_output(q.result, hints_);
     double out_elems = out != nullptr ? numel_of(*out, hints_).value_or(0) : 0;
@@ -339,19 +365,19 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
     if (lhs != nullptr && lhs->is_tensor() && lhs->tensor.rank() > 0) {
       double k = static_cast<double>(hints_.evaluate(lhs->tensor.shape->back()));
       c.flops = 2 * out_elems * k;
-      peak_key = fmt::format("peak_tflops.cube.{}", dtype_peak_key(lhs->tensor.dtype));
-      eff = profile_.get("eff_cube");
+      peak = params_.peak_cube[peak_index(lhs->tensor.dtype)];
+      eff = params_.eff_cube;
     } else {
       c.flops = flops_per_output * out_elems;
-      peak_key = fmt::format("peak_tflops.vector.{}", dtype_peak_key(vector_compute_dtype(q)));
-      eff = profile_.get("eff_vec");
+      peak = params_.peak_vec[peak_index(vector_compute_dtype(q))];
+      eff = params_.eff_vec;
     }
   }
   if (ov != nullptr && ov->efficiency) eff = *ov->efficiency;
 
-  c.memory_us = c.bytes / (profile_.get("hbm_bw_gbps") * profile_.get("eff_mem") * 1e3);
-  c.compute_us = c.flops > 0 ? c.flops / (profile_.get(peak_key) * eff * 1e6) : 0;
-  double alpha = profile_.get("overlap");
+  c.memory_us = c.bytes / params_.bytes_per_us;
+  c.compute_us = c.flops > 0 ? c.flops / (peak * eff * 1e6) : 0;
+  double alpha = params_.overlap;
   double exec =
       std::max(c.memory_us, c.compute_us) + (1 - alpha) * std::min(c.memory_us, c.compute_us);
   if (ov != nullptr && ov->fixed_us) {

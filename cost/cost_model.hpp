@@ -31,6 +31,7 @@
 // carries the §6.2 two-queue simulation (host dispatch overlapping device
 // execution) as a report figure; extraction uses the additive cost.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -114,9 +115,22 @@ class NpuCostModel : public CostModel {
   CostBreakdown kernel_cost(const CostQuery& q, KernelClass default_class, double flops_per_output,
                             std::string_view note) const;
 
+  // Parameters resolved once at construction: extraction prices every
+  // e-node, so the hot path does no name lookups.
+  struct Params {
+    double launch_us = 0, per_graph_us = 0;
+    double bytes_per_us = 0;  // hbm_bw · eff_mem
+    double overlap = 0, eff_cube = 0, eff_vec = 0;
+    std::array<double, 3> fixed_us{};               // by KernelClass
+    std::array<double, 4> peak_cube{}, peak_vec{};  // TFLOPS: fp16, bf16, fp32, int8
+    std::array<double, 4> flops_per_elem{};         // default, norm, quant, reduction
+  };
+  static Params resolve(const DeviceProfile& p, ExecMode mode);
+
   DeviceProfile profile_;
   ExecMode mode_;
   SymbolHints hints_;
+  Params params_;
 };
 
 // The query for an FX node of a normalized, typed graph (placeholders,
