@@ -13,6 +13,11 @@
 // Formula (docs/cost-model.md, ../shared/spec/npu-cost.md §5-§6):
 //   free ops (schema kind=free: views, reshapes, transposes, expand;
 //   getitem, sym_size, constants, placeholders)  -> 0 µs, no launch;
+//   EXCEPT a transpose/permute/t that changes the memory order (not an
+//   identity permutation, not a swap of size-1 dims): it is priced as the
+//   implicit contiguous copy its consumer needs (a vector kernel moving
+//   2 x its bytes), spec §6.1.1, because an e-node's cost cannot see its
+//   consumer (docs/cost-model.md, "transpose approximation");
 //   every other op is one kernel:
 //     launch(mode) + t_dev_fixed(kind)
 //       + max(t_mem, t_cmp) + (1 - overlap) * min(t_mem, t_cmp)
@@ -22,8 +27,11 @@
 //   element). Symbolic dims are evaluated with SymbolHints (default 1024
 //   for symbols without a hint) so that costs are numbers.
 // The graph cost is the sum over kernels, each counted once however many
-// users it has, plus the per-graph fixed cost of the mode.
+// users it has, plus the per-graph fixed cost of the mode. GraphCost also
+// carries the §6.2 two-queue simulation (host dispatch overlapping device
+// execution) as a report figure; extraction uses the additive cost.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
@@ -49,24 +57,29 @@ struct SymbolHints {
 
 // One op application to be priced.
 struct CostQuery {
-  std::string_view op;                // qualified name ("npu::npu_add_rms_norm"), or
-                                      // "getitem"/"placeholder"/"opaque:<target>"/...
-  const OpInfo* info = nullptr;       // schema and traits; null for non-registry ops
-  std::span<const ValueType> args;    // one per schema argument (Unknown if not known)
-  ValueType result;                   // tensor, tuple, SymInt, ... (Unknown if not known)
+  std::string_view op;           // qualified name ("npu::npu_add_rms_norm"), or
+                                 // "getitem"/"placeholder"/"opaque:<target>"/...
+  const OpInfo* info = nullptr;  // schema and traits; null for non-registry ops
+  // One per schema argument (Unknown if not known). Integer arguments carry
+  // their value in `sym` when it is known (kind Int or SymInt), and int
+  // lists are tuples of those: the dims of a transpose/permute decide
+  // whether it moves data.
+  std::span<const ValueType> args;
+  ValueType result;  // tensor, tuple, SymInt, ... (Unknown if not known)
 };
 
 // Everything in µs except bytes and flops.
 struct CostBreakdown {
-  bool is_kernel = false;  // false for free ops: everything below is 0
-  double launch_us = 0;    // launch(mode): host dispatch / graph task gap
-  double fixed_us = 0;     // t_dev_fixed of the op class (or the override)
-  double bytes = 0;        // bytes read + written
-  double flops = 0;        // floating point (or integer) operations
-  double memory_us = 0;    // t_mem
-  double compute_us = 0;   // t_cmp
-  double total_us = 0;     // what the extractor minimises
-  std::string note;        // e.g. "override: fixed 12 µs", "opaque op: bytes only"
+  bool is_kernel = false;                          // false for free ops: everything below is 0
+  double launch_us = 0;                            // launch(mode): host dispatch / graph task gap
+  double fixed_us = 0;                             // t_dev_fixed of the op class (or the override)
+  double bytes = 0;                                // bytes read + written
+  double flops = 0;                                // floating point (or integer) operations
+  double memory_us = 0;                            // t_mem
+  double compute_us = 0;                           // t_cmp
+  double total_us = 0;                             // what the extractor minimises
+  KernelClass kernel_class = KernelClass::Vector;  // meaningful for kernels only
+  std::string note;  // e.g. "override: fixed 12 µs", "opaque op: bytes only"
 };
 
 class CostModel {
@@ -76,6 +89,10 @@ class CostModel {
   // Cost paid once per graph execution (H_acl_replay, H_ge_launch, 0 for eager).
   virtual double per_graph_us() const { return 0; }
   virtual std::string describe() const = 0;  // "ascend910b2, reduce-overhead"
+  // Whole-graph time of `kernels` (in program order) with host dispatch
+  // and device execution overlapping (spec §6.2). Default: the additive
+  // sum plus per_graph_us().
+  virtual double simulate_us(std::span<const CostBreakdown> kernels) const;
 };
 
 class NpuCostModel : public CostModel {
@@ -84,14 +101,36 @@ class NpuCostModel : public CostModel {
   CostBreakdown cost(const CostQuery& q) const override;
   double per_graph_us() const override;
   std::string describe() const override;
+  // Two queues: in eager the launch is host time that overlaps the device;
+  // in graph modes it is a device-side gap between tasks.
+  double simulate_us(std::span<const CostBreakdown> kernels) const override;
   const DeviceProfile& profile() const { return profile_; }
   ExecMode mode() const { return mode_; }
   const SymbolHints& hints() const { return hints_; }
 
  private:
+  CostBreakdown opaque_cost(const CostQuery& q) const;
+  // One kernel of class `default_class` (a profile override may force
+  // another) doing `flops_per_output` operations per main-output element.
+  CostBreakdown kernel_cost(const CostQuery& q, KernelClass default_class, double flops_per_output,
+                            std::string_view note) const;
+
+  // Parameters resolved once at construction: extraction prices every
+  // e-node, so the hot path does no name lookups.
+  struct Params {
+    double launch_us = 0, per_graph_us = 0;
+    double bytes_per_us = 0;  // hbm_bw · eff_mem
+    double overlap = 0, eff_cube = 0, eff_vec = 0;
+    std::array<double, 3> fixed_us{};               // by KernelClass
+    std::array<double, 4> peak_cube{}, peak_vec{};  // TFLOPS: fp16, bf16, fp32, int8
+    std::array<double, 4> flops_per_elem{};         // default, norm, quant, reduction
+  };
+  static Params resolve(const DeviceProfile& p, ExecMode mode);
+
   DeviceProfile profile_;
   ExecMode mode_;
   SymbolHints hints_;
+  Params params_;
 };
 
 // The query for an FX node of a normalized, typed graph (placeholders,
@@ -105,11 +144,13 @@ struct NodeCost {
 };
 
 struct GraphCost {
-  size_t kernels = 0;      // nodes that are kernels
-  double total_us = 0;     // sum of kernel totals + per_graph_us
-  double launch_us = 0;    // sums of the breakdown parts over kernels
+  size_t kernels = 0;    // nodes that are kernels
+  double total_us = 0;   // sum of kernel totals + per_graph_us
+  double launch_us = 0;  // sums of the breakdown parts over kernels
   double memory_us = 0;
   double compute_us = 0;
+  double fixed_us = 0;
+  double simulated_us = 0;      // §6.2 two-queue total (report figure, not extracted on)
   std::vector<NodeCost> nodes;  // every call node, in program order
 };
 

@@ -13,6 +13,7 @@
 // calibrate`) and sensitivity analysis (`eqfuse sensitivity --param
 // launch_us.reduce-overhead=1:4`) can read and write them generically.
 #pragma once
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,12 +24,23 @@
 
 namespace eqfuse {
 
-// Per-op override (by qualified op name, e.g. "npu::npu_swiglu").
+// Which engine a kernel runs on; picks t_dev_fixed_us.<class> and, for
+// cube, the 2·M·N·K FLOP count and the cube peak. Derived from the schema
+// kind (kind=matmul -> cube, every other kernel -> vector) unless a profile
+// override forces it (attention and MLA prolog kernels are mix).
+enum class KernelClass : uint8_t { Vector, Cube, Mix };
+std::string_view kernel_class_name(KernelClass k);  // "vector", "cube", "mix"
+std::optional<KernelClass> parse_kernel_class(std::string_view text);
+
+// Per-op override (by qualified op name, e.g. "npu::npu_swiglu"; opaque ops
+// by the qualified name of their torch.ops target).
 struct OpCostOverride {
-  std::optional<double> fixed_us;        // replaces the whole device time
-  std::optional<double> efficiency;      // replaces eff of its op class
-  std::optional<double> flops_per_elem;  // vector ops: work per output element
+  std::optional<double> fixed_us;           // replaces the whole device time
+  std::optional<double> efficiency;         // replaces eff of its op class
+  std::optional<double> flops_per_elem;     // vector ops: work per output element
+  std::optional<KernelClass> kernel_class;  // forces cube/vector/mix
   std::string source;
+  bool operator==(const OpCostOverride&) const = default;
 };
 
 struct DeviceProfile {
@@ -46,14 +58,26 @@ struct DeviceProfile {
   double get(std::string_view param) const;
   void set(std::string_view param, double value);  // param must exist
   std::vector<std::string> param_names() const;
+  // The override for a qualified op name, or null.
+  const OpCostOverride* override_for(std::string_view op) const;
+  bool operator==(const DeviceProfile&) const = default;
 };
 
+// The parameters NpuCostModel reads (sorted). Every profile must define
+// them; load and parse check this. Other parameters (core counts, clocks,
+// capacities) may be present for documentation.
+const std::vector<std::string>& required_device_params();
+
 // A built-in profile name (see builtin_device_names) or a path to a JSON
-// file. Errors name the file, the JSON path and what is wrong.
+// file. Errors name the file, the JSON path and what is wrong. A profile may
+// name a `"base"` profile (built-in name, or a .json path relative to its
+// own file) and list only the parameters and overrides that differ.
 DeviceProfile load_device_profile(std::string_view name_or_path);
 DeviceProfile parse_device_profile(std::string_view json_text, std::string_view origin);
-std::string device_profile_to_json(const DeviceProfile& p);  // round-trips
-std::vector<std::string> builtin_device_names();             // sorted
+// The resolved profile (no "base": every parameter listed); parsing it
+// gives back an equal profile.
+std::string device_profile_to_json(const DeviceProfile& p);
+std::vector<std::string> builtin_device_names();  // sorted
 inline constexpr std::string_view kDefaultDevice = "ascend910b2";
 
 }  // namespace eqfuse

@@ -11,8 +11,8 @@
 // class's TensorFact (constants give Int/Float/Bool/None kinds), the result
 // is the node's own class fact. getitem, placeholder, get_attr, constants,
 // prim::list / prim::tuple are free; `opaque:<target>` nodes are kernels
-// priced from their result type (bytes only) so that keeping them is never
-// free but never decides anything.
+// priced from bytes only (their node inputs and result type, as for the FX
+// node) so that keeping them is never free but never decides anything.
 #pragma once
 #include <vector>
 

@@ -1,0 +1,506 @@
+// NpuCostModel: launch overhead + roofline per kernel (spec npu-cost.md
+// §6.1), DAG cost of a graph and the §6.2 two-queue simulation.
+#include "cost/cost_model.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "egraph/arg_encoding.hpp"
+#include "egraph/from_graph.hpp"
+#include "graph/diagnostics.hpp"
+
+namespace eqfuse {
+namespace {
+
+// Non-op queries that never launch anything: graph structure, constants
+// and the list/tuple wrappers of the e-graph encoding.
+constexpr std::array<std::string_view, 7> kStructuralOps = {
+    graph_ops::kGetItem, graph_ops::kPlaceholder, graph_ops::kGetAttr, "output",
+    "constant",          graph_ops::kList,        graph_ops::kTuple};
+
+bool is_structural(std::string_view op) {
+  return std::find(kStructuralOps.begin(), kStructuralOps.end(), op) != kStructuralOps.end();
+}
+
+// Host-side scalar math (operator.mul on SymInts, sym_size, ...) has a
+// non-tensor result and runs no kernel.
+bool is_scalar_result(const ValueType& t) {
+  switch (t.kind) {
+    case ValueType::Kind::SymInt:
+    case ValueType::Kind::SymFloat:
+    case ValueType::Kind::SymBool:
+    case ValueType::Kind::Int:
+    case ValueType::Kind::Float:
+    case ValueType::Kind::Bool:
+    case ValueType::Kind::None:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The name an opaque op's overrides are keyed by: its qualified op name.
+std::string opaque_override_key(std::string_view op) {
+  if (op.starts_with(graph_ops::kOpaquePrefix))
+    op.remove_prefix(std::string_view(graph_ops::kOpaquePrefix).size());
+  if (auto q = qualified_name_from_fx_target(op)) return *q;
+  return std::string(op);
+}
+
+// ---- sizes ----------------------------------------------------------
+
+struct Traffic {
+  double bytes = 0;
+  int unknown_tensors = 0;  // tensors without dtype or shape: counted as 0 bytes
+};
+
+std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints) {
+  if (!t.shape) return std::nullopt;
+  double n = 1;
+  for (const SymInt& d : *t.shape) n *= static_cast<double>(hints.evaluate(d));
+  return n;
+}
+
+// Adds the bytes of every tensor in `v`. `expect_tensor`: an Unknown value
+// here is a tensor whose type is not known (not a literal or None).
+void add_bytes(const ValueType& v, bool expect_tensor, const SymbolHints& hints, Traffic& acc) {
+  if (v.is_tensor()) {
+    auto n = numel_of(v.tensor, hints);
+    if (!n || v.tensor.dtype == DType::Unknown) {
+      ++acc.unknown_tensors;
+      return;
+    }
+    acc.bytes += *n * dtype_itemsize(v.tensor.dtype);
+  } else if (v.kind == ValueType::Kind::Tuple) {
+    for (const ValueType& e : v.elements) add_bytes(e, expect_tensor, hints, acc);
+  } else if (v.kind == ValueType::Kind::Unknown && expect_tensor) {
+    ++acc.unknown_tensors;
+  }
+}
+
+bool schema_arg_is_tensor(const CostQuery& q, size_t i) {
+  if (q.info == nullptr) return true;  // opaque: every child is a node input
+  if (i >= q.info->schema.args.size()) return false;
+  ArgType t = q.info->schema.args[i].type;
+  return t == ArgType::Tensor || t == ArgType::TensorList;
+}
+
+// Bytes read (tensor arguments) and written (every tensor output).
+Traffic traffic_of(const CostQuery& q, const SymbolHints& hints) {
+  Traffic acc;
+  for (size_t i = 0; i < q.args.size(); ++i)
+    add_bytes(q.args[i], schema_arg_is_tensor(q, i), hints, acc);
+  add_bytes(q.result, true, hints, acc);
+  return acc;
+}
+
+// The largest tensor output (the "main" output whose elements a vector
+// kernel computes; rstd/scale side outputs are much smaller).
+const TensorType* main_output(const ValueType& r, const SymbolHints& hints) {
+  if (r.is_tensor()) return r.tensor.shape ? &r.tensor : nullptr;
+  const TensorType* best = nullptr;
+  double best_n = -1;
+  for (const ValueType& e : r.elements) {
+    const TensorType* t = main_output(e, hints);
+    if (t == nullptr) continue;
+    double n = numel_of(*t, hints).value_or(0);
+    if (n > best_n) best = t, best_n = n;
+  }
+  return best;
+}
+
+// ---- kernel classification ------------------------------------------
+
+KernelClass kernel_class_of(const CostQuery& q, const OpCostOverride* ov) {
+  if (ov != nullptr && ov->kernel_class) return *ov->kernel_class;
+  return q.info != nullptr && q.info->traits.kind == OpKind::Matmul ? KernelClass::Cube
+                                                                    : KernelClass::Vector;
+}
+
+// The left operand of a matmul-class op: its last dim is the contraction
+// K. addmm's first tensor is the bias, so `mat1` wins when present.
+const ValueType* matmul_lhs(const CostQuery& q) {
+  if (q.info == nullptr) return nullptr;
+  const OpSchema& s = q.info->schema;
+  int mat1 = s.arg_index("mat1");
+  if (mat1 >= 0 && static_cast<size_t>(mat1) < q.args.size()) return &q.args[mat1];
+  for (size_t i = 0; i < s.args.size() && i < q.args.size(); ++i)
+    if (s.args[i].type == ArgType::Tensor) return &q.args[i];
+  return nullptr;
+}
+
+// Peak columns of a profile (peak_tflops.<unit>.<dtype>), in this order.
+constexpr std::array<std::string_view, 4> kPeakDTypes = {"fp16", "bf16", "fp32", "int8"};
+
+size_t peak_index(DType d) {
+  switch (d) {
+    case DType::BFloat16:
+      return 1;
+    case DType::Float32:
+    case DType::Float64:
+    case DType::Int32:
+    case DType::Int64:
+      return 2;
+    case DType::Int8:
+    case DType::UInt8:
+    case DType::QInt8:
+    case DType::QUInt8:
+    case DType::Bool:
+      return 3;
+    default:
+      return 0;  // fp16, and the fallback for unknown types
+  }
+}
+
+// Vector units run at the rate of the widest element type they touch.
+void collect_dtypes(const ValueType& v, std::vector<DType>& out) {
+  if (v.is_tensor() && v.tensor.dtype != DType::Unknown) out.push_back(v.tensor.dtype);
+  for (const ValueType& e : v.elements) collect_dtypes(e, out);
+}
+
+DType vector_compute_dtype(const CostQuery& q) {
+  std::vector<DType> dts;
+  for (const ValueType& a : q.args) collect_dtypes(a, dts);
+  collect_dtypes(q.result, dts);
+  DType best = DType::Unknown;
+  for (DType d : dts) {
+    if (best == DType::Unknown || dtype_itemsize(d) > dtype_itemsize(best) ||
+        (dtype_itemsize(d) == dtype_itemsize(best) && d == DType::BFloat16))
+      best = d;
+  }
+  return best;
+}
+
+// flops_per_elem.<kind> parameters, in this order.
+constexpr std::array<std::string_view, 4> kFlopsKinds = {"default", "norm", "quant", "reduction"};
+
+size_t flops_index(const OpInfo* info) {
+  switch (info == nullptr ? OpKind::Other : info->traits.kind) {
+    case OpKind::Norm:
+      return 1;
+    case OpKind::Quant:
+      return 2;
+    case OpKind::Reduction:
+      return 3;
+    default:
+      return 0;
+  }
+}
+
+// ---- transposes that move data -------------------------------------
+
+std::optional<int64_t> known_int(const ValueType& v) {
+  bool integral = v.kind == ValueType::Kind::Int || v.kind == ValueType::Kind::SymInt;
+  return integral && v.sym ? v.sym->constant() : std::nullopt;
+}
+
+// The output->input dim permutation of a transpose-like free op, or
+// nullopt for every other op. An empty result means "cannot tell".
+std::optional<std::vector<int64_t>> transpose_permutation(const CostQuery& q, int rank) {
+  auto literal_int = [&](size_t i) {
+    return i < q.args.size() ? known_int(q.args[i]) : std::nullopt;
+  };
+  auto normalize = [&](int64_t d) { return d < 0 ? d + rank : d; };
+  auto identity = [&] {
+    std::vector<int64_t> p(static_cast<size_t>(std::max(rank, 0)));
+    for (int i = 0; i < rank; ++i) p[static_cast<size_t>(i)] = i;
+    return p;
+  };
+  if (q.op == "aten::t") {
+    auto p = identity();
+    if (rank == 2) std::swap(p[0], p[1]);
+    return rank < 0 ? std::vector<int64_t>{} : p;
+  }
+  if (q.op == "aten::transpose.int") {
+    auto d0 = literal_int(1), d1 = literal_int(2);
+    if (!d0 || !d1 || rank < 0) return std::vector<int64_t>{};
+    int64_t a = normalize(*d0), b = normalize(*d1);
+    auto p = identity();
+    if (a < 0 || b < 0 || a >= rank || b >= rank) return std::vector<int64_t>{};
+    std::swap(p[static_cast<size_t>(a)], p[static_cast<size_t>(b)]);
+    return p;
+  }
+  if (q.op == "aten::permute") {
+    if (q.args.size() < 2 || q.args[1].kind != ValueType::Kind::Tuple || rank < 0)
+      return std::vector<int64_t>{};
+    std::vector<int64_t> p;
+    for (const ValueType& item : q.args[1].elements) {
+      auto d = known_int(item);
+      if (!d) return std::vector<int64_t>{};
+      p.push_back(normalize(*d));
+    }
+    return p;
+  }
+  return std::nullopt;
+}
+
+// True if reading the permuted tensor in row-major order is not reading
+// its storage in order: the non-size-1 dims do not keep their order.
+bool permutation_moves_data(const std::vector<int64_t>& perm, const Shape& in,
+                            const SymbolHints& hints) {
+  int64_t last = -1;
+  for (int64_t src : perm) {
+    if (src < 0 || static_cast<size_t>(src) >= in.size()) return true;
+    if (hints.evaluate(in[static_cast<size_t>(src)]) == 1) continue;
+    if (src < last) return true;
+    last = src;
+  }
+  return false;
+}
+
+enum class FreeVerdict { Free, Copy, CopyUnsure };
+
+FreeVerdict classify_free_op(const CostQuery& q, const SymbolHints& hints) {
+  const ValueType* self = q.args.empty() ? nullptr : &q.args[0];
+  int rank = self != nullptr && self->is_tensor() ? self->tensor.rank() : -1;
+  auto perm = transpose_permutation(q, rank);
+  if (!perm) return FreeVerdict::Free;
+  if (perm->empty()) return rank == 0 || rank == 1 ? FreeVerdict::Free : FreeVerdict::CopyUnsure;
+  return permutation_moves_data(*perm, *self->tensor.shape, hints) ? FreeVerdict::Copy
+                                                                   : FreeVerdict::Free;
+}
+
+void append_note(std::string& note, std::string_view text) {
+  if (!note.empty()) note += "; ";
+  note += text;
+}
+
+}  // namespace
+
+int64_t SymbolHints::evaluate(const SymInt& s) const {
+  if (auto c = s.constant()) return *c;
+  std::map<std::string, int64_t, std::less<>> bindings = values;
+  for (const std::string& atom : s.atoms()) bindings.try_emplace(atom, fallback);
+  return s.evaluate(bindings).value_or(fallback);
+}
+
+NpuCostModel::NpuCostModel(DeviceProfile profile, ExecMode mode, SymbolHints hints)
+    : profile_(std::move(profile)),
+      mode_(mode),
+      hints_(std::move(hints)),
+      params_(resolve(profile_, mode_)) {}
+
+// DeviceProfile::get throws naming the profile and a missing parameter.
+NpuCostModel::Params NpuCostModel::resolve(const DeviceProfile& p, ExecMode mode) {
+  for (const std::string& name : required_device_params()) p.get(name);
+  Params r;
+  r.launch_us = p.get(fmt::format("launch_us.{}", exec_mode_name(mode)));
+  r.per_graph_us = p.get(fmt::format("per_graph_us.{}", exec_mode_name(mode)));
+  r.bytes_per_us = p.get("hbm_bw_gbps") * p.get("eff_mem") * 1e3;
+  r.overlap = p.get("overlap");
+  r.eff_cube = p.get("eff_cube");
+  r.eff_vec = p.get("eff_vec");
+  for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix})
+    r.fixed_us[static_cast<size_t>(k)] =
+        p.get(fmt::format("t_dev_fixed_us.{}", kernel_class_name(k)));
+  for (size_t i = 0; i < kPeakDTypes.size(); ++i) {
+    r.peak_cube[i] = p.get(fmt::format("peak_tflops.cube.{}", kPeakDTypes[i]));
+    r.peak_vec[i] = p.get(fmt::format("peak_tflops.vector.{}", kPeakDTypes[i]));
+  }
+  for (size_t i = 0; i < kFlopsKinds.size(); ++i)
+    r.flops_per_elem[i] = p.get(fmt::format("flops_per_elem.{}", kFlopsKinds[i]));
+  return r;
+}
+
+double NpuCostModel::per_graph_us() const {
+  return params_.per_graph_us;
+}
+
+std::string NpuCostModel::describe() const {
+  return fmt::format("{}, {}", profile_.name, exec_mode_name(mode_));
+}
+
+CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
+  if (q.info != nullptr && q.info->traits.kind == OpKind::Free) {
+    FreeVerdict v = classify_free_op(q, hints_);
+    if (v == FreeVerdict::Free) return {};
+    // §6.1.1 exception: the consumer needs a contiguous input, so the
+    // transpose is a copy kernel (reads and writes the tensor once each).
+    return kernel_cost(q, KernelClass::Vector, /*flops_per_output=*/0,
+                       v == FreeVerdict::Copy
+                           ? "transpose priced as an implicit contiguous copy (spec §6.1.1)"
+                           : "transpose priced as an implicit contiguous copy (dims unknown)");
+  }
+  if (q.info == nullptr) {
+    if (is_structural(q.op) || is_scalar_result(q.result)) return {};
+    return opaque_cost(q);
+  }
+  const OpCostOverride* ov = profile_.override_for(q.op);
+  double per_elem = ov != nullptr && ov->flops_per_elem
+                        ? *ov->flops_per_elem
+                        : params_.flops_per_elem[flops_index(q.info)];
+  return kernel_cost(q, kernel_class_of(q, ov), per_elem, {});
+}
+
+// Opaque ops: one launch, bytes only (no FLOP model without a schema).
+CostBreakdown NpuCostModel::opaque_cost(const CostQuery& q) const {
+  return kernel_cost(q, KernelClass::Vector, 0, "opaque op: bytes only");
+}
+
+CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_class,
+                                        double flops_per_output, std::string_view note) const {
+  std::string key = q.info != nullptr ? std::string(q.op) : opaque_override_key(q.op);
+  const OpCostOverride* ov = profile_.override_for(key);
+  CostBreakdown c;
+  c.is_kernel = true;
+  c.kernel_class = ov != nullptr && ov->kernel_class ? *ov->kernel_class : default_class;
+  c.note = std::string(note);
+  c.launch_us = params_.launch_us;
+  c.fixed_us = params_.fixed_us[static_cast<size_t>(c.kernel_class)];
+
+  Traffic t = traffic_of(q, hints_);
+  c.bytes = t.bytes;
+  if (t.unknown_tensors > 0)
+    append_note(c.note,
+                fmt::format("{} tensor(s) of unknown shape counted as 0 bytes", t.unknown_tensors));
+
+  bool opaque = q.info == nullptr;
+  double eff = 0, peak = 0;
+  if (!opaque) {
+    const TensorType* out = main_output(q.result, hints_);
+    double out_elems = out != nullptr ? numel_of(*out, hints_).value_or(0) : 0;
+    const ValueType* lhs = c.kernel_class == KernelClass::Cube ? matmul_lhs(q) : nullptr;
+    if (lhs != nullptr && lhs->is_tensor() && lhs->tensor.rank() > 0) {
+      double k = static_cast<double>(hints_.evaluate(lhs->tensor.shape->back()));
+      c.flops = 2 * out_elems * k;
+      peak = params_.peak_cube[peak_index(lhs->tensor.dtype)];
+      eff = params_.eff_cube;
+    } else {
+      c.flops = flops_per_output * out_elems;
+      peak = params_.peak_vec[peak_index(vector_compute_dtype(q))];
+      eff = params_.eff_vec;
+    }
+  }
+  if (ov != nullptr && ov->efficiency) eff = *ov->efficiency;
+
+  c.memory_us = c.bytes / params_.bytes_per_us;
+  c.compute_us = c.flops > 0 ? c.flops / (peak * eff * 1e6) : 0;
+  double alpha = params_.overlap;
+  double exec =
+      std::max(c.memory_us, c.compute_us) + (1 - alpha) * std::min(c.memory_us, c.compute_us);
+  if (ov != nullptr && ov->fixed_us) {
+    c.fixed_us = *ov->fixed_us;
+    exec = 0;
+    append_note(c.note, fmt::format("override: fixed {} µs{}", *ov->fixed_us,
+                                    ov->source.empty() ? "" : " (" + ov->source + ")"));
+  }
+  c.total_us = c.launch_us + c.fixed_us + exec;
+  return c;
+}
+
+double CostModel::simulate_us(std::span<const CostBreakdown> kernels) const {
+  double total = per_graph_us();
+  for (const CostBreakdown& k : kernels) total += k.total_us;
+  return total;
+}
+
+double NpuCostModel::simulate_us(std::span<const CostBreakdown> kernels) const {
+  bool host_dispatch = mode_ == ExecMode::Eager;
+  double host_t = 0, dev_t = 0;
+  for (const CostBreakdown& k : kernels) {
+    if (!k.is_kernel) continue;
+    double device_us = k.total_us - k.launch_us;
+    if (host_dispatch) {
+      host_t += k.launch_us;
+      dev_t = std::max(host_t, dev_t) + device_us;
+    } else {
+      dev_t += k.launch_us + device_us;  // the task gap sits on the device queue
+    }
+  }
+  return dev_t + per_graph_us();
+}
+
+// ---- graphs ---------------------------------------------------------
+
+namespace {
+
+ValueType scalar_of_kind(ValueType::Kind k) {
+  ValueType t;
+  t.kind = k;
+  return t;
+}
+
+ValueType int_value(int64_t v) {
+  ValueType t = scalar_of_kind(ValueType::Kind::Int);
+  t.sym = SymInt(v);
+  return t;
+}
+
+ValueType type_of_arg(const Graph& g, const Arg& a) {
+  if (a.is_node()) return g.node(a.node()).type;
+  if (a.is_none()) return ValueType::none();
+  if (a.is_int()) return int_value(std::get<int64_t>(a.value));
+  if (a.is_float()) return scalar_of_kind(ValueType::Kind::Float);
+  if (a.is_bool()) return scalar_of_kind(ValueType::Kind::Bool);
+  if (a.is_list()) {
+    std::vector<ValueType> items;
+    for (const Arg& x : a.as_list().items) items.push_back(type_of_arg(g, x));
+    return ValueType::of_tuple(std::move(items));
+  }
+  return ValueType::unknown();
+}
+
+std::string_view structural_op_name(NodeKind k) {
+  switch (k) {
+    case NodeKind::Placeholder:
+      return graph_ops::kPlaceholder;
+    case NodeKind::GetAttr:
+      return graph_ops::kGetAttr;
+    case NodeKind::GetItem:
+      return graph_ops::kGetItem;
+    default:
+      return "output";
+  }
+}
+
+}  // namespace
+
+CostQuery query_for_node(const Graph& g, NodeRef n, const OpRegistry& reg,
+                         std::vector<ValueType>& arg_storage) {
+  const Node& node = g.node(n);
+  CostQuery q;
+  q.result = node.type;
+  arg_storage.clear();
+  if (node.kind != NodeKind::Call) {
+    q.op = structural_op_name(node.kind);
+    return q;
+  }
+  q.op = node.target;
+  if (node.op == kNoOp) {
+    // Opaque: the node inputs it references, as the e-graph encodes them.
+    for (NodeRef r : node_inputs(node)) arg_storage.push_back(g.node(r).type);
+  } else {
+    q.info = &reg.info(node.op);
+    for (const Arg& a : node.args) arg_storage.push_back(type_of_arg(g, a));
+  }
+  q.args = arg_storage;
+  return q;
+}
+
+GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& model) {
+  GraphCost out;
+  std::vector<ValueType> storage;
+  std::vector<CostBreakdown> kernels;
+  for (size_t i = 0; i < g.size(); ++i) {
+    NodeRef ref{static_cast<int32_t>(i)};
+    if (g.node(ref).kind != NodeKind::Call) continue;
+    CostBreakdown c = model.cost(query_for_node(g, ref, reg, storage));
+    if (c.is_kernel) {
+      ++out.kernels;
+      out.total_us += c.total_us;
+      out.launch_us += c.launch_us;
+      out.fixed_us += c.fixed_us;
+      out.memory_us += c.memory_us;
+      out.compute_us += c.compute_us;
+      kernels.push_back(c);
+    }
+    out.nodes.push_back({ref, std::move(c)});
+  }
+  out.total_us += model.per_graph_us();
+  out.simulated_us = model.simulate_us(kernels);
+  return out;
+}
+
+}  // namespace eqfuse

@@ -1,0 +1,338 @@
+// Device profiles: JSON reading (with "base" inheritance), validation
+// against the parameters the cost model reads, and writing back.
+#include "cost/device_profile.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include "graph/diagnostics.hpp"
+#include "graph/embedded.hpp"
+
+namespace eqfuse {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// Inheritance chains longer than this are cycles.
+constexpr int kMaxBaseDepth = 8;
+
+// An error inside a profile file: `origin` becomes the error's file, the
+// message starts with the JSON path (as graph JSON errors do).
+[[noreturn]] void fail_at(std::string_view origin, std::string_view json_path,
+                          const std::string& message) {
+  throw Error(fmt::format("{}: {}", json_path, message), SourceLoc{std::string(origin), 0, 0});
+}
+
+std::string strip_nlohmann_prefix(std::string_view what) {
+  size_t col = what.find("column ");
+  if (col != what.npos) {
+    size_t colon = what.find(": ", col);
+    if (colon != what.npos) return std::string(what.substr(colon + 2));
+  }
+  return std::string(what);
+}
+
+Json parse_json_text(std::string_view text, std::string_view origin) {
+  try {
+    return Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    size_t offset = e.byte == 0 ? 0 : e.byte - 1;  // nlohmann's byte is 1-based
+    throw error_at_offset(text, origin, offset,
+                          fmt::format("invalid JSON: {}", strip_nlohmann_prefix(e.what())));
+  }
+}
+
+std::string stem_of(std::string_view path) {
+  return std::filesystem::path(std::string(path)).stem().string();
+}
+
+const EmbeddedFile* find_builtin(std::string_view name) {
+  for (const EmbeddedFile& f : eqfuse_device_profiles())
+    if (stem_of(f.path) == name) return &f;
+  return nullptr;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read device profile '{}'", path), SourceLoc{path});
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+bool looks_like_path(std::string_view s) {
+  return s.find('/') != s.npos || s.ends_with(".json");
+}
+
+// A profile file before its base is applied.
+struct ProfileSource {
+  std::string text;
+  std::string origin;  // file name for messages; directory anchors relative bases
+};
+
+ProfileSource locate_profile(std::string_view name_or_path, std::string_view relative_to) {
+  if (const EmbeddedFile* f = find_builtin(name_or_path))
+    return {std::string(f->contents), std::string(f->path)};
+  if (looks_like_path(name_or_path)) {
+    std::filesystem::path p{std::string(name_or_path)};
+    if (p.is_relative() && !relative_to.empty())
+      p = std::filesystem::path(std::string(relative_to)).parent_path() / p;
+    return {read_text_file(p.string()), p.string()};
+  }
+  throw Error(
+      fmt::format("unknown device '{}'; built-in devices: {} (or give a path to a JSON "
+                  "profile)",
+                  name_or_path, fmt::join(builtin_device_names(), ", ")));
+}
+
+double read_number(const Json& j, std::string_view origin, const std::string& path) {
+  if (!j.is_number()) fail_at(origin, path, fmt::format("expected a number, got {}", j.dump()));
+  return j.get<double>();
+}
+
+std::string read_source(const Json& obj, std::string_view origin, const std::string& path) {
+  auto it = obj.find("source");
+  if (it == obj.end() || !it->is_string() || it->get<std::string>().empty())
+    fail_at(origin, path + "/source",
+            "every number needs a non-empty \"source\" (a citation or the word \"estimate\")");
+  return it->get<std::string>();
+}
+
+void read_param(DeviceProfile& p, const std::string& name, const Json& entry,
+                std::string_view origin) {
+  std::string path = "/params/" + name;
+  if (!entry.is_object()) fail_at(origin, path, R"(expected {"value": <number>, "source": "..."})");
+  for (const auto& [key, _] : entry.items())
+    if (key != "value" && key != "source") fail_at(origin, path + "/" + key, "unknown field");
+  auto value = entry.find("value");
+  if (value == entry.end()) fail_at(origin, path + "/value", "missing");
+  p.params[name] = read_number(*value, origin, path + "/value");
+  p.sources[name] = read_source(entry, origin, path);
+}
+
+std::optional<double> read_optional_number(const Json& obj, const char* key,
+                                           std::string_view origin, const std::string& path) {
+  auto it = obj.find(key);
+  if (it == obj.end()) return std::nullopt;
+  return read_number(*it, origin, path + "/" + key);
+}
+
+OpCostOverride read_override(const Json& entry, std::string_view origin, const std::string& path) {
+  if (!entry.is_object()) fail_at(origin, path, "expected an object");
+  static const char* const kFields[] = {"fixed_us", "efficiency", "flops_per_elem", "kernel_class",
+                                        "source"};
+  for (const auto& [key, _] : entry.items())
+    if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
+      fail_at(origin, path + "/" + key,
+              "unknown field (expected fixed_us, efficiency, flops_per_elem, kernel_class, "
+              "source)");
+  OpCostOverride o;
+  o.fixed_us = read_optional_number(entry, "fixed_us", origin, path);
+  o.efficiency = read_optional_number(entry, "efficiency", origin, path);
+  o.flops_per_elem = read_optional_number(entry, "flops_per_elem", origin, path);
+  if (auto it = entry.find("kernel_class"); it != entry.end()) {
+    o.kernel_class = it->is_string() ? parse_kernel_class(it->get<std::string>()) : std::nullopt;
+    if (!o.kernel_class)
+      fail_at(origin, path + "/kernel_class",
+              fmt::format("expected \"vector\", \"cube\" or \"mix\", got {}", it->dump()));
+  }
+  if (o.efficiency && (*o.efficiency <= 0 || *o.efficiency > 1))
+    fail_at(origin, path + "/efficiency", "must be in (0, 1]");
+  o.source = read_source(entry, origin, path);
+  return o;
+}
+
+std::string read_string_field(const Json& doc, const char* key, std::string_view origin) {
+  auto it = doc.find(key);
+  if (it == doc.end()) return {};
+  if (!it->is_string()) fail_at(origin, fmt::format("/{}", key), "expected a string");
+  return it->get<std::string>();
+}
+
+DeviceProfile resolve_profile(const ProfileSource& src, int depth);
+
+// Applies one file's contents on top of `p` (its base, or empty).
+void apply_profile_json(DeviceProfile& p, const Json& doc, std::string_view origin) {
+  if (!doc.is_object()) fail_at(origin, "/", "expected a JSON object");
+  for (const auto& [key, _] : doc.items())
+    if (key != "name" && key != "description" && key != "base" && key != "params" &&
+        key != "overrides")
+      fail_at(origin, "/" + key,
+              "unknown field (expected name, description, base, params, overrides)");
+  std::string name = read_string_field(doc, "name", origin);
+  if (name.empty()) fail_at(origin, "/name", "missing (a profile needs a name)");
+  p.name = name;
+  if (std::string d = read_string_field(doc, "description", origin); !d.empty()) p.description = d;
+  if (auto params = doc.find("params"); params != doc.end()) {
+    if (!params->is_object()) fail_at(origin, "/params", "expected an object");
+    for (const auto& [k, v] : params->items()) read_param(p, k, v, origin);
+  }
+  if (auto ov = doc.find("overrides"); ov != doc.end()) {
+    if (!ov->is_object()) fail_at(origin, "/overrides", "expected an object");
+    for (const auto& [k, v] : ov->items())
+      p.overrides[k] = read_override(v, origin, "/overrides/" + k);
+  }
+}
+
+void check_values(const DeviceProfile& p, std::string_view origin) {
+  for (const std::string& name : required_device_params()) {
+    if (!p.params.count(name))
+      throw Error(
+          fmt::format("device profile '{}' has no parameter '{}' (the cost model reads: {})",
+                      p.name, name, fmt::join(required_device_params(), ", ")),
+          SourceLoc{std::string(origin)});
+  }
+  // Divisors must be positive and efficiencies fractions, or costs turn
+  // infinite or negative far from the mistake.
+  for (const auto& [name, value] : p.params) {
+    bool bad = value < 0;
+    if (name == "overlap")
+      bad = bad || value > 1;
+    else if (name.starts_with("eff_"))
+      bad = bad || value <= 0 || value > 1;
+    else if (name.starts_with("peak_tflops.") || name == "hbm_bw_gbps")
+      bad = bad || value <= 0;
+    if (bad) fail_at(origin, "/params/" + name, fmt::format("value {} is out of range", value));
+  }
+}
+
+DeviceProfile resolve_profile(const ProfileSource& src, int depth) {
+  Json doc = parse_json_text(src.text, src.origin);
+  DeviceProfile p;
+  if (doc.is_object()) {
+    if (std::string base = read_string_field(doc, "base", src.origin); !base.empty()) {
+      if (depth >= kMaxBaseDepth)
+        fail_at(src.origin, "/base", fmt::format("base chain deeper than {} (a cycle?)", depth));
+      p = resolve_profile(locate_profile(base, src.origin), depth + 1);
+    }
+  }
+  apply_profile_json(p, doc, src.origin);
+  return p;
+}
+
+DeviceProfile load_checked(const ProfileSource& src) {
+  DeviceProfile p = resolve_profile(src, 0);
+  check_values(p, src.origin);
+  return p;
+}
+
+}  // namespace
+
+std::string_view kernel_class_name(KernelClass k) {
+  switch (k) {
+    case KernelClass::Vector:
+      return "vector";
+    case KernelClass::Cube:
+      return "cube";
+    case KernelClass::Mix:
+      return "mix";
+  }
+  return "vector";
+}
+
+std::optional<KernelClass> parse_kernel_class(std::string_view text) {
+  for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix})
+    if (kernel_class_name(k) == text) return k;
+  return std::nullopt;
+}
+
+double DeviceProfile::get(std::string_view param) const {
+  auto it = params.find(param);
+  if (it == params.end())
+    throw Error(fmt::format("device profile '{}' has no parameter '{}'", name, param));
+  return it->second;
+}
+
+void DeviceProfile::set(std::string_view param, double value) {
+  auto it = params.find(param);
+  if (it == params.end())
+    throw Error(fmt::format("device profile '{}' has no parameter '{}' to set (parameters: {})",
+                            name, param, fmt::join(param_names(), ", ")));
+  it->second = value;
+}
+
+std::vector<std::string> DeviceProfile::param_names() const {
+  std::vector<std::string> out;
+  for (const auto& [k, _] : params) out.push_back(k);
+  return out;
+}
+
+const OpCostOverride* DeviceProfile::override_for(std::string_view op) const {
+  auto it = overrides.find(op);
+  return it == overrides.end() ? nullptr : &it->second;
+}
+
+const std::vector<std::string>& required_device_params() {
+  static const std::vector<std::string> kParams = [] {
+    std::vector<std::string> v = {"hbm_bw_gbps",
+                                  "eff_mem",
+                                  "eff_cube",
+                                  "eff_vec",
+                                  "overlap",
+                                  "flops_per_elem.default",
+                                  "flops_per_elem.norm",
+                                  "flops_per_elem.quant",
+                                  "flops_per_elem.reduction",
+                                  "t_dev_fixed_us.vector",
+                                  "t_dev_fixed_us.cube",
+                                  "t_dev_fixed_us.mix"};
+    for (const char* dt : {"fp16", "bf16", "fp32", "int8"}) {
+      v.push_back(fmt::format("peak_tflops.cube.{}", dt));
+      v.push_back(fmt::format("peak_tflops.vector.{}", dt));
+    }
+    for (ExecMode m : kAllExecModes) {
+      v.push_back(fmt::format("launch_us.{}", exec_mode_name(m)));
+      v.push_back(fmt::format("per_graph_us.{}", exec_mode_name(m)));
+    }
+    std::sort(v.begin(), v.end());
+    return v;
+  }();
+  return kParams;
+}
+
+DeviceProfile load_device_profile(std::string_view name_or_path) {
+  return load_checked(locate_profile(name_or_path, {}));
+}
+
+DeviceProfile parse_device_profile(std::string_view json_text, std::string_view origin) {
+  return load_checked(ProfileSource{std::string(json_text), std::string(origin)});
+}
+
+std::string device_profile_to_json(const DeviceProfile& p) {
+  Json doc;
+  doc["name"] = p.name;
+  doc["description"] = p.description;
+  Json params = Json::object();
+  for (const auto& [k, v] : p.params) {
+    auto src = p.sources.find(k);
+    params[k] = {{"value", v}, {"source", src == p.sources.end() ? "" : src->second}};
+  }
+  doc["params"] = params;
+  Json ov = Json::object();
+  for (const auto& [op, o] : p.overrides) {
+    Json e = Json::object();
+    if (o.fixed_us) e["fixed_us"] = *o.fixed_us;
+    if (o.efficiency) e["efficiency"] = *o.efficiency;
+    if (o.flops_per_elem) e["flops_per_elem"] = *o.flops_per_elem;
+    if (o.kernel_class) e["kernel_class"] = std::string(kernel_class_name(*o.kernel_class));
+    e["source"] = o.source;
+    ov[op] = e;
+  }
+  doc["overrides"] = ov;
+  return doc.dump(2) + "\n";
+}
+
+std::vector<std::string> builtin_device_names() {
+  std::vector<std::string> names;
+  for (const EmbeddedFile& f : eqfuse_device_profiles()) names.push_back(stem_of(f.path));
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+}  // namespace eqfuse

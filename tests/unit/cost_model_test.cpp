@@ -1,0 +1,385 @@
+// The NPU cost formula against hand-computed values (ascend910b2 profile):
+// vector and cube kernels, free views, transposes priced as copies, launch
+// per mode, per-op overrides, graph DAG cost, the two-queue simulation and
+// the spec's §6.3 sanity check.
+#include "cost/cost_model.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "graph/load.hpp"
+
+namespace eqfuse {
+namespace {
+
+const OpRegistry& registry() {
+  static const OpRegistry reg = OpRegistry::with_builtin_ops();
+  return reg;
+}
+
+const DeviceProfile& b2() {
+  static const DeviceProfile p = load_device_profile("ascend910b2");
+  return p;
+}
+
+Graph parse(const std::string& text) {
+  return load_graph(text, "test.fx", registry()).graph;
+}
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// One FX graph `def forward(<params>): <body>; return (<ret>,)`.
+std::string fx(const std::string& params, const std::string& body, const std::string& ret) {
+  return "class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body +
+         "        return (" + ret + ",)\n";
+}
+
+// Cost of the graph node named `name`.
+CostBreakdown node_cost(const Graph& g, const std::string& name, const CostModel& model) {
+  std::vector<ValueType> storage;
+  return model.cost(query_for_node(g, *g.find(name), registry(), storage));
+}
+
+NpuCostModel model(ExecMode mode = ExecMode::ReduceOverhead, DeviceProfile p = b2()) {
+  return NpuCostModel(std::move(p), mode);
+}
+
+// Effective HBM bandwidth of the b2 profile in bytes per µs:
+// 1600 GB/s x eff_mem 0.75 = 1.2e6 B/µs.
+constexpr double kBytesPerUs = 1.2e6;
+
+const std::string kAdd =
+    fx(R"(a: "bf16[1024, 1024]", b: "bf16[1024, 1024]")",
+       "        add: \"bf16[1024, 1024]\" = torch.ops.aten.add.Tensor(a, b)\n", "add");
+
+TEST(CostModel, VectorOpIsMemoryBoundRoofline) {
+  Graph g = parse(kAdd);
+  CostBreakdown c = node_cost(g, "add", model());
+  // Reads two and writes one bf16[1024, 1024]: 3 x 2 MiB.
+  EXPECT_TRUE(c.is_kernel);
+  EXPECT_EQ(c.kernel_class, KernelClass::Vector);
+  EXPECT_DOUBLE_EQ(c.bytes, 6291456);
+  EXPECT_DOUBLE_EQ(c.flops, 1048576);  // 1 op per output element
+  EXPECT_NEAR(c.memory_us, 5.24288, 1e-9);
+  // 1048576 / (11.06 TFLOPS x eff_vec 0.7)
+  EXPECT_NEAR(c.compute_us, 0.1354399380, 1e-9);
+  EXPECT_DOUBLE_EQ(c.launch_us, 2);  // g_acl
+  EXPECT_DOUBLE_EQ(c.fixed_us, 4);   // t_dev_fixed vector
+  // 2 + 4 + 5.24288 + 0.05 x 0.13544
+  EXPECT_NEAR(c.total_us, 11.2496519969, 1e-8);
+}
+
+TEST(CostModel, CubeOpCountsTwoMNK) {
+  Graph g = parse(fx(R"(a: "bf16[1024, 2048]", b: "bf16[2048, 4096]")",
+                     "        mm: \"bf16[1024, 4096]\" = torch.ops.aten.mm.default(a, b)\n", "mm"));
+  CostBreakdown c = node_cost(g, "mm", model());
+  EXPECT_EQ(c.kernel_class, KernelClass::Cube);
+  EXPECT_DOUBLE_EQ(c.flops, 2.0 * 1024 * 4096 * 2048);
+  EXPECT_DOUBLE_EQ(c.bytes, (1024.0 * 2048 + 2048.0 * 4096 + 1024.0 * 4096) * 2);
+  // 17179869184 / (353.9 TFLOPS x eff_cube 0.85): compute bound.
+  EXPECT_NEAR(c.compute_us, 57.1110788491, 1e-8);
+  EXPECT_NEAR(c.memory_us, 24.4667733333, 1e-8);
+  EXPECT_NEAR(c.total_us, 64.3344175158, 1e-8);
+}
+
+TEST(CostModel, Int8MatmulUsesTheInt8CubePeak) {
+  Graph g =
+      parse(fx(R"(x: "i8[1024, 2048]", w: "i8[2048, 4096]", s: "f32[4096]")",
+               "        q: \"bf16[1024, 4096]\" = torch.ops.npu.npu_quant_matmul.default(x, w, "
+               "s, output_dtype = torch.bfloat16)\n",
+               "q"));
+  CostBreakdown c = node_cost(g, "q", model());
+  EXPECT_EQ(c.kernel_class, KernelClass::Cube);
+  // 2·M·N·K / (707.8 TFLOPS x 0.85)
+  EXPECT_NEAR(c.compute_us, 2.0 * 1024 * 4096 * 2048 / (707.8 * 0.85 * 1e6), 1e-9);
+  EXPECT_DOUBLE_EQ(c.bytes, 1024.0 * 2048 + 2048.0 * 4096 + 4096 * 4 + 1024.0 * 4096 * 2);
+}
+
+TEST(CostModel, ViewsReshapesAndExpandAreFree) {
+  Graph g =
+      parse(fx(R"(a: "bf16[16, 1, 64]")",
+               "        view: \"bf16[16, 64]\" = torch.ops.aten.view.default(a, [16, 64])\n"
+               "        reshape: \"bf16[4, 256]\" = torch.ops.aten.reshape.default(view, [4, "
+               "256])\n"
+               "        expand: \"bf16[16, 8, 64]\" = torch.ops.aten.expand.default(a, [16, 8, "
+               "64])\n"
+               "        sym_size_int = torch.ops.aten.sym_size.int(a, 0)\n",
+               "reshape, expand, sym_size_int"));
+  for (const char* name : {"view", "reshape", "expand", "sym_size_int"}) {
+    CostBreakdown c = node_cost(g, name, model());
+    EXPECT_FALSE(c.is_kernel) << name;
+    EXPECT_EQ(c.total_us, 0) << name;
+    EXPECT_EQ(c.launch_us, 0) << name;
+  }
+  EXPECT_EQ(graph_cost(g, registry(), model(ExecMode::Eager)).kernels, 0u);
+}
+
+TEST(CostModel, TransposeThatMovesDataIsACopyKernel) {
+  Graph g =
+      parse(fx(R"(a: "bf16[64, 128]")",
+               "        transpose: \"bf16[128, 64]\" = torch.ops.aten.transpose.int(a, 0, 1)\n",
+               "transpose"));
+  CostBreakdown c = node_cost(g, "transpose", model());
+  EXPECT_TRUE(c.is_kernel);
+  EXPECT_EQ(c.kernel_class, KernelClass::Vector);
+  EXPECT_DOUBLE_EQ(c.bytes, 2 * 64 * 128 * 2);  // read once, write once
+  EXPECT_DOUBLE_EQ(c.flops, 0);
+  // launch 2 + t_dev_fixed 4 + 32768 B / 1.2e6 B/µs
+  EXPECT_NEAR(c.total_us, 6.0273066667, 1e-9);
+  EXPECT_NE(c.note.find("contiguous copy"), std::string::npos);
+}
+
+TEST(CostModel, IdentityAndSizeOneTransposesAreFree) {
+  Graph g = parse(
+      fx(R"(a: "bf16[1, 64, 128]", b: "bf16[4, 1, 8]", c: "bf16[1, 64]", d: "bf16[64, 32]")",
+         "        same: \"bf16[1, 64, 128]\" = torch.ops.aten.transpose.int(a, 1, 1)\n"
+         "        ones: \"bf16[64, 1, 128]\" = torch.ops.aten.transpose.int(a, 0, 1)\n"
+         "        neg: \"bf16[64, 1, 128]\" = torch.ops.aten.transpose.int(a, -3, -2)\n"
+         "        perm_id: \"bf16[4, 1, 8]\" = torch.ops.aten.permute.default(b, [0, 1, 2])\n"
+         "        perm_one: \"bf16[4, 8, 1]\" = torch.ops.aten.permute.default(b, [0, 2, 1])\n"
+         "        perm_real: \"bf16[8, 1, 4]\" = torch.ops.aten.permute.default(b, [2, 1, 0])\n"
+         "        t_one: \"bf16[64, 1]\" = torch.ops.aten.t.default(c)\n"
+         "        t_real: \"bf16[32, 64]\" = torch.ops.aten.t.default(d)\n",
+         "same, ones, neg, perm_id, perm_one, perm_real, t_one, t_real"));
+  for (const char* name : {"same", "ones", "neg", "perm_id", "perm_one", "t_one"})
+    EXPECT_FALSE(node_cost(g, name, model()).is_kernel) << name;
+  for (const char* name : {"perm_real", "t_real"})
+    EXPECT_TRUE(node_cost(g, name, model()).is_kernel) << name;
+  EXPECT_EQ(graph_cost(g, registry(), model()).kernels, 2u);
+}
+
+// bmm + transpose(0, 1) needs a copy kernel that the fused
+// npu_transpose_batchmatmul does not: the fused form must be cheaper by
+// exactly that copy.
+TEST(CostModel, TransposeBatchMatmulSavesTheCopy) {
+  std::string params = R"(x: "bf16[128, 16, 128]", w: "bf16[128, 128, 512]")";
+  Graph unfused =
+      parse(fx(params,
+               "        bmm: \"bf16[128, 16, 512]\" = torch.ops.aten.bmm.default(x, w)\n"
+               "        transpose: \"bf16[16, 128, 512]\" = "
+               "torch.ops.aten.transpose.int(bmm, 0, 1)\n",
+               "transpose"));
+  Graph fused = parse(fx(params,
+                         "        tbmm: \"bf16[16, 128, 512]\" = "
+                         "torch.ops.npu.npu_transpose_batchmatmul.default(x, w, perm_x1 = [0, 1, "
+                         "2])\n",
+                         "tbmm"));
+  for (ExecMode mode : kAllExecModes) {
+    NpuCostModel m = model(mode);
+    GraphCost a = graph_cost(unfused, registry(), m);
+    GraphCost b = graph_cost(fused, registry(), m);
+    EXPECT_EQ(a.kernels, 2u);
+    EXPECT_EQ(b.kernels, 1u);
+    double launch = b2().get(std::string("launch_us.") + std::string(exec_mode_name(mode)));
+    // copy: launch + 4 + 2 x bf16[16, 128, 512] / 1.2e6 B/µs
+    EXPECT_NEAR(a.total_us - b.total_us, launch + 4 + 4194304 / kBytesPerUs, 1e-9)
+        << exec_mode_name(mode);
+  }
+}
+
+TEST(CostModel, LaunchAndPerGraphCostDependOnMode) {
+  Graph g = parse(kAdd);
+  CostBreakdown eager = node_cost(g, "add", model(ExecMode::Eager));
+  CostBreakdown ge = node_cost(g, "add", model(ExecMode::MaxAutotune));
+  CostBreakdown ro = node_cost(g, "add", model(ExecMode::ReduceOverhead));
+  EXPECT_DOUBLE_EQ(eager.launch_us, 20);  // h_eager
+  EXPECT_DOUBLE_EQ(ge.launch_us, 1.5);    // g_ge
+  EXPECT_DOUBLE_EQ(ro.launch_us, 2);      // g_acl
+  EXPECT_NEAR(eager.total_us - ro.total_us, 18, 1e-12);
+  EXPECT_DOUBLE_EQ(model(ExecMode::Eager).per_graph_us(), 0);
+  EXPECT_DOUBLE_EQ(model(ExecMode::MaxAutotune).per_graph_us(), 50);
+  EXPECT_DOUBLE_EQ(model(ExecMode::ReduceOverhead).per_graph_us(), 50);
+  GraphCost total = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  EXPECT_NEAR(total.total_us, ro.total_us + 50, 1e-12);
+  EXPECT_EQ(model(ExecMode::ReduceOverhead).describe(), "ascend910b2, reduce-overhead");
+}
+
+TEST(CostModel, OverridesReplaceFixedTimeEfficiencyFlopsAndClass) {
+  Graph g = parse(kAdd);
+  CostBreakdown base = node_cost(g, "add", model());
+
+  DeviceProfile fixed = b2();
+  fixed.overrides["aten::add.Tensor"].fixed_us = 12;
+  CostBreakdown f = node_cost(g, "add", model(ExecMode::ReduceOverhead, fixed));
+  EXPECT_DOUBLE_EQ(f.total_us, 2 + 12);
+  EXPECT_NE(f.note.find("override: fixed 12"), std::string::npos);
+
+  // 100 flops per element at efficiency 0.1: compute bound,
+  // 104857600 / (11.06 x 0.1 x 1e6) µs.
+  DeviceProfile heavy = b2();
+  heavy.overrides["aten::add.Tensor"].efficiency = 0.1;
+  heavy.overrides["aten::add.Tensor"].flops_per_elem = 100;
+  CostBreakdown h = node_cost(g, "add", model(ExecMode::ReduceOverhead, heavy));
+  EXPECT_DOUBLE_EQ(h.flops, 104857600);
+  EXPECT_NEAR(h.compute_us, 104857600 / (11.06 * 0.1 * 1e6), 1e-9);
+  EXPECT_NEAR(h.total_us, 6 + h.compute_us + 0.05 * base.memory_us, 1e-9);
+
+  DeviceProfile mix = b2();
+  mix.overrides["aten::add.Tensor"].kernel_class = KernelClass::Mix;
+  CostBreakdown m = node_cost(g, "add", model(ExecMode::ReduceOverhead, mix));
+  EXPECT_EQ(m.kernel_class, KernelClass::Mix);
+  EXPECT_DOUBLE_EQ(m.fixed_us, 8);  // t_dev_fixed mix
+  EXPECT_NEAR(m.total_us - base.total_us, 4, 1e-12);
+}
+
+TEST(CostModel, OpaqueOpsAreOneKernelPricedByBytes) {
+  Graph g = parse(fx(R"(a: "bf16[1024, 512]")",
+                     "        m: \"bf16[1024, 512]\" = torch.ops.mylib.mystery.default(a)\n", "m"));
+  CostBreakdown c = node_cost(g, "m", model());
+  EXPECT_TRUE(c.is_kernel);
+  EXPECT_DOUBLE_EQ(c.flops, 0);
+  EXPECT_DOUBLE_EQ(c.bytes, 2 * 1024 * 512 * 2);
+  EXPECT_NEAR(c.total_us, 6 + 2097152 / kBytesPerUs, 1e-9);
+  EXPECT_NE(c.note.find("opaque"), std::string::npos);
+}
+
+TEST(CostModel, UnknownShapesCountZeroBytesButStillLaunch) {
+  Graph g =
+      parse(fx(R"(a: "bf16[1024, 512]")", "        m = torch.ops.mylib.mystery.default(a)\n", "m"));
+  CostBreakdown c = node_cost(g, "m", model());
+  EXPECT_TRUE(c.is_kernel);
+  EXPECT_DOUBLE_EQ(c.bytes, 1024 * 512 * 2);  // only the known input
+  EXPECT_NE(c.note.find("1 tensor(s) of unknown shape"), std::string::npos);
+  EXPECT_DOUBLE_EQ(c.launch_us, 2);
+}
+
+TEST(CostModel, SymbolicDimsUseHints) {
+  Graph g = parse(fx(R"(a: "bf16[s0, 1024]", b: "bf16[s0, 1024]")",
+                     "        add: \"bf16[s0, 1024]\" = torch.ops.aten.add.Tensor(a, b)\n", "add"));
+  std::vector<ValueType> storage;
+  CostQuery q = query_for_node(g, *g.find("add"), registry(), storage);
+  EXPECT_DOUBLE_EQ(NpuCostModel(b2(), ExecMode::Eager).cost(q).bytes, 3.0 * 1024 * 1024 * 2);
+  SymbolHints hints;
+  hints.values["s0"] = 16;
+  EXPECT_DOUBLE_EQ(NpuCostModel(b2(), ExecMode::Eager, hints).cost(q).bytes, 3.0 * 16 * 1024 * 2);
+  EXPECT_EQ(hints.evaluate(SymInt::parse("4*s0 + s1")), 4 * 16 + 1024);
+}
+
+// Two dependent small kernels. Eager is host bound: the device waits for
+// each 20 µs dispatch, so the total is 2 x 20 + the last kernel's device
+// time; graph modes add device gaps and the replay cost.
+TEST(CostModel, TwoQueueSimulation) {
+  Graph g = parse(fx(R"(a: "bf16[16, 16]", b: "bf16[16, 16]")",
+                     "        add: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(a, b)\n"
+                     "        add_1: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(add, b)\n",
+                     "add_1"));
+  GraphCost eager = graph_cost(g, registry(), model(ExecMode::Eager));
+  double device = 4 + 1536 / kBytesPerUs + 0.05 * 256 / (11.06 * 0.7 * 1e6);
+  EXPECT_NEAR(eager.total_us, 2 * (20 + device), 1e-9);
+  EXPECT_NEAR(eager.simulated_us, 40 + device, 1e-9);
+  GraphCost ro = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  EXPECT_NEAR(ro.simulated_us, ro.total_us, 1e-9);
+  EXPECT_NEAR(ro.total_us, 2 * (2 + device) + 50, 1e-9);
+
+  // Device bound (each kernel > 20 µs on the device): only the first
+  // dispatch is exposed.
+  Graph big = parse(fx(R"(a: "bf16[8192, 2048]", b: "bf16[8192, 2048]")",
+                       "        add: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(a, b)\n"
+                       "        add_1: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(add, b)\n",
+                       "add_1"));
+  GraphCost e = graph_cost(big, registry(), model(ExecMode::Eager));
+  double d = e.nodes[0].cost.total_us - 20;
+  ASSERT_GT(d, 20);
+  EXPECT_NEAR(e.simulated_us, 20 + 2 * d, 1e-9);
+}
+
+TEST(CostModel, AddRmsNormCastExample) {
+  Graph g =
+      parse(read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/add_rms_norm_cast.fx"));
+  GraphCost c = graph_cost(g, registry(), model());
+  // npu_add_rms_norm and _to_copy; the view and the getitems are free.
+  EXPECT_EQ(c.kernels, 2u);
+  double sum = 0;
+  for (const NodeCost& n : c.nodes) sum += n.cost.total_us;
+  EXPECT_NEAR(c.total_us, sum + 50, 1e-9);
+  // _to_copy of bf16[s0, 4096] to f32 with s0 -> 1024: reads 2 and writes 4 bytes per element.
+  CostBreakdown cast = node_cost(g, "_to_copy", model());
+  EXPECT_DOUBLE_EQ(cast.bytes, 1024.0 * 4096 * 6);
+}
+
+TEST(CostModel, DeepSeekLayerCountsKernels) {
+  Graph g =
+      parse(read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+  GraphCost eager = graph_cost(g, registry(), model(ExecMode::Eager));
+  GraphCost ro = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  EXPECT_EQ(eager.kernels, ro.kernels);
+  // 24 ops, 4 transposes priced as copies (transpose, transpose_1,
+  // transpose_2, t) and the opaque npu_multi_head_latent_attention.
+  EXPECT_EQ(eager.kernels, 29u);
+  size_t copies = 0, opaque = 0;
+  for (const NodeCost& n : eager.nodes) {
+    copies += n.cost.note.find("contiguous copy") != std::string::npos;
+    opaque += n.cost.note.find("opaque") != std::string::npos;
+  }
+  EXPECT_EQ(copies, 4u);
+  EXPECT_EQ(opaque, 1u);
+  EXPECT_NEAR(eager.total_us - ro.total_us, 18.0 * eager.kernels - 50, 1e-6);
+  EXPECT_LE(eager.simulated_us, eager.total_us + 1e-9);
+}
+
+// Spec §6.3: 16 tokens x 7168 hidden, bf16 -> int8. add_rms_norm moves
+// ~0.9 MB (t_exec ~0.8 µs), dynamic_quant ~0.35 MB (~0.3 µs); unfused
+// device time ~9 µs, fused ~5 µs; the saving is ~4 µs of device time in
+// graph modes and ~4 + 20 µs in eager.
+TEST(CostModel, SpecSanityCheckAddRmsNormDynamicQuant) {
+  std::string params = R"(x1: "bf16[16, 7168]", x2: "bf16[16, 7168]", gamma: "bf16[7168]")";
+  Graph unfused = parse(fx(params,
+                           "        arn = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)\n"
+                           "        y: \"bf16[16, 7168]\" = arn[0]\n"
+                           "        x: \"bf16[16, 7168]\" = arn[2]\n"
+                           "        dq = torch.ops.npu.npu_dynamic_quant.default(y)\n"
+                           "        q: \"i8[16, 7168]\" = dq[0]\n"
+                           "        s: \"f32[16]\" = dq[1]\n",
+                           "q, s, x"));
+  Graph fused = parse(fx(params,
+                         "        f = torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, "
+                         "gamma)\n"
+                         "        q: \"i8[16, 7168]\" = f[0]\n"
+                         "        x: \"bf16[16, 7168]\" = f[2]\n"
+                         "        s: \"f32[16]\" = f[3]\n",
+                         "q, s, x"));
+  NpuCostModel ro = model(ExecMode::ReduceOverhead);
+  CostBreakdown arn = node_cost(unfused, "arn", ro);
+  CostBreakdown dq = node_cost(unfused, "dq", ro);
+  EXPECT_NEAR(arn.bytes, 0.93e6, 0.01e6);
+  EXPECT_NEAR(arn.memory_us, 0.8, 0.05);
+  EXPECT_NEAR(dq.bytes, 0.35e6, 0.01e6);
+  EXPECT_NEAR(dq.memory_us, 0.3, 0.05);
+
+  auto device_us = [](const GraphCost& c) { return c.total_us - c.launch_us - 50; };
+  GraphCost a = graph_cost(unfused, registry(), ro);
+  GraphCost b = graph_cost(fused, registry(), ro);
+  EXPECT_NEAR(device_us(a), 9, 0.5);
+  EXPECT_NEAR(device_us(b), 5, 0.5);
+  EXPECT_NEAR(device_us(a) - device_us(b), 4, 0.6);
+  // Graph mode saves one g_acl as well.
+  EXPECT_NEAR(a.total_us - b.total_us, 4 + 2, 0.6);
+  NpuCostModel eager = model(ExecMode::Eager);
+  EXPECT_NEAR(graph_cost(unfused, registry(), eager).total_us -
+                  graph_cost(fused, registry(), eager).total_us,
+              4 + 20, 0.6);
+}
+
+TEST(CostModel, MissingParameterIsReportedAtConstruction) {
+  DeviceProfile p = b2();
+  p.params.erase("eff_vec");
+  try {
+    NpuCostModel m(p, ExecMode::Eager);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("'ascend910b2' has no parameter 'eff_vec'"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
