@@ -6,6 +6,8 @@
 // `valid` the checker's verdict. Exit 2 when the file cannot be read or an
 // extractor finds no acyclic extraction; exit 3 when an extractor returns an
 // invalid choice (a bug).
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 
 #include <fmt/format.h>
