@@ -5,6 +5,7 @@
 
 #include <limits>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include "extract/checker.hpp"
@@ -44,8 +45,7 @@ TEST(EGraphProblem, OnlyClassesReachableFromTheRootsInIdOrder) {
   for (size_t c = 1; c < ep.eclass_of.size(); ++c) EXPECT_LT(ep.eclass_of[c - 1], ep.eclass_of[c]);
   for (size_t c = 0; c < ep.eclass_of.size(); ++c) {
     EXPECT_EQ(ep.problem_class.at(ep.eclass_of[c]), c);
-    EXPECT_EQ(ep.problem.class_name(static_cast<ClassId>(c)),
-              "#" + std::to_string(ep.eclass_of[c]));
+    EXPECT_EQ(ep.problem.class_name(static_cast<ClassId>(c)), fmt::format("#{}", ep.eclass_of[c]));
   }
   EXPECT_FALSE(ep.problem_class.contains(s.g.find(s.z)));
   ASSERT_EQ(ep.problem.roots().size(), 1u);
@@ -103,7 +103,7 @@ TEST(EGraphProblem, ClassWithoutFiniteNodeIsAnErrorNamingIt) {
     build_problem(s.g, std::vector<Id>{s.sum}, no_b);
     FAIL() << "expected an error";
   } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("e-class #" + std::to_string(s.g.find(s.b))),
+    EXPECT_NE(std::string(e.what()).find(fmt::format("e-class #{}", s.g.find(s.b))),
               std::string::npos)
         << e.what();
     EXPECT_NE(std::string(e.what()).find("no node with a finite cost"), std::string::npos);
