@@ -373,6 +373,13 @@ class Emitter {
     items_[static_cast<size_t>(before)].users.push_back(after);
   }
 
+  // Kept input nodes a kept node references directly (see remap).
+  void direct_input_items(int32_t input, std::vector<int32_t>& out) const {
+    for (NodeRef r : node_inputs(in_.nodes()[static_cast<size_t>(input)]))
+      if (auto it = item_of_input_.find(r.index); it != item_of_input_.end())
+        out.push_back(it->second);
+  }
+
   void link_dependencies() {
     std::vector<int32_t> deps;
     for (int32_t i = 0; i < static_cast<int32_t>(items_.size()); ++i) {
@@ -380,6 +387,7 @@ class Emitter {
       if (item.enode == kNoId) continue;
       deps.clear();
       for (Id kid : g_.node(item.enode).children) items_in(g_.find(kid), deps);
+      if (item.input != kNone) direct_input_items(item.input, deps);
       for (int32_t d : deps) add_edge(d, i);
     }
   }
@@ -625,7 +633,13 @@ class Emitter {
   // An input argument with its node references replaced by what their
   // classes became (a node of the output, or a literal).
   Arg remap(const Arg& a) const {
-    if (a.is_node()) return class_value(input_class(a.node().index), ArgType::Any);
+    if (a.is_node()) {
+      // A kept input node is referenced as such (two get_attr nodes of one
+      // attribute share a class but keep their own users).
+      if (auto it = item_of_input_.find(a.node().index); it != item_of_input_.end())
+        return Arg(out_ref_[static_cast<size_t>(it->second)]);
+      return class_value(input_class(a.node().index), ArgType::Any);
+    }
     if (a.is_list()) {
       ArgList list = a.as_list();
       for (Arg& item : list.items) item = remap(item);

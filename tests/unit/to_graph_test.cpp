@@ -97,9 +97,11 @@ TEST(ToGraph, DumpsRoundTripWithEveryExtractor) {
   // Dumps without duplicate computations or dead nodes (both are removed by
   // loading into the e-graph, see CseAndDeadCodeAreNotReemitted).
   for (const char* f :
-       {"torchair-docs_1.txt", "torchair-docs_2.txt", "torchair-docs_3.txt", "torchair-tests_1.txt",
-        "torchair-tests_2.txt", "vllm-ascend-issue-4239_1.txt", "vllm-ascend-issue-4239_2.txt",
-        "pytorch-tests_4.txt", "learn-torch-compile_5.txt"})
+       {"torchair-docs_1.txt", "torchair-docs_2.txt", "torchair-docs_3.txt", "pytorch-tests_2.txt",
+        "pytorch-tests_4.txt", "pytorch-tests_5.txt", "pytorch-tests_6.txt", "pytorch-tests_7.txt",
+        "pytorch-tests_8.txt", "learn-torch-compile_2.txt", "learn-torch-compile_3.txt",
+        "learn-torch-compile_5.txt", "learn-torch-compile_6.txt", "packt-pytorch2_1.txt",
+        "triton-data_1.txt"})
     expect_round_trip(fs::path(EQFUSE_SHARED_DIR) / "fx-dumps" / f);
 }
 
