@@ -2,67 +2,22 @@
 // see it: one JSON line per extractor with the known optima of
 // extraction-gym's dummy examples, and exit code 2 with a clear message for
 // bad files, unknown extractors and e-graphs without an acyclic extraction.
-#include <sys/wait.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
 #include <gmock/gmock.h>
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_runner.hpp"
+
 namespace {
 
-namespace fs = std::filesystem;
+using eqfuse::testing_support::CliRun;
+using eqfuse::testing_support::run_eqfuse;
+using eqfuse::testing_support::write_scratch;
 using ::testing::HasSubstr;
-
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch_dir() {
-  // One directory per process, so ctest -j runs do not share files.
-  fs::path dir =
-      fs::path(::testing::TempDir()) / ("eqfuse_extract_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-fs::path write_temp(const std::string& name, const std::string& text) {
-  fs::path p = scratch_dir() / name;
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
-}
-
-// Runs `eqfuse <args>` from the source directory.
-CliRun eqfuse(const std::string& args) {
-  fs::path dir = scratch_dir();
-  std::string cmd =
-      fmt::format("cd '{}' && '{}' {} < /dev/null > '{}' 2> '{}'", EQFUSE_SOURCE_DIR, EQFUSE_BINARY,
-                  args, (dir / "out.txt").string(), (dir / "err.txt").string());
-  int status = std::system(cmd.c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(dir / "out.txt");
-  r.err = slurp(dir / "err.txt");
-  return r;
-}
 
 std::vector<nlohmann::json> json_lines(const std::string& text) {
   std::vector<nlohmann::json> out;
@@ -74,7 +29,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
 const std::string kDummy = "../shared/extraction-gym/dummy_examples/";
 
 TEST(ExtractCli, AllExtractorsOnLoopFindTheOnlyAcyclicAnswer) {
-  CliRun r = eqfuse("extract " + kDummy + "loop.json --extractor all --time-limit 5");
+  CliRun r = run_eqfuse("extract " + kDummy + "loop.json --extractor all --time-limit 5");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   auto lines = json_lines(r.out);
@@ -93,7 +48,7 @@ TEST(ExtractCli, AllExtractorsOnLoopFindTheOnlyAcyclicAnswer) {
 }
 
 TEST(ExtractCli, KeysComeInTheDocumentedOrder) {
-  CliRun r = eqfuse("extract " + kDummy + "ab_add.json --extractor greedy-dag");
+  CliRun r = run_eqfuse("extract " + kDummy + "ab_add.json --extractor greedy-dag");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, ::testing::MatchesRegex(
                          "\\{\"file\":\"[^\"]*ab_add.json\",\"extractor\":\"greedy-dag\","
@@ -102,7 +57,7 @@ TEST(ExtractCli, KeysComeInTheDocumentedOrder) {
 }
 
 TEST(ExtractCli, SeveralExtractorsByNameAndTheExactOptimum) {
-  CliRun r = eqfuse("extract " + kDummy + "choice.json --extractor tree,ilp");
+  CliRun r = run_eqfuse("extract " + kDummy + "choice.json --extractor tree,ilp");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   auto lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 2u);
@@ -114,33 +69,33 @@ TEST(ExtractCli, SeveralExtractorsByNameAndTheExactOptimum) {
 }
 
 TEST(ExtractCli, MissingFileIsExit2) {
-  CliRun r = eqfuse("extract no/such/file.json");
+  CliRun r = run_eqfuse("extract no/such/file.json");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("no/such/file.json"));
 }
 
 TEST(ExtractCli, MalformedJsonIsExit2WithAPosition) {
-  fs::path bad = write_temp("bad.json", "{\"nodes\": {\"a\": {\"op\": \"x\",, }}}\n");
-  CliRun r = eqfuse("extract " + bad.string());
+  auto bad = write_scratch("bad.json", "{\"nodes\": {\"a\": {\"op\": \"x\",, }}}\n");
+  CliRun r = run_eqfuse("extract " + bad.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "");
   EXPECT_THAT(r.err, HasSubstr("bad.json:1:"));
 }
 
 TEST(ExtractCli, UnknownChildIsExit2NamingTheNode) {
-  fs::path bad = write_temp("dangling.json", R"({"nodes": {"a": {"op": "f", "children": ["zz"],
+  auto bad = write_scratch("dangling.json", R"({"nodes": {"a": {"op": "f", "children": ["zz"],
     "eclass": "c", "cost": 1.0}}, "root_eclasses": ["c"]})");
-  CliRun r = eqfuse("extract " + bad.string());
+  CliRun r = run_eqfuse("extract " + bad.string());
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("dangling.json"));
   EXPECT_THAT(r.err, HasSubstr("zz"));
 }
 
 TEST(ExtractCli, NoAcyclicExtractionIsExit2AfterTheReport) {
-  fs::path loop = write_temp("self.json", R"({"nodes": {"a": {"op": "f", "children": ["a"],
+  auto loop = write_scratch("self.json", R"({"nodes": {"a": {"op": "f", "children": ["a"],
     "eclass": "c", "cost": 1.0}}, "root_eclasses": ["c"]})");
-  CliRun r = eqfuse("extract " + loop.string() + " --extractor bottom-up");
+  CliRun r = run_eqfuse("extract " + loop.string() + " --extractor bottom-up");
   EXPECT_EQ(r.exit_code, 2);
   auto lines = json_lines(r.out);
   ASSERT_EQ(lines.size(), 1u);
@@ -151,10 +106,10 @@ TEST(ExtractCli, NoAcyclicExtractionIsExit2AfterTheReport) {
 }
 
 TEST(ExtractCli, BadOptionsAreExit2) {
-  EXPECT_EQ(eqfuse("extract " + kDummy + "loop.json --extractor annealing").exit_code, 2);
-  EXPECT_EQ(eqfuse("extract " + kDummy + "loop.json --time-limit 0").exit_code, 2);
-  EXPECT_EQ(eqfuse("extract").exit_code, 2);
-  CliRun help = eqfuse("extract --help");
+  EXPECT_EQ(run_eqfuse("extract " + kDummy + "loop.json --extractor annealing").exit_code, 2);
+  EXPECT_EQ(run_eqfuse("extract " + kDummy + "loop.json --time-limit 0").exit_code, 2);
+  EXPECT_EQ(run_eqfuse("extract").exit_code, 2);
+  CliRun help = run_eqfuse("extract --help");
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_THAT(help.out, HasSubstr("--extractor"));
   EXPECT_THAT(help.out, HasSubstr("--time-limit"));
