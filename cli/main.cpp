@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   add_check_command(app, action);
   add_ops_command(app, action);
   add_bench_command(app, action);
+  add_extract_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -18,7 +18,6 @@
 // per class keeps the check that a move creates no cycle cheap.
 #include <algorithm>
 #include <limits>
-#include <queue>
 
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
@@ -28,23 +27,17 @@ namespace extract_detail {
 
 std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
   const std::size_t nc = p.num_classes();
-  const std::size_t nn = p.num_nodes();
-  std::vector<NodeId> choice(nc, kNoNode);
-  std::vector<double> best(nc, std::numeric_limits<double>::infinity());
-  std::vector<std::uint32_t> pending(nn);
-  std::vector<unsigned char> settled(nc, 0);
   std::vector<std::uint32_t> stamp(nc, 0), set_stamp(nc, 0);
   std::uint32_t epoch = 0, set_epoch = 0;
   std::vector<std::vector<ClassId>> set_of(nc);  // materialised sets of settled classes
   std::vector<unsigned char> has_set(nc, 0);
   std::vector<ClassId> stack;
-  using Entry = std::pair<double, ClassId>;
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<>> heap;
 
   // The set of a settled class is exactly what its chosen node reaches, so it
   // is only materialised when a node with several children needs it (chains
   // of one-child nodes never do), reusing the sets already materialised below.
-  auto class_set = [&](ClassId d) -> const std::vector<ClassId>& {
+  auto class_set = [&](ClassId d,
+                       const std::vector<NodeId>& choice) -> const std::vector<ClassId>& {
     if (has_set[d]) return set_of[d];
     ++set_epoch;
     auto& out = set_of[d];
@@ -71,12 +64,12 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
     has_set[d] = 1;
     return out;
   };
-  auto union_cost = [&](NodeId n) {
+  auto union_cost = [&](NodeId n, const std::vector<NodeId>& choice) {
     ++epoch;
     double cost = 0;
     for (ClassId d : p.children(n)) {
       if (stamp[d] == epoch) continue;
-      for (ClassId x : class_set(d))
+      for (ClassId x : class_set(d, choice))
         if (stamp[x] != epoch) {
           stamp[x] = epoch;
           cost += p.node_cost(choice[x]);
@@ -84,40 +77,21 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
     }
     return cost;
   };
-  // Evaluated when all children are settled. The node's own class is not
+  // Priced when all children are settled. The node's own class is not
   // settled yet, so it cannot be inside a child's set: no cycle is possible.
-  auto offer = [&](NodeId n) {
+  constexpr double kSkip = std::numeric_limits<double>::infinity();
+  return settle_bottom_up(p, [&](NodeId n, const SettleState& st) {
     const ClassId c = p.node_class(n);
-    if (settled[c]) return;
     const auto kids = p.children(n);
     double lower = 0;  // the union costs at least as much as its dearest child set
     bool one_child = true;
     for (ClassId d : kids) {
-      lower = std::max(lower, best[d]);
+      lower = std::max(lower, st.best[d]);
       one_child = one_child && d == kids[0];
     }
-    if (!(p.node_cost(n) + lower < best[c])) return;  // cannot improve
-    const double cost = p.node_cost(n) + (one_child ? lower : union_cost(n));
-    if (!(cost < best[c])) return;
-    best[c] = cost;
-    choice[c] = n;
-    heap.emplace(cost, c);
-  };
-  for (NodeId n = 0; n < nn; ++n) {
-    pending[n] = static_cast<std::uint32_t>(p.children(n).size());
-    if (pending[n] == 0) offer(n);
-  }
-  while (!heap.empty()) {
-    const auto [cost, c] = heap.top();
-    heap.pop();
-    if (settled[c] || cost != best[c]) continue;
-    settled[c] = 1;
-    for (NodeId parent : p.parents(c))
-      if (--pending[parent] == 0) offer(parent);
-  }
-  for (ClassId c = 0; c < nc; ++c)
-    if (!settled[c]) choice[c] = kNoNode;
-  return choice;
+    if (!(p.node_cost(n) + lower < st.best[c])) return kSkip;  // cannot improve
+    return p.node_cost(n) + (one_child ? lower : union_cost(n, st.choice));
+  });
 }
 
 namespace {
