@@ -186,11 +186,21 @@ void EGraph::recanonicalize(Id n) {
     table_.insert(r.hash, n);
     return;
   }
-  // n is now congruent to an existing node: retire it and union classes.
-  r.dead = true;
+  // n is now congruent to an existing node: retire one and union classes.
+  // The older node (smaller id) survives, so a node of the input graph is
+  // never replaced by a rule-made duplicate of itself (extraction prefers
+  // input nodes on ties, and names them after the input).
+  Id keep = hit, retire = n;
+  if (n < hit) {
+    table_.erase(nodes_[hit].hash, hit);
+    table_.insert(r.hash, n);
+    keep = n;
+    retire = hit;
+  }
+  nodes_[retire].dead = true;
   for (Id c : view) dirty_classes_.push_back(c);
-  dirty_classes_.push_back(uf_.find_compress(n));
-  merge(hit, n, Reason{Reason::Kind::Congruence, 0, {}});
+  dirty_classes_.push_back(uf_.find_compress(retire));
+  merge(keep, retire, Reason{Reason::Kind::Congruence, 0, {}});
 }
 
 void EGraph::process_pending() {

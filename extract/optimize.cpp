@@ -36,8 +36,10 @@ std::vector<std::string> stream_labels(const Graph& g) {
 }
 
 // Nodes added by rewrites pay a negligible extra so that, between equally
-// cheap forms, the input's own nodes are kept (stable, minimal diffs).
-constexpr double kNewNodeTieBreakUs = 1e-6;
+// cheap forms, the input's own nodes are kept (stable, minimal diffs). One
+// nanosecond: physically meaningless, but above the optimality tolerance of
+// the exact (CBC) extractor, which ignores differences of 1e-6.
+constexpr double kNewNodeTieBreakUs = 1e-3;
 
 void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   RunnerConfig rc;
@@ -57,6 +59,13 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   ExtractOptions eo;
   eo.time_limit_s = opt.extract_time_limit_s;
   st.extraction = extract(st.problem.problem, opt.extractor, eo);
+  // Exact solvers stop within their optimality tolerance, which can hide the
+  // tie-break above; a local-improvement pass (never raises the cost) takes
+  // those last 1 ns steps so every extractor keeps the input's spelling.
+  if (opt.extractor != "bottom-up" && opt.extractor != "tree") {
+    st.extraction.choice = improve_dag_cost(st.problem.problem, std::move(st.extraction.choice));
+    st.extraction.dag_cost = dag_cost(st.problem.problem, st.extraction.choice);
+  }
   CheckResult check = check_extraction(st.problem.problem, st.extraction.choice);
   if (!check.valid)
     throw std::logic_error("extractor '" + opt.extractor +
