@@ -48,9 +48,9 @@ std::string read_text(const fs::path& path) {
 
 LoadedGraph load_raw(int part, const OpRegistry& reg) {
   const fs::path types_path = pair_dir() / "input_types.txt";
-  InputTypes types = parse_input_types(read_text(types_path), types_path.string());
-  return load_graph(read_text(raw_dump(part)), raw_dump(part).string(), reg,
-                    {.input_types = std::move(types)});
+  LoadOptions options;
+  options.input_types = parse_input_types(read_text(types_path), types_path.string());
+  return load_graph(read_text(raw_dump(part)), raw_dump(part).string(), reg, options);
 }
 
 LoadedGraph load_typed(std::string_view which, const OpRegistry& reg) {
@@ -245,6 +245,21 @@ Graph cut(const Graph& g, const std::vector<std::string>& inputs,
   return part;
 }
 
+// Three trials tolerating one int8 step (the fused op skips the bf16 rounding of y).
+EquivalenceOptions rounding_options() {
+  EquivalenceOptions options;
+  options.trials = 3;
+  options.seed = 4239;
+  options.mode = ToleranceMode::Rounding;
+  return options;
+}
+
+RandomInputOptions registry_options(const OpRegistry& reg) {
+  RandomInputOptions options;
+  options.registry = &reg;
+  return options;
+}
+
 std::vector<std::string> placeholder_names(const Graph& g) {
   std::vector<std::string> names;
   for (NodeRef r : g.placeholders()) names.push_back(g.node(r).name);
@@ -262,8 +277,7 @@ TEST_F(VllmPair, FusedSiteIsEquivalentAtTheFusionBoundary) {
   EXPECT_EQ(calls_to(unfused, "npu::npu_add_rms_norm").size(), 1u);
   EXPECT_EQ(calls_to(fused, "npu::npu_add_rms_norm_quant").size(), 1u);
 
-  EquivalenceResult r = equivalent(unfused, fused, reg_,
-                                   {.trials = 3, .seed = 4239, .mode = ToleranceMode::Rounding});
+  EquivalenceResult r = equivalent(unfused, fused, reg_, rounding_options());
   EXPECT_TRUE(r.ok) << r.first_mismatch;
   EXPECT_EQ(r.trials_run, 3);
   // The comparison has teeth: the same fused op fed the raw scales (x / s instead of
@@ -273,11 +287,9 @@ TEST_F(VllmPair, FusedSiteIsEquivalentAtTheFusionBoundary) {
   const int scales1 = reg_.info(wrong_scales.node(fused_op).op).schema.arg_index("scales1");
   wrong_scales.node(fused_op).args.at(static_cast<size_t>(scales1)) =
       Arg(node_named(wrong_scales, "arg16_1"));
-  EXPECT_FALSE(equivalent(unfused, wrong_scales, reg_,
-                          {.trials = 3, .seed = 4239, .mode = ToleranceMode::Rounding})
-                   .ok);
+  EXPECT_FALSE(equivalent(unfused, wrong_scales, reg_, rounding_options()).ok);
   // xOut = x1 + x2 is computed the same way in both: bit-exact on the same inputs.
-  const RandomInputs in = random_inputs(unfused, 4239, {.registry = &reg_});
+  const RandomInputs in = random_inputs(unfused, 4239, registry_options(reg_));
   const Interpreter interpreter(reg_);
   const RunResult unfused_run = interpreter.run(unfused, in.values, in.bindings);
   const RunResult fused_run = interpreter.run(fused, in.values, in.bindings);
