@@ -1,0 +1,10 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "bf16[1, 2, 16]", arg1_1: "bf16[1, 2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
+        # Negative for rule (e): the quantize runs inside stream '2' (spec §3.0; §8.2 Q15).
+        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
+        getitem: "bf16[1, 2, 16]" = npu_add_rms_norm[0]
+        getitem_2: "bf16[1, 2, 16]" = npu_add_rms_norm[2]
+        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['2'])
+        npu_quantize: "i8[1, 2, 16]" = torch.ops.npu.npu_quantize.default(getitem, arg3_1, arg4_1, torch.qint8, -1)
+        scope_exit = torch.ops.air.scope_exit.default()
+        return (npu_quantize, getitem_2)
