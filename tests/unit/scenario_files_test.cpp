@@ -26,6 +26,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "cost/cost_model.hpp"
 #include "graph/exec_mode.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/load.hpp"
@@ -338,17 +339,12 @@ LoadedGraph load_scenario(const json& entry, const OpRegistry& reg) {
   return load_graph(read_text(path), path.string(), reg);
 }
 
-// A kernel launch, counted the way the cost model prices graphs (cost/cost_model.hpp):
-// every call except free ops (views, getitem, scopes) and host-side SymInt arithmetic.
-bool is_kernel(const Node& n, const OpRegistry& reg) {
-  if (n.kind != NodeKind::Call) return false;
-  if (n.op != kNoOp) return reg.info(n.op).traits.kind != OpKind::Free;
-  return !n.target.starts_with("operator.");
-}
-
+// Kernel launches as the cost model counts them (cost/cost_model.hpp): the one
+// definition, so transposes that materialize a copy count too.
 size_t kernel_count(const Graph& g, const OpRegistry& reg) {
-  return std::count_if(g.nodes().begin(), g.nodes().end(),
-                       [&](const Node& n) { return is_kernel(n, reg); });
+  static const NpuCostModel model(load_device_profile(std::string(kDefaultDevice)),
+                                  ExecMode::ReduceOverhead);
+  return graph_cost(g, reg, model).kernels;
 }
 
 std::map<std::string, int64_t> op_counts(const Graph& g) {
