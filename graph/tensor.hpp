@@ -61,7 +61,7 @@ class Tensor {
   int64_t size(int dim) const;  // dim may be negative
   int64_t numel() const;
   bool is_int_storage() const { return dtype_stored_as_int(dtype_); }
-  bool is_contiguous() const;
+  bool is_contiguous() const { return contiguous_; }
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   // Same underlying storage (the two may or may not overlap).
   bool shares_storage(const Tensor& o) const { return storage_ && storage_ == o.storage_; }
@@ -76,6 +76,22 @@ class Tensor {
   // All elements, row-major.
   std::vector<double> values() const;
   std::vector<int64_t> int_values() const;
+  // Overwrites all elements from row-major values, rounding/casting each like
+  // set_flat/set_flat_int; bumps the storage version. `v` must not alias
+  // this tensor's storage.
+  void write_values(std::span<const double> v);
+  void write_int_values(std::span<const int64_t> v);
+
+  // Raw storage for typed loops (graph/tensor_loops.hpp): element i of the
+  // view is at offset() + sum(index[d] * strides()[d]). Only the buffer
+  // matching is_int_storage() is non-empty. Call check_in_bounds() first
+  // when the view may come from user-given as_strided arguments.
+  const double* float_storage() const { return storage_->floats.data(); }
+  double* mutable_float_storage() { return storage_->floats.data(); }
+  const int64_t* int_storage() const { return storage_->ints.data(); }
+  int64_t* mutable_int_storage() { return storage_->ints.data(); }
+  // Throws std::out_of_range when some element lies outside the storage.
+  void check_in_bounds() const;
 
   // Copies (new storage).
   Tensor contiguous() const;     // returns *this (alias) when already contiguous
@@ -106,10 +122,14 @@ class Tensor {
 
  private:
   int64_t storage_index(int64_t flat) const;
+  size_t storage_size() const;
   DType dtype_ = DType::Float32;
   Dims shape_;
   Dims strides_;
   int64_t offset_ = 0;
+  // Row-major contiguous (cached: get_flat/set_flat then skip the
+  // per-dim index arithmetic).
+  bool contiguous_ = true;
   std::shared_ptr<Storage> storage_;
 };
 
