@@ -2,8 +2,12 @@
 #include "graph/tensor.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <stdexcept>
+
+#include <sys/mman.h>
 
 #include <fmt/format.h>
 
@@ -11,6 +15,33 @@
 #include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
+
+// Buffers from 4 MiB up: 2 MiB aligned (a huge page) and madvise'd for
+// transparent huge pages where the kernel leaves that to the program.
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kLargeBuffer = size_t{4} << 20;
+
+static size_t huge_page_rounded(size_t bytes) {
+  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
+
+void* allocate_tensor_buffer(size_t bytes) {
+  if (bytes < kLargeBuffer) return ::operator new(bytes);
+  void* p = std::aligned_alloc(kHugePage, huge_page_rounded(bytes));
+  if (p == nullptr) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, huge_page_rounded(bytes), MADV_HUGEPAGE);  // a hint: failure is harmless
+#endif
+  return p;
+}
+
+void free_tensor_buffer(void* p, size_t bytes) {
+  if (bytes < kLargeBuffer) {
+    ::operator delete(p);
+  } else {
+    std::free(p);
+  }
+}
 
 bool dtype_stored_as_int(DType d) {
   return !dtype_is_floating(d) && d != DType::Complex64;
@@ -206,7 +237,7 @@ void Tensor::set_flat(int64_t i, double v) {
   if (is_int_storage()) {
     storage_->ints.at(s) = double_to_int(v, dtype_);
   } else {
-    storage_->floats.at(s) = round_to_dtype(v, dtype_);
+    storage_->floats.at(s) = round_to_dtype_fast(v, dtype_);
   }
   ++storage_->version;
 }
@@ -216,7 +247,7 @@ void Tensor::set_flat_int(int64_t i, int64_t v) {
   if (is_int_storage()) {
     storage_->ints.at(s) = cast_int(v, dtype_);
   } else {
-    storage_->floats.at(s) = round_to_dtype(static_cast<double>(v), dtype_);
+    storage_->floats.at(s) = round_to_dtype_fast(static_cast<double>(v), dtype_);
   }
   ++storage_->version;
 }

@@ -140,4 +140,9 @@ decltype(auto) with_rounder(DType d, F&& f) {
   }
 }
 
+// round_to_dtype with the fast fp16/bf16 paths, for single elements.
+inline double round_to_dtype_fast(double v, DType d) {
+  return with_rounder(d, [v](auto round) { return round(v); });
+}
+
 }  // namespace eqfuse
