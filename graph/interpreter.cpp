@@ -34,10 +34,10 @@ uint64_t hash_tensor(uint64_t h, const Tensor& t) {
   h = hash_combine(h, static_cast<uint64_t>(t.dtype()));
   h = hash_combine(h, static_cast<uint64_t>(t.rank()));
   for (int64_t d : t.shape()) h = hash_combine(h, static_cast<uint64_t>(d));
-  int64_t n = t.numel();
-  for (int64_t i = 0; i < n; ++i) {
-    h = t.is_int_storage() ? hash_combine(h, static_cast<uint64_t>(t.get_flat_int(i)))
-                           : hash_double(h, t.get_flat(i));
+  if (t.is_int_storage()) {
+    for (int64_t v : t.int_values()) h = hash_combine(h, static_cast<uint64_t>(v));
+  } else {
+    for (double v : t.values()) h = hash_double(h, v);
   }
   return h;
 }
@@ -162,6 +162,7 @@ class Evaluation {
     throw Error(fmt::format("node '{}': {}", n.name, msg), n.meta.loc);
   }
   RuntimeValue resolve(const Arg& a) const;
+  bool may_write_arguments() const;
   uint64_t hash_arg(uint64_t h, const Arg& a) const;
   void bind_input(const Node& ph, const RuntimeValue& v);
   RuntimeValue eval(const Node& n);
@@ -206,6 +207,29 @@ ValueType Evaluation::effective_type(const Node& n) {
     if (elements.size() < returns) elements.resize(returns);
   }
   return ValueType::of_tuple(std::move(elements));
+}
+
+// True when some call may write into its arguments (in-place `name_` ops,
+// copy_, the v2 NPU ops, in-place families without a kernel). Kernels write
+// only into arguments their schema marks as mutated, so a graph without
+// such calls never changes its inputs' storage.
+bool Evaluation::may_write_arguments() const {
+  for (const Node& n : g_.nodes()) {
+    if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
+    const OpSchema& schema = reg_.info(n.op).schema;
+    if (schema.mutates_any() || schema.name.ends_with('_')) return true;
+  }
+  return false;
+}
+
+// The value a placeholder starts with. Inputs are deep-copied so the run
+// cannot change the caller's values and mutated inputs are detected by a
+// non-zero storage version; a graph that writes nothing may share an
+// unwritten (version 0) tensor instead, which avoids copying large weights.
+RuntimeValue input_value(const RuntimeValue& v, bool graph_writes) {
+  bool fresh_tensor = v.is_tensor() && v.tensor().defined() && v.tensor().storage()->version == 0;
+  if (!graph_writes && (fresh_tensor || !(v.is_tensor() || v.is_list()))) return v;
+  return deep_copy(v);
 }
 
 RuntimeValue Evaluation::resolve(const Arg& a) const {
@@ -280,9 +304,10 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
     throw Error(fmt::format("graph '{}' has {} inputs but {} values were given", g_.name,
                             placeholders.size(), inputs.size()));
   }
+  bool writes = may_write_arguments();
   for (size_t i = 0; i < placeholders.size(); ++i) {
     const Node& ph = g_.node(placeholders[i]);
-    env_[static_cast<size_t>(placeholders[i].index)] = deep_copy(inputs[i]);
+    env_[static_cast<size_t>(placeholders[i].index)] = input_value(inputs[i], writes);
     bind_input(ph, inputs[i]);
   }
   RunResult result;

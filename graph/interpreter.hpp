@@ -13,8 +13,11 @@
 // of the node's annotated type, seeded by a hash of the target, the
 // non-tensor arguments and the contents of the input tensors. Two graphs
 // that pass the same opaque call the same inputs therefore see the same
-// outputs. Inputs are deep-copied; inputs the graph mutates (copy_, add_,
-// v2 NPU ops) are reported with their final values. See docs/interpreter.md.
+// outputs. Inputs are deep-copied when the graph has a call that may write
+// its arguments (copy_, add_, v2 NPU ops); such mutated inputs are reported
+// with their final values. A graph without writing calls reads unwritten
+// (storage version 0) input tensors in place, so its outputs may alias the
+// caller's inputs. See docs/interpreter.md.
 #pragma once
 #include <cstdint>
 #include <map>

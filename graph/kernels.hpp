@@ -94,12 +94,14 @@ DType promote_types(DType a, DType b);
 // fp16/bf16/fp32 compute in fp32 ("opmath"), fp64 in fp64.
 DType opmath_dtype(DType d);
 
-// Builds a fresh tensor of `shape` by evaluating f(flat index) -> double.
+// Builds a fresh tensor of `shape` by evaluating f(flat index) -> double;
+// each value is rounded/cast to `dtype` as by set_flat, in one bulk write.
 template <typename F>
 Tensor make_tensor(DType dtype, const Dims& shape, F&& f) {
-  Tensor out = Tensor::zeros(dtype, shape);
-  int64_t n = out.numel();
-  for (int64_t i = 0; i < n; ++i) out.set_flat(i, f(i));
+  Tensor out = Tensor::zeros(dtype, shape);  // validates the shape
+  std::vector<double> values(static_cast<size_t>(out.numel()));
+  for (size_t i = 0; i < values.size(); ++i) values[i] = f(static_cast<int64_t>(i));
+  out.write_values(values);
   return out;
 }
 

@@ -4,6 +4,7 @@
 
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
+#include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
 
@@ -324,6 +325,74 @@ std::vector<bool> reduction_mask(const std::optional<std::vector<int64_t>>& dims
   return mask;
 }
 
+namespace {
+
+// One matrix of a batched matmul read in place from typed storage.
+struct MatrixOperand {
+  const double* floats = nullptr;  // float storage, or
+  const int64_t* ints = nullptr;   // int storage
+  int64_t row_stride = 0, col_stride = 0;
+
+  explicit MatrixOperand(const Tensor& t) {
+    if (t.is_int_storage()) {
+      ints = t.int_storage();
+    } else {
+      floats = t.float_storage();
+    }
+    row_stride = t.strides()[t.strides().size() - 2];
+    col_stride = t.strides().back();
+  }
+  double at(int64_t offset, int64_t r, int64_t c) const {
+    int64_t s = offset + r * row_stride + c * col_stride;
+    return floats ? floats[s] : static_cast<double>(ints[s]);
+  }
+  // dst[0..len) = row r, columns c0..c0+len, as doubles.
+  void read_row(int64_t offset, int64_t r, int64_t c0, int64_t len, double* dst) const {
+    int64_t s = offset + r * row_stride + c0 * col_stride;
+    if (floats) {
+      for (int64_t j = 0; j < len; ++j) dst[j] = floats[s + j * col_stride];
+    } else {
+      for (int64_t j = 0; j < len; ++j) dst[j] = static_cast<double>(ints[s + j * col_stride]);
+    }
+  }
+};
+
+// Cache blocks of the output: kRowBlock x kColBlock doubles of accumulators
+// (256 KiB) reused for every step along k.
+constexpr int64_t kRowBlock = 64;
+constexpr int64_t kColBlock = 512;
+
+// out[m x n] (row-major doubles, exact sums) = A[m x k] @ B[k x n] for one
+// batch, blocked i-k-j: every out[i][j] still accumulates its k products in
+// increasing k order starting from 0, so sums are identical to the naive
+// dot-product loop.
+void matmul_block_sums(const MatrixOperand& a, int64_t a_off, const MatrixOperand& b, int64_t b_off,
+                       int64_t m, int64_t k, int64_t n, double* out) {
+  std::vector<double> acc(static_cast<size_t>(kRowBlock * kColBlock));
+  std::vector<double> b_row(static_cast<size_t>(kColBlock));
+  for (int64_t j0 = 0; j0 < n; j0 += kColBlock) {
+    int64_t jl = std::min(kColBlock, n - j0);
+    for (int64_t i0 = 0; i0 < m; i0 += kRowBlock) {
+      int64_t il = std::min(kRowBlock, m - i0);
+      std::fill(acc.begin(), acc.begin() + il * jl, 0.0);
+      for (int64_t p = 0; p < k; ++p) {
+        b.read_row(b_off, p, j0, jl, b_row.data());
+        for (int64_t i = 0; i < il; ++i) {
+          double a_ip = a.at(a_off, i0 + i, p);
+          double* row = acc.data() + i * jl;
+          const double* br = b_row.data();
+          for (int64_t j = 0; j < jl; ++j) row[j] += a_ip * br[j];
+        }
+      }
+      for (int64_t i = 0; i < il; ++i) {
+        std::copy_n(acc.data() + i * jl, jl, out + (i0 + i) * n + j0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
 Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype) {
   if (a.rank() < 2 || b.rank() < 2) throw std::invalid_argument("matmul operands need rank >= 2");
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);
@@ -338,22 +407,25 @@ Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype) {
   a_shape.insert(a_shape.end(), {m, k});
   b_shape.insert(b_shape.end(), {k, n});
   out_shape.insert(out_shape.end(), {m, n});
-  std::vector<double> av = a.expand(a_shape).values();
-  std::vector<double> bv = b.expand(b_shape).values();
+  Tensor ae = a.expand(a_shape), be = b.expand(b_shape);
+  ae.check_in_bounds();
+  be.check_in_bounds();
   Tensor out = Tensor::zeros(out_dtype, out_shape);
-  int64_t batches = shape_numel(batch);
-  for (int64_t bi = 0; bi < batches; ++bi) {
-    for (int64_t i = 0; i < m; ++i) {
-      for (int64_t j = 0; j < n; ++j) {
-        double acc = 0;
-        for (int64_t p = 0; p < k; ++p) {
-          acc += av[static_cast<size_t>((bi * m + i) * k + p)] *
-                 bv[static_cast<size_t>((bi * k + p) * n + j)];
-        }
-        out.set_flat((bi * m + i) * n + j, acc);
-      }
-    }
-  }
+  if (out.numel() == 0) return out;
+  MatrixOperand am(ae), bm(be);
+  Dims a_batch_strides(ae.strides().begin(), ae.strides().end() - 2);
+  Dims b_batch_strides(be.strides().begin(), be.strides().end() - 2);
+  std::vector<double> sums(static_cast<size_t>(m * n));
+  int64_t batch_index = 0;
+  for_each_row<2>(batch, {&a_batch_strides, &b_batch_strides}, {ae.offset(), be.offset()},
+                  [&](int64_t len, const auto& base, const auto& step) {
+                    for (int64_t t = 0; t < len; ++t, ++batch_index) {
+                      matmul_block_sums(am, base[0] + t * step[0], bm, base[1] + t * step[1], m, k,
+                                        n, sums.data());
+                      int64_t first = batch_index * m * n;
+                      out.as_strided({m * n}, {1}, first).write_values(sums);
+                    }
+                  });
   return out;
 }
 

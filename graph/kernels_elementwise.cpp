@@ -2,61 +2,145 @@
 // broadcasting, activations, comparisons, casts, copies and creation ops.
 // Inputs are read exactly, computed in double (at least fp32 "opmath"
 // precision) and rounded once to the output dtype when stored.
+#include <array>
 #include <cmath>
 #include <numbers>
 
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
+#include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
 namespace {
 
 enum class ResultKind { Promoted, FloatResult, BoolResult };
 
+// An operand of the elementwise loop as typed storage: a (broadcast) view
+// of a tensor holding values already converted to the compute dtype, or a
+// Python scalar read through all-zero strides.
+template <typename T>
+struct LoopOperand {
+  Tensor keep_alive;  // owns `data` when it points into a tensor
+  T scalar{};
+  const T* data = nullptr;
+  Dims strides;
+  int64_t offset = 0;
+};
+
+// The operand's values in the compute dtype, exactly as the per-element
+// cast_double(get_flat) / cast_int(get_flat_int) of the reference path:
+// values stored in `compute` already are (rounding and wrapping are
+// idempotent), other dtypes are converted once, not once per use.
+Tensor in_compute_dtype(const Tensor& t, DType compute) {
+  if (t.dtype() == compute) return t;
+  if (!dtype_stored_as_int(compute) || t.is_int_storage()) return t.to(compute);
+  // float -> integer compute: truncate to int64 first, then wrap (cast_int).
+  std::vector<int64_t> v = t.int_values();
+  for (int64_t& x : v) x = cast_int(x, compute);
+  return Tensor::from_ints(compute, t.shape(), v);
+}
+
+template <typename T, size_t K>
+std::array<LoopOperand<T>, K> loop_operands(const std::array<Operand, K>& ops, DType compute,
+                                            const Dims& shape) {
+  std::array<LoopOperand<T>, K> out;
+  for (size_t k = 0; k < K; ++k) {
+    LoopOperand<T>& o = out[k];
+    if (!ops[k].tensor) {
+      if constexpr (std::is_same_v<T, double>) {
+        // Python scalars enter the computation at opmath precision.
+        o.scalar = cast_double(ops[k].number, opmath_dtype(compute));
+      } else {
+        o.scalar = cast_int(ops[k].int_number, compute);
+      }
+      o.data = &o.scalar;
+      o.strides.assign(shape.size(), 0);
+      continue;
+    }
+    o.keep_alive = in_compute_dtype(*ops[k].tensor, compute).expand(shape);
+    o.keep_alive.check_in_bounds();
+    if constexpr (std::is_same_v<T, double>) {
+      o.data = o.keep_alive.float_storage();
+    } else {
+      o.data = o.keep_alive.int_storage();
+    }
+    o.strides = o.keep_alive.strides();
+    o.offset = o.keep_alive.offset();
+  }
+  return out;
+}
+
+// Runs f over every element of `shape` in row-major order, handing it the
+// K operand values and the flat output index.
+template <typename T, size_t K, typename F>
+void for_each_element(const std::array<LoopOperand<T>, K>& ops, const Dims& shape, F&& f) {
+  std::array<const Dims*, K> strides;
+  std::array<int64_t, K> offsets;
+  for (size_t k = 0; k < K; ++k) {
+    strides[k] = &ops[k].strides;
+    offsets[k] = ops[k].offset;
+  }
+  int64_t flat = 0;
+  for_each_row<K>(shape, strides, offsets, [&](int64_t len, const auto& base, const auto& step) {
+    std::array<const T*, K> p;
+    for (size_t k = 0; k < K; ++k) p[k] = ops[k].data + base[k];
+    for (int64_t t = 0; t < len; ++t) {
+      std::array<T, K> v;
+      for (size_t k = 0; k < K; ++k) v[k] = p[k][t * step[k]];
+      f(flat++, v);
+    }
+  });
+}
+
 // Evaluates f over broadcast operands. `compute` is the dtype operands are
 // converted to; integral compute dtypes use `fi` on exact int64 values.
-template <typename FF, typename FI>
-Tensor elementwise(const std::vector<Operand>& ops, DType compute, DType out, FF ff, FI fi) {
+// Each result is rounded/cast once to `out` (a fresh contiguous tensor).
+template <size_t K, typename FF, typename FI>
+Tensor elementwise(const std::array<Operand, K>& ops, DType compute, DType out, FF ff, FI fi) {
   Dims shape;
   for (const Operand& op : ops) {
     if (op.tensor) shape = broadcast_shapes(shape, op.tensor->shape());
   }
-  std::vector<std::optional<Tensor>> expanded;
-  for (const Operand& op : ops) {
-    expanded.push_back(op.tensor ? std::optional<Tensor>(op.tensor->expand(shape)) : std::nullopt);
-  }
   Tensor result = Tensor::zeros(out, shape);
-  int64_t n = result.numel();
-  size_t k = ops.size();
+  if (result.numel() == 0) return result;
   if (dtype_stored_as_int(compute)) {
-    std::vector<int64_t> v(k);
-    for (int64_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < k; ++j) {
-        v[j] = cast_int(expanded[j] ? expanded[j]->get_flat_int(i) : ops[j].int_number, compute);
-      }
-      result.set_flat_int(i, fi(v));
+    auto src = loop_operands<int64_t>(ops, compute, shape);
+    if (result.is_int_storage()) {
+      int64_t* dst = result.mutable_int_storage();
+      for_each_element(src, shape,
+                       [&](int64_t i, const auto& v) { dst[i] = cast_int(fi(v), out); });
+    } else {
+      double* dst = result.mutable_float_storage();
+      with_rounder(out, [&](auto round) {
+        for_each_element(src, shape, [&](int64_t i, const auto& v) {
+          dst[i] = round(static_cast<double>(fi(v)));
+        });
+      });
     }
   } else {
-    // Python scalars enter the computation at opmath precision.
-    DType scalar_dtype = opmath_dtype(compute);
-    std::vector<double> v(k);
-    for (int64_t i = 0; i < n; ++i) {
-      for (size_t j = 0; j < k; ++j) {
-        v[j] = expanded[j] ? cast_double(expanded[j]->get_flat(i), compute)
-                           : cast_double(ops[j].number, scalar_dtype);
-      }
-      result.set_flat(i, ff(v));
+    auto src = loop_operands<double>(ops, compute, shape);
+    if (result.is_int_storage()) {
+      int64_t* dst = result.mutable_int_storage();
+      for_each_element(src, shape,
+                       [&](int64_t i, const auto& v) { dst[i] = double_to_int(ff(v), out); });
+    } else {
+      double* dst = result.mutable_float_storage();
+      with_rounder(out, [&](auto round) {
+        for_each_element(src, shape, [&](int64_t i, const auto& v) { dst[i] = round(ff(v)); });
+      });
     }
   }
   return result;
 }
 
-using FloatFn = std::function<double(const std::vector<double>&)>;
-using IntFn = std::function<int64_t(const std::vector<int64_t>&)>;
+template <size_t K>
+DType result_type_of(const std::array<Operand, K>& ops) {
+  return result_type(std::vector<Operand>(ops.begin(), ops.end()));
+}
 
-RuntimeValue apply(const std::vector<Operand>& ops, ResultKind kind, const FloatFn& ff,
-                   const IntFn& fi) {
-  DType promoted = result_type(ops);
+template <size_t K, typename FF, typename FI>
+RuntimeValue apply(const std::array<Operand, K>& ops, ResultKind kind, FF ff, FI fi) {
+  DType promoted = result_type_of(ops);
   DType compute = promoted;
   DType out = promoted;
   if (kind == ResultKind::FloatResult && !dtype_is_floating(promoted)) {
@@ -70,9 +154,10 @@ RuntimeValue apply(const std::vector<Operand>& ops, ResultKind kind, const Float
   return elementwise(ops, compute, out, ff, fi);
 }
 
-std::vector<Operand> operands(const KernelCall& c, std::initializer_list<std::string_view> names) {
-  std::vector<Operand> ops;
-  for (std::string_view n : names) ops.push_back(to_operand(c.value(n)));
+template <size_t K>
+std::array<Operand, K> operands(const KernelCall& c, const char* const (&names)[K]) {
+  std::array<Operand, K> ops;
+  for (size_t k = 0; k < K; ++k) ops[k] = to_operand(c.value(names[k]));
   return ops;
 }
 
@@ -206,9 +291,11 @@ void register_binary(KernelTable& t) {
   t["aten::masked_fill"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self"), mask = c.tensor("mask");
     double v = c.double_arg("value");
-    Tensor m = mask.expand(x.shape());
+    std::vector<int64_t> m = mask.expand(x.shape()).int_values();
+    std::vector<double> xv = x.values();
     return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
-      return m.get_flat_int(i) != 0 ? v : x.get_flat(i);
+      size_t k = static_cast<size_t>(i);
+      return m[k] != 0 ? v : xv[k];
     }));
   };
   t["aten::clamp"] = [](const KernelCall& c) {
@@ -216,8 +303,9 @@ void register_binary(KernelTable& t) {
     std::optional<double> lo, hi;
     if (!c.is_none("min")) lo = c.double_arg("min");
     if (!c.is_none("max")) hi = c.double_arg("max");
+    std::vector<double> xv = x.values();
     return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
-      double v = x.get_flat(i);
+      double v = xv[static_cast<size_t>(i)];
       if (std::isnan(v)) return v;
       if (lo) v = std::max(v, *lo);
       if (hi) v = std::min(v, *hi);
@@ -227,13 +315,13 @@ void register_binary(KernelTable& t) {
   t["aten::where"] = [](const KernelCall& c) {
     Tensor cond = c.tensor("condition");
     auto ops = operands(c, {"self", "other"});
-    DType out = result_type(ops);
+    DType out = result_type_of(ops);
     Dims shape = cond.shape();
     for (const Operand& op : ops) {
       if (op.tensor) shape = broadcast_shapes(shape, op.tensor->shape());
     }
     Tensor cb = cond.expand(shape);
-    std::vector<Operand> all = {Operand{cb}, ops[0], ops[1]};
+    std::array<Operand, 3> all = {Operand{cb}, ops[0], ops[1]};
     return RuntimeValue(elementwise(
         all, out, out, [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; },
         [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; }));
@@ -252,14 +340,16 @@ double sigmoid(double x) {
   return 1.0 / (1.0 + std::exp(-x));
 }
 
-// Unary op; `float_only` ops turn integer inputs into float32 results.
-void unary(KernelTable& t, const char* name, bool float_only, std::function<double(double)> f,
+// Unary op; `float_only` ops turn integer inputs into float32 results. `f`
+// is a template parameter so the element loop calls it directly.
+template <typename F>
+void unary(KernelTable& t, const char* name, bool float_only, F f,
            std::function<int64_t(int64_t)> fi = {}) {
   t[name] = [float_only, f, fi](const KernelCall& c) {
     Tensor x = c.tensor("self");
     bool to_float = float_only || !fi || x.dtype() == DType::Bool;
     DType out = to_float && !dtype_is_floating(x.dtype()) ? DType::Float32 : x.dtype();
-    std::vector<Operand> ops = {Operand{x}};
+    std::array<Operand, 1> ops = {Operand{x}};
     return RuntimeValue(elementwise(
         ops, out, out, [&](const auto& v) { return f(v[0]); },
         [&](const auto& v) { return fi(v[0]); }));
@@ -290,8 +380,9 @@ void register_unary(KernelTable& t) {
     bool tanh_approx = !c.is_none("approximate") && c.str_arg("approximate") == "tanh";
     Tensor x = c.tensor("self");
     DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Float32;
-    return RuntimeValue(
-        make_tensor(out, x.shape(), [&](int64_t i) { return gelu(x.get_flat(i), tanh_approx); }));
+    std::vector<double> xv = x.values();
+    return RuntimeValue(make_tensor(
+        out, x.shape(), [&](int64_t i) { return gelu(xv[static_cast<size_t>(i)], tanh_approx); }));
   };
 }
 

@@ -217,15 +217,17 @@ void register_split_cat(KernelTable& t) {
     std::vector<int64_t> reps = c.int_list("repeats");
     if (reps.size() < static_cast<size_t>(x.rank())) c.fail("repeat needs at least rank() repeats");
     while (static_cast<size_t>(x.rank()) < reps.size()) x = x.unsqueeze(0);
-    Dims shape = x.shape();
-    for (size_t i = 0; i < shape.size(); ++i) shape[i] *= reps[i];
-    Tensor out = Tensor::zeros(x.dtype(), shape);
-    for (int64_t i = 0; i < out.numel(); ++i) {
-      Dims idx = unravel(i, shape);
-      for (size_t d = 0; d < idx.size(); ++d) idx[d] %= x.shape()[d];
-      out.set_flat(i, x.get_flat(ravel(idx, x.shape())));
+    // out[q * s + r] = x[r] along every dim: x viewed as [1, s0, 1, s1, ...]
+    // expanded to [rep0, s0, rep1, s1, ...] is exactly the repeated tensor.
+    Dims shape = x.shape(), split_shape, repeated_shape;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      split_shape.insert(split_shape.end(), {1, shape[i]});
+      repeated_shape.insert(repeated_shape.end(), {reps[i], shape[i]});
+      shape[i] *= reps[i];
     }
-    return RuntimeValue(out);
+    Tensor out = Tensor::zeros(x.dtype(), repeated_shape);
+    out.copy_from(x.reshape(split_shape).expand(repeated_shape));
+    return RuntimeValue(out.view(shape));
   };
   // pad = [last_lo, last_hi, prev_lo, prev_hi, ...]; negative pads crop.
   t["aten::constant_pad_nd"] = [](const KernelCall& c) {
@@ -242,16 +244,17 @@ void register_split_cat(KernelTable& t) {
       shape[d] += pad[2 * k] + pad[2 * k + 1];
       if (shape[d] < 0) c.fail("padding makes a dimension negative");
     }
-    Tensor out = Tensor::zeros(x.dtype(), shape);
-    for (int64_t i = 0; i < out.numel(); ++i) {
-      Dims idx = unravel(i, shape);
-      bool inside = true;
-      for (size_t d = 0; d < idx.size(); ++d) {
-        idx[d] -= lo[d];
-        inside = inside && idx[d] >= 0 && idx[d] < x.shape()[d];
-      }
-      out.set_flat(i, inside ? x.get_flat(ravel(idx, x.shape())) : value);
+    Tensor out = make_tensor(x.dtype(), shape, [value](int64_t) { return value; });
+    // The part of x that lands inside the output (negative pads crop x).
+    Tensor dst = out, src = x;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      int64_t x_start = std::max<int64_t>(0, -lo[d]), out_start = std::max<int64_t>(0, lo[d]);
+      int64_t len = std::min(x.shape()[d] - x_start, shape[d] - out_start);
+      if (len <= 0) return RuntimeValue(out);
+      dst = dst.slice(static_cast<int64_t>(d), out_start, out_start + len, 1);
+      src = src.slice(static_cast<int64_t>(d), x_start, x_start + len, 1);
     }
+    dst.copy_from(src);
     return RuntimeValue(out);
   };
   t["aten::stack"] = [](const KernelCall& c) {

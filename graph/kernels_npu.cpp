@@ -271,11 +271,13 @@ void register_quant(KernelTable& t) {
     };
     Tensor s = along_axis(scales);
     std::optional<Tensor> z = zp ? std::optional<Tensor>(along_axis(*zp)) : std::nullopt;
-    std::vector<double> q(static_cast<size_t>(x.numel()));
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      double v = div_mode ? x.get_flat(i) / s.get_flat(i) : x.get_flat(i) * s.get_flat(i);
-      if (z) v += z->get_flat(i);
-      q[static_cast<size_t>(i)] = quantize_value(v, target);
+    std::vector<double> q = x.values();
+    std::vector<double> sv = s.values();
+    std::vector<double> zv = z ? z->values() : std::vector<double>();
+    for (size_t i = 0; i < q.size(); ++i) {
+      double v = div_mode ? q[i] / sv[i] : q[i] * sv[i];
+      if (z) v += zv[i];
+      q[i] = quantize_value(v, target);
     }
     return RuntimeValue(store_quantized(c, x.shape(), q, target));
   };
@@ -373,9 +375,10 @@ void register_matmuls(KernelTable& t) {
     Tensor b = w.permute(perm_or(c, "perm_x2", {0, 1, 2}));
     Tensor prod = batched_matmul(a, b, DType::Float64);  // (B, M, N), exact accumulation
     if (std::optional<Tensor> bias = c.opt_tensor("bias")) {
-      Tensor bb = bias->expand(prod.shape());
-      prod = make_tensor(DType::Float64, prod.shape(),
-                         [&](int64_t i) { return prod.get_flat(i) + bb.get_flat(i); });
+      std::vector<double> bb = bias->expand(prod.shape()).values();
+      std::vector<double> pv = prod.values();
+      for (size_t i = 0; i < pv.size(); ++i) pv[i] += bb[i];
+      prod = Tensor::from_values(DType::Float64, prod.shape(), pv);
     }
     return RuntimeValue(prod.permute(perm_or(c, "perm_y", {1, 0, 2})).to(x.dtype()));
   };
@@ -385,9 +388,10 @@ void register_matmuls(KernelTable& t) {
     int64_t n = x.size(static_cast<int>(dim));
     if (n % 2 != 0) c.fail(fmt::format("size {} along dim {} must be even", n, dim));
     Tensor a = x.slice(dim, 0, n / 2, 1), b = x.slice(dim, n / 2, n, 1);
+    std::vector<double> avs = a.values(), bvs = b.values();
     return RuntimeValue(make_tensor(x.dtype(), a.shape(), [&](int64_t i) {
-      double av = a.get_flat(i);
-      return av / (1.0 + std::exp(-av)) * b.get_flat(i);
+      double av = avs[static_cast<size_t>(i)];
+      return av / (1.0 + std::exp(-av)) * bvs[static_cast<size_t>(i)];
     }));
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
@@ -417,15 +421,16 @@ void register_matmuls(KernelTable& t) {
     std::vector<double> sv = scale_values(scale);
     if (sv.size() != 1 && static_cast<int64_t>(sv.size()) != n)
       c.fail("scale must have 1 or n values");
-    Tensor bias_b = bias ? bias->expand(acc.shape()) : Tensor();
+    std::vector<double> bias_b = bias ? bias->expand(acc.shape()).values() : std::vector<double>();
+    std::vector<double> acc_v = acc.values();
     bool int_bias = bias && bias->is_int_storage();
     std::vector<double> pt = pertoken ? pertoken->values() : std::vector<double>();
     std::vector<double> off = offset ? offset->values() : std::vector<double>();
     QuantTarget target;
     return RuntimeValue(make_tensor(out, acc.shape(), [&](int64_t i) {
       int64_t col = i % n, row = (i / n) % m, flat_row = i / n;
-      double v = acc.get_flat(i);
-      if (int_bias) v += bias_b.get_flat(i);
+      double v = acc_v[static_cast<size_t>(i)];
+      if (int_bias) v += bias_b[static_cast<size_t>(i)];
       if (out == DType::Int32) return v;
       v *= sv[sv.size() == 1 ? 0 : static_cast<size_t>(col)];
       if (pertoken) {
@@ -433,7 +438,7 @@ void register_matmuls(KernelTable& t) {
                                                         : static_cast<size_t>(flat_row);
         v *= pt.at(r);
       }
-      if (bias && !int_bias) v += bias_b.get_flat(i);
+      if (bias && !int_bias) v += bias_b[static_cast<size_t>(i)];
       if (out == DType::Int8) {
         if (offset) v += off[off.size() == 1 ? 0 : static_cast<size_t>(col)];
         return quantize_value(v, target);

@@ -24,13 +24,51 @@ Dims reduced_shape(const Dims& shape, const std::vector<bool>& mask, bool keepdi
   return out;
 }
 
-// Index of the output element an input element reduces into.
-int64_t reduced_index(const Dims& index, const Dims& shape, const std::vector<bool>& mask) {
-  int64_t flat = 0;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    if (!mask[i]) flat = flat * shape[i] + index[i];
+// Permutation putting the kept dims first and the reduced dims last (each
+// group in its original order): in the permuted view the inputs of output
+// element o are the contiguous run [o * group, (o + 1) * group), visited in
+// the same order as a row-major scan of the input, so sums add up in the
+// same order as the element-by-element definition.
+Dims kept_then_reduced(const std::vector<bool>& mask) {
+  Dims perm;
+  for (size_t i = 0; i < mask.size(); ++i) {
+    if (!mask[i]) perm.push_back(static_cast<int64_t>(i));
   }
-  return flat;
+  for (size_t i = 0; i < mask.size(); ++i) {
+    if (mask[i]) perm.push_back(static_cast<int64_t>(i));
+  }
+  return perm;
+}
+
+// Reduces one run of int64 values exactly (int64 sums, first extremum wins).
+int64_t reduce_int_run(const int64_t* v, int64_t len, ReduceOp op) {
+  int64_t acc = 0;
+  for (int64_t j = 0; j < len; ++j) {
+    if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
+      acc += v[j];
+    } else if (j == 0 || (op == ReduceOp::Max ? v[j] > acc : v[j] < acc)) {
+      acc = v[j];
+    }
+  }
+  return acc;
+}
+
+// Reduces one run of doubles in order; NaN propagates through max/min.
+double reduce_float_run(const double* v, int64_t len, ReduceOp op) {
+  double acc = op == ReduceOp::Max   ? -std::numeric_limits<double>::infinity()
+               : op == ReduceOp::Min ? std::numeric_limits<double>::infinity()
+                                     : 0.0;
+  for (int64_t j = 0; j < len; ++j) {
+    if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
+      acc += v[j];
+    } else if (std::isnan(v[j]) || std::isnan(acc)) {
+      acc = NAN;
+    } else {
+      acc = op == ReduceOp::Max ? std::max(acc, v[j]) : std::min(acc, v[j]);
+    }
+  }
+  if (op == ReduceOp::Mean) acc /= static_cast<double>(len);
+  return acc;
 }
 
 Tensor reduce(const Tensor& x, const std::optional<std::vector<int64_t>>& dims, bool keepdim,
@@ -40,45 +78,26 @@ Tensor reduce(const Tensor& x, const std::optional<std::vector<int64_t>>& dims, 
   int64_t out_n = shape_numel(out_shape);
   int64_t n = x.numel();
   bool exact_int = dtype_stored_as_int(out_dtype) && x.is_int_storage();
-  double init = op == ReduceOp::Max   ? -std::numeric_limits<double>::infinity()
-                : op == ReduceOp::Min ? std::numeric_limits<double>::infinity()
-                                      : 0.0;
-  std::vector<double> acc(static_cast<size_t>(out_n), init);
-  std::vector<int64_t> iacc(static_cast<size_t>(out_n), 0);
-  std::vector<bool> seen(static_cast<size_t>(out_n), false);
   int64_t group = out_n == 0 ? 0 : n / out_n;
   if ((op == ReduceOp::Max || op == ReduceOp::Min) && n == 0 && out_n > 0) {
     throw std::invalid_argument("max/min of an empty tensor");
   }
-  for (int64_t i = 0; i < n; ++i) {
-    size_t o = static_cast<size_t>(reduced_index(unravel(i, x.shape()), x.shape(), mask));
-    if (exact_int) {
-      int64_t v = x.get_flat_int(i);
-      if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
-        iacc[o] += v;
-      } else if (!seen[o] || (op == ReduceOp::Max ? v > iacc[o] : v < iacc[o])) {
-        iacc[o] = v;
-      }
-      seen[o] = true;
-      continue;
-    }
-    double v = x.get_flat(i);
-    if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
-      acc[o] += v;
-    } else if (std::isnan(v) || std::isnan(acc[o])) {
-      acc[o] = NAN;  // NaN propagates through max/min
-    } else {
-      acc[o] = op == ReduceOp::Max ? std::max(acc[o], v) : std::min(acc[o], v);
-    }
-  }
+  Tensor moved = x.permute(kept_then_reduced(mask));
   Tensor out = Tensor::zeros(out_dtype, out_shape);
-  for (int64_t o = 0; o < out_n; ++o) {
-    size_t s = static_cast<size_t>(o);
-    if (exact_int) {
-      out.set_flat_int(o, iacc[s]);
-    } else {
-      out.set_flat(o, op == ReduceOp::Mean ? acc[s] / static_cast<double>(group) : acc[s]);
+  if (exact_int) {
+    std::vector<int64_t> v = moved.int_values();
+    std::vector<int64_t> result(static_cast<size_t>(out_n));
+    for (int64_t o = 0; o < out_n; ++o) {
+      result[static_cast<size_t>(o)] = reduce_int_run(v.data() + o * group, group, op);
     }
+    out.write_int_values(result);
+  } else {
+    std::vector<double> v = moved.values();
+    std::vector<double> result(static_cast<size_t>(out_n));
+    for (int64_t o = 0; o < out_n; ++o) {
+      result[static_cast<size_t>(o)] = reduce_float_run(v.data() + o * group, group, op);
+    }
+    out.write_values(result);
   }
   return out;
 }
@@ -110,26 +129,29 @@ Tensor softmax(const Tensor& x, int64_t dim, DType out_dtype, bool log) {
     if (i != dim) perm.push_back(i);
   }
   perm.push_back(dim);
-  Tensor xp = x.permute(perm);
-  Tensor op = out.permute(perm);
+  std::vector<double> v = x.permute(perm).values();
+  std::vector<double> result(v.size());
   int64_t len = x.size(static_cast<int>(dim));
   int64_t rows = len == 0 ? 0 : x.numel() / len;
   for (int64_t r = 0; r < rows; ++r) {
+    const double* row = v.data() + r * len;
+    double* res = result.data() + r * len;
     double mx = -std::numeric_limits<double>::infinity();
-    for (int64_t j = 0; j < len; ++j) mx = std::max(mx, xp.get_flat(r * len + j));
+    for (int64_t j = 0; j < len; ++j) mx = std::max(mx, row[j]);
     double sum = 0;
-    for (int64_t j = 0; j < len; ++j) sum += std::exp(xp.get_flat(r * len + j) - mx);
+    for (int64_t j = 0; j < len; ++j) sum += std::exp(row[j] - mx);
     for (int64_t j = 0; j < len; ++j) {
-      double z = xp.get_flat(r * len + j) - mx;
-      op.set_flat(r * len + j, log ? z - std::log(sum) : std::exp(z) / sum);
+      double z = row[j] - mx;
+      res[j] = log ? z - std::log(sum) : std::exp(z) / sum;
     }
   }
+  out.permute(perm).write_values(result);
   return out;
 }
 
 // Rows of `x` along `dim` (moved last), for reductions over one dim.
 struct Rows {
-  Tensor moved;  // x with dim moved last
+  std::vector<double> values;  // x with dim moved last, row-major
   int64_t rows = 0, len = 0;
   Dims out_shape;  // reduced shape (keepdim honoured)
 };
@@ -141,7 +163,7 @@ Rows rows_along(const Tensor& x, int64_t dim, bool keepdim) {
     if (i != dim) perm.push_back(i);
   }
   if (x.rank() > 0) perm.push_back(dim);
-  r.moved = x.rank() > 0 ? x.permute(perm) : x.reshape({1});
+  r.values = (x.rank() > 0 ? x.permute(perm) : x.reshape({1})).values();
   r.len = x.rank() > 0 ? x.size(static_cast<int>(dim)) : 1;
   r.rows = r.len == 0 ? 0 : x.numel() / r.len;
   r.out_shape = x.shape();
@@ -160,9 +182,10 @@ std::vector<int64_t> argmax_rows(const Rows& r) {
   if (r.len == 0) throw std::invalid_argument("argmax of an empty dimension");
   std::vector<int64_t> idx(static_cast<size_t>(r.rows), 0);
   for (int64_t row = 0; row < r.rows; ++row) {
-    double best = r.moved.get_flat(row * r.len);
+    const double* v_row = r.values.data() + row * r.len;
+    double best = v_row[0];
     for (int64_t j = 1; j < r.len && !std::isnan(best); ++j) {
-      double v = r.moved.get_flat(row * r.len + j);
+      double v = v_row[j];
       if (v > best || std::isnan(v)) {
         best = v;
         idx[static_cast<size_t>(row)] = j;
@@ -208,7 +231,7 @@ void register_reductions(KernelTable& t) {
     Tensor indices = Tensor::zeros(DType::Int64, r.out_shape);
     for (int64_t row = 0; row < r.rows; ++row) {
       int64_t j = idx[static_cast<size_t>(row)];
-      values.set_flat(row, r.moved.get_flat(row * r.len + j));
+      values.set_flat(row, r.values[static_cast<size_t>(row * r.len + j)]);
       indices.set_flat_int(row, j);
     }
     return RuntimeValue(std::vector<RuntimeValue>{values, indices});
@@ -230,12 +253,13 @@ void register_reductions(KernelTable& t) {
         c.has("correction") && !c.is_none("correction") ? c.double_arg("correction") : 1.0;
     DType d = float_or_default(x.dtype());
     Tensor mean = reduce(x, dims, true, ReduceOp::Mean, DType::Float64);
-    Tensor centered = make_tensor(DType::Float64, x.shape(), [](int64_t) { return 0.0; });
-    Tensor mb = mean.expand(x.shape());
-    for (int64_t i = 0; i < x.numel(); ++i) {
-      double dv = x.get_flat(i) - mb.get_flat(i);
-      centered.set_flat(i, dv * dv);
+    std::vector<double> xv = x.values();
+    std::vector<double> mv = mean.expand(x.shape()).values();
+    for (size_t i = 0; i < xv.size(); ++i) {
+      double dv = xv[i] - mv[i];
+      xv[i] = dv * dv;
     }
+    Tensor centered = Tensor::from_values(DType::Float64, x.shape(), xv);
     Tensor ss = reduce(centered, dims, keepdim, ReduceOp::Sum, DType::Float64);
     int64_t group = ss.numel() == 0 ? 0 : x.numel() / ss.numel();
     double denom = std::max(0.0, static_cast<double>(group) - correction);
@@ -289,10 +313,12 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
 // beta * self + alpha * (m1 @ m2), summed before the single rounding.
 Tensor add_scaled(const Tensor& base, double beta, const Tensor& product_exact, double alpha,
                   DType out) {
-  Tensor b = base.expand(product_exact.shape());
+  std::vector<double> b = base.expand(product_exact.shape()).values();
+  std::vector<double> p = product_exact.values();
   return make_tensor(out, product_exact.shape(), [&](int64_t i) {
-    double acc = alpha * product_exact.get_flat(i);
-    return beta == 0.0 ? acc : acc + beta * b.get_flat(i);
+    size_t k = static_cast<size_t>(i);
+    double acc = alpha * p[k];
+    return beta == 0.0 ? acc : acc + beta * b[k];
   });
 }
 
@@ -340,15 +366,13 @@ void register_indexing(KernelTable& t) {
     int64_t dim = w.size(1), rows = w.size(0);
     shape.push_back(dim);
     Tensor out = Tensor::zeros(w.dtype(), shape);
-    for (int64_t i = 0; i < idx.numel(); ++i) {
-      int64_t r = idx.get_flat_int(i);
+    std::vector<int64_t> ids = idx.int_values();
+    for (size_t i = 0; i < ids.size(); ++i) {
+      int64_t r = ids[i];
       if (r < 0 || r >= rows) {
         c.fail(fmt::format("embedding index {} out of range for {} rows", r, rows));
       }
-      for (int64_t j = 0; j < dim; ++j) {
-        double v = w.at(std::vector<int64_t>{r, j});
-        out.set_flat(i * dim + j, v);
-      }
+      out.as_strided({dim}, {1}, static_cast<int64_t>(i) * dim).copy_from(w.select(0, r));
     }
     return RuntimeValue(out);
   };

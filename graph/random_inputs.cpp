@@ -5,6 +5,7 @@
 #include <bit>
 
 #include "graph/float16.hpp"
+#include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
 namespace {
@@ -99,33 +100,41 @@ SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptio
 
 Tensor random_tensor(DType dtype, const Dims& shape, SplitMix64& rng) {
   Tensor t = Tensor::zeros(dtype, shape);
+  // Values are drawn in flat order and stored straight into the fresh
+  // contiguous buffer, rounded/cast as set_flat/set_flat_int would (weights
+  // of real graphs have hundreds of millions of elements).
   int64_t n = t.numel();
+  if (!t.is_int_storage()) {
+    double* p = t.mutable_float_storage();
+    for (int64_t i = 0; i < n; ++i) p[i] = round_to_dtype_fast(rng.uniform(-2.0, 2.0), dtype);
+    return t;
+  }
+  int64_t* p = t.mutable_int_storage();
   for (int64_t i = 0; i < n; ++i) {
     switch (dtype) {
       case DType::Bool:
-        t.set_flat_int(i, rng.integer(0, 1));
+        p[i] = rng.integer(0, 1);
         break;
       case DType::Int8:
       case DType::QInt8:
-        t.set_flat_int(i, rng.integer(-8, 8));
+        p[i] = rng.integer(-8, 8);
         break;
       case DType::UInt8:
       case DType::QUInt8:
       case DType::QUInt4x2:
-        t.set_flat_int(i, rng.integer(0, 15));
+        p[i] = rng.integer(0, 15);
         break;
       case DType::Int16:
       case DType::Int32:
       case DType::Int64:
       case DType::QInt32:
-        t.set_flat_int(i, rng.integer(0, 3));
+        p[i] = rng.integer(0, 3);
         break;
-      default:
-        t.set_flat(i, rng.uniform(-2.0, 2.0));
+      default:  // as set_flat of a float would store it
+        p[i] = double_to_int(rng.uniform(-2.0, 2.0), dtype);
         break;
     }
   }
-  t.storage()->version = 0;
   return t;
 }
 

@@ -2,14 +2,46 @@
 #include "graph/tensor.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <new>
 #include <stdexcept>
+
+#include <sys/mman.h>
 
 #include <fmt/format.h>
 
 #include "graph/float16.hpp"
+#include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
+
+// Buffers from 4 MiB up: 2 MiB aligned (a huge page) and madvise'd for
+// transparent huge pages where the kernel leaves that to the program.
+constexpr size_t kHugePage = size_t{2} << 20;
+constexpr size_t kLargeBuffer = size_t{4} << 20;
+
+static size_t huge_page_rounded(size_t bytes) {
+  return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+}
+
+void* allocate_tensor_buffer(size_t bytes) {
+  if (bytes < kLargeBuffer) return ::operator new(bytes);
+  void* p = std::aligned_alloc(kHugePage, huge_page_rounded(bytes));
+  if (p == nullptr) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  madvise(p, huge_page_rounded(bytes), MADV_HUGEPAGE);  // a hint: failure is harmless
+#endif
+  return p;
+}
+
+void free_tensor_buffer(void* p, size_t bytes) {
+  if (bytes < kLargeBuffer) {
+    ::operator delete(p);
+  } else {
+    std::free(p);
+  }
+}
 
 bool dtype_stored_as_int(DType d) {
   return !dtype_is_floating(d) && d != DType::Complex64;
@@ -143,22 +175,14 @@ Tensor Tensor::zeros(DType dtype, Dims shape) {
 
 Tensor Tensor::from_values(DType dtype, Dims shape, std::span<const double> values) {
   Tensor t = zeros(dtype, std::move(shape));
-  if (static_cast<int64_t>(values.size()) != t.numel()) {
-    throw std::invalid_argument(
-        fmt::format("{} values for a tensor of {} elements", values.size(), t.numel()));
-  }
-  for (size_t i = 0; i < values.size(); ++i) t.set_flat(static_cast<int64_t>(i), values[i]);
+  t.write_values(values);
   t.storage_->version = 0;
   return t;
 }
 
 Tensor Tensor::from_ints(DType dtype, Dims shape, std::span<const int64_t> values) {
   Tensor t = zeros(dtype, std::move(shape));
-  if (static_cast<int64_t>(values.size()) != t.numel()) {
-    throw std::invalid_argument(
-        fmt::format("{} values for a tensor of {} elements", values.size(), t.numel()));
-  }
-  for (size_t i = 0; i < values.size(); ++i) t.set_flat_int(static_cast<int64_t>(i), values[i]);
+  t.write_int_values(values);
   t.storage_->version = 0;
   return t;
 }
@@ -176,17 +200,18 @@ int64_t Tensor::numel() const {
   return shape_numel(shape_);
 }
 
-bool Tensor::is_contiguous() const {
+static bool row_major_contiguous(const Dims& shape, const Dims& strides) {
   int64_t expected = 1;
-  for (size_t i = shape_.size(); i-- > 0;) {
-    if (shape_[i] == 1) continue;
-    if (strides_[i] != expected) return false;
-    expected *= shape_[i];
+  for (size_t i = shape.size(); i-- > 0;) {
+    if (shape[i] == 1) continue;
+    if (strides[i] != expected) return false;
+    expected *= shape[i];
   }
   return true;
 }
 
 int64_t Tensor::storage_index(int64_t flat) const {
+  if (contiguous_) return offset_ + flat;
   int64_t index = offset_;
   for (size_t i = shape_.size(); i-- > 0;) {
     int64_t d = shape_[i];
@@ -212,7 +237,7 @@ void Tensor::set_flat(int64_t i, double v) {
   if (is_int_storage()) {
     storage_->ints.at(s) = double_to_int(v, dtype_);
   } else {
-    storage_->floats.at(s) = round_to_dtype(v, dtype_);
+    storage_->floats.at(s) = round_to_dtype_fast(v, dtype_);
   }
   ++storage_->version;
 }
@@ -222,7 +247,7 @@ void Tensor::set_flat_int(int64_t i, int64_t v) {
   if (is_int_storage()) {
     storage_->ints.at(s) = cast_int(v, dtype_);
   } else {
-    storage_->floats.at(s) = round_to_dtype(static_cast<double>(v), dtype_);
+    storage_->floats.at(s) = round_to_dtype_fast(static_cast<double>(v), dtype_);
   }
   ++storage_->version;
 }
@@ -240,16 +265,144 @@ double Tensor::at(std::span<const int64_t> index) const {
   return get_flat(flat);
 }
 
+size_t Tensor::storage_size() const {
+  return is_int_storage() ? storage_->ints.size() : storage_->floats.size();
+}
+
+void Tensor::check_in_bounds() const {
+  if (numel() == 0) return;
+  int64_t lo = offset_, hi = offset_;
+  for (size_t d = 0; d < shape_.size(); ++d) {
+    int64_t span = (shape_[d] - 1) * strides_[d];
+    (span < 0 ? lo : hi) += span;
+  }
+  if (lo < 0 || hi >= static_cast<int64_t>(storage_size())) {
+    throw std::out_of_range(
+        fmt::format("{} view (offset {}, strides {}) reaches outside its "
+                    "storage of {} elements",
+                    describe(), offset_, dims_to_string(strides_), storage_size()));
+  }
+}
+
+namespace {
+
+// Reads every element of a view in row-major order into dst, converted by
+// `convert` (one tight loop per innermost run).
+template <typename Src, typename Dst, typename Convert>
+void gather(const Src* src, const Dims& shape, const Dims& strides, int64_t offset, Dst* dst,
+            Convert convert) {
+  for_each_row<1>(shape, {&strides}, {offset},
+                  [&](int64_t len, const auto& base, const auto& step) {
+                    const Src* p = src + base[0];
+                    int64_t s = step[0];
+                    if (s == 1) {
+                      for (int64_t t = 0; t < len; ++t) dst[t] = convert(p[t]);
+                    } else {
+                      for (int64_t t = 0; t < len; ++t) dst[t] = convert(p[t * s]);
+                    }
+                    dst += len;
+                  });
+}
+
+// Writes row-major values into every element of a view, converted by `convert`.
+template <typename Src, typename Dst, typename Convert>
+void scatter(const Src* src, Dst* dst, const Dims& shape, const Dims& strides, int64_t offset,
+             Convert convert) {
+  for_each_row<1>(shape, {&strides}, {offset},
+                  [&](int64_t len, const auto& base, const auto& step) {
+                    Dst* p = dst + base[0];
+                    int64_t s = step[0];
+                    if (s == 1) {
+                      for (int64_t t = 0; t < len; ++t) p[t] = convert(src[t]);
+                    } else {
+                      for (int64_t t = 0; t < len; ++t) p[t * s] = convert(src[t]);
+                    }
+                    src += len;
+                  });
+}
+
+// Element-by-element copy between two views of the same shape in different
+// storages, converted by `convert`.
+template <typename Src, typename Dst, typename Convert>
+void stream_copy(const Src* src, const Dims& src_strides, int64_t src_offset, Dst* dst,
+                 const Dims& shape, const Dims& dst_strides, int64_t dst_offset, Convert convert) {
+  for_each_row<2>(shape, {&src_strides, &dst_strides}, {src_offset, dst_offset},
+                  [&](int64_t len, const auto& base, const auto& step) {
+                    const Src* p = src + base[0];
+                    Dst* q = dst + base[1];
+                    if (step[0] == 1 && step[1] == 1) {
+                      for (int64_t t = 0; t < len; ++t) q[t] = convert(p[t]);
+                    } else {
+                      for (int64_t t = 0; t < len; ++t) q[t * step[1]] = convert(p[t * step[0]]);
+                    }
+                  });
+}
+
+}  // namespace
+
 std::vector<double> Tensor::values() const {
   std::vector<double> out(static_cast<size_t>(numel()));
-  for (size_t i = 0; i < out.size(); ++i) out[i] = get_flat(static_cast<int64_t>(i));
+  if (out.empty()) return out;
+  check_in_bounds();
+  if (is_int_storage()) {
+    gather(int_storage(), shape_, strides_, offset_, out.data(),
+           [](int64_t v) { return static_cast<double>(v); });
+  } else {
+    gather(float_storage(), shape_, strides_, offset_, out.data(), [](double v) { return v; });
+  }
   return out;
 }
 
 std::vector<int64_t> Tensor::int_values() const {
   std::vector<int64_t> out(static_cast<size_t>(numel()));
-  for (size_t i = 0; i < out.size(); ++i) out[i] = get_flat_int(static_cast<int64_t>(i));
+  if (out.empty()) return out;
+  check_in_bounds();
+  if (is_int_storage()) {
+    gather(int_storage(), shape_, strides_, offset_, out.data(), [](int64_t v) { return v; });
+  } else {
+    gather(float_storage(), shape_, strides_, offset_, out.data(),
+           [](double v) { return double_to_int(v, DType::Int64); });
+  }
   return out;
+}
+
+void Tensor::write_values(std::span<const double> v) {
+  if (static_cast<int64_t>(v.size()) != numel()) {
+    throw std::invalid_argument(
+        fmt::format("{} values for a tensor of {} elements", v.size(), numel()));
+  }
+  ++storage_->version;
+  if (v.empty()) return;
+  check_in_bounds();
+  if (is_int_storage()) {
+    DType d = dtype_;
+    scatter(v.data(), mutable_int_storage(), shape_, strides_, offset_,
+            [d](double x) { return double_to_int(x, d); });
+  } else {
+    with_rounder(dtype_, [&](auto round) {
+      scatter(v.data(), mutable_float_storage(), shape_, strides_, offset_, round);
+    });
+  }
+}
+
+void Tensor::write_int_values(std::span<const int64_t> v) {
+  if (static_cast<int64_t>(v.size()) != numel()) {
+    throw std::invalid_argument(
+        fmt::format("{} values for a tensor of {} elements", v.size(), numel()));
+  }
+  ++storage_->version;
+  if (v.empty()) return;
+  check_in_bounds();
+  if (is_int_storage()) {
+    DType d = dtype_;
+    scatter(v.data(), mutable_int_storage(), shape_, strides_, offset_,
+            [d](int64_t x) { return cast_int(x, d); });
+  } else {
+    with_rounder(dtype_, [&](auto round) {
+      scatter(v.data(), mutable_float_storage(), shape_, strides_, offset_,
+              [round](int64_t x) { return round(static_cast<double>(x)); });
+    });
+  }
 }
 
 Tensor Tensor::contiguous() const {
@@ -269,16 +422,38 @@ Tensor Tensor::to(DType dtype) const {
 
 void Tensor::copy_from(const Tensor& src) {
   Tensor b = src.shape_ == shape_ ? src : src.expand(shape_);
-  // Read everything first: src may overlap this tensor (x.copy_(x.flip())).
-  int64_t n = numel();
-  if (b.is_int_storage()) {
-    std::vector<int64_t> vals = b.int_values();
-    for (int64_t i = 0; i < n; ++i) set_flat_int(i, vals[static_cast<size_t>(i)]);
-  } else {
-    std::vector<double> vals = b.values();
-    for (int64_t i = 0; i < n; ++i) set_flat(i, vals[static_cast<size_t>(i)]);
+  if (b.storage_ == storage_) {
+    // Read everything first: src may overlap this tensor (x.copy_(x.flip())).
+    if (b.is_int_storage()) {
+      write_int_values(b.int_values());
+    } else {
+      write_values(b.values());
+    }
+    ++storage_->version;
+    return;
   }
   ++storage_->version;
+  if (numel() == 0) return;
+  b.check_in_bounds();
+  check_in_bounds();
+  DType d = dtype_;
+  if (b.is_int_storage() && is_int_storage()) {
+    stream_copy(b.int_storage(), b.strides_, b.offset_, mutable_int_storage(), shape_, strides_,
+                offset_, [d](int64_t x) { return cast_int(x, d); });
+  } else if (b.is_int_storage()) {
+    with_rounder(d, [&](auto round) {
+      stream_copy(b.int_storage(), b.strides_, b.offset_, mutable_float_storage(), shape_, strides_,
+                  offset_, [round](int64_t x) { return round(static_cast<double>(x)); });
+    });
+  } else if (is_int_storage()) {
+    stream_copy(b.float_storage(), b.strides_, b.offset_, mutable_int_storage(), shape_, strides_,
+                offset_, [d](double x) { return double_to_int(x, d); });
+  } else {
+    with_rounder(d, [&](auto round) {
+      stream_copy(b.float_storage(), b.strides_, b.offset_, mutable_float_storage(), shape_,
+                  strides_, offset_, round);
+    });
+  }
 }
 
 Tensor Tensor::as_strided(Dims shape, Dims strides, int64_t offset) const {
@@ -286,6 +461,7 @@ Tensor Tensor::as_strided(Dims shape, Dims strides, int64_t offset) const {
   t.shape_ = std::move(shape);
   t.strides_ = std::move(strides);
   t.offset_ = offset;
+  t.contiguous_ = row_major_contiguous(t.shape_, t.strides_);
   return t;
 }
 

@@ -13,6 +13,7 @@
 //   Tensor row = t.select(0, 1);   // aliases t
 //   row.set_flat(0, 9.0);           // t[1][0] == 9
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -25,11 +26,32 @@ namespace eqfuse {
 
 using Dims = std::vector<int64_t>;
 
+// Allocator of tensor buffers: large buffers (weights of real graphs reach
+// gigabytes at 8 bytes per element) are 2 MiB aligned and marked for
+// transparent huge pages, which cuts the page faults of filling them by
+// ~500x; small ones use the default allocator.
+void* allocate_tensor_buffer(size_t bytes);
+void free_tensor_buffer(void* p, size_t bytes);
+
+template <typename T>
+struct TensorBufferAllocator {
+  using value_type = T;
+  TensorBufferAllocator() = default;
+  template <typename U>
+  TensorBufferAllocator(const TensorBufferAllocator<U>&) {}  // NOLINT: rebinding
+  T* allocate(size_t n) { return static_cast<T*>(allocate_tensor_buffer(n * sizeof(T))); }
+  void deallocate(T* p, size_t n) { free_tensor_buffer(p, n * sizeof(T)); }
+  template <typename U>
+  bool operator==(const TensorBufferAllocator<U>&) const {
+    return true;
+  }
+};
+
 // The shared buffer behind a tensor and all of its views.
 struct Storage {
-  std::vector<double> floats;  // float dtypes
-  std::vector<int64_t> ints;   // integral, bool and quantized dtypes
-  uint64_t version = 0;        // bumped on every write after creation (in-place tracking)
+  std::vector<double, TensorBufferAllocator<double>> floats;  // float dtypes
+  std::vector<int64_t, TensorBufferAllocator<int64_t>> ints;  // integral, bool, quantized
+  uint64_t version = 0;  // bumped on every write after creation (in-place tracking)
 };
 
 // True for dtypes stored as int64 (bool, integers, quantized integers).
@@ -61,7 +83,7 @@ class Tensor {
   int64_t size(int dim) const;  // dim may be negative
   int64_t numel() const;
   bool is_int_storage() const { return dtype_stored_as_int(dtype_); }
-  bool is_contiguous() const;
+  bool is_contiguous() const { return contiguous_; }
   const std::shared_ptr<Storage>& storage() const { return storage_; }
   // Same underlying storage (the two may or may not overlap).
   bool shares_storage(const Tensor& o) const { return storage_ && storage_ == o.storage_; }
@@ -76,6 +98,22 @@ class Tensor {
   // All elements, row-major.
   std::vector<double> values() const;
   std::vector<int64_t> int_values() const;
+  // Overwrites all elements from row-major values, rounding/casting each like
+  // set_flat/set_flat_int; bumps the storage version. `v` must not alias
+  // this tensor's storage.
+  void write_values(std::span<const double> v);
+  void write_int_values(std::span<const int64_t> v);
+
+  // Raw storage for typed loops (graph/tensor_loops.hpp): element i of the
+  // view is at offset() + sum(index[d] * strides()[d]). Only the buffer
+  // matching is_int_storage() is non-empty. Call check_in_bounds() first
+  // when the view may come from user-given as_strided arguments.
+  const double* float_storage() const { return storage_->floats.data(); }
+  double* mutable_float_storage() { return storage_->floats.data(); }
+  const int64_t* int_storage() const { return storage_->ints.data(); }
+  int64_t* mutable_int_storage() { return storage_->ints.data(); }
+  // Throws std::out_of_range when some element lies outside the storage.
+  void check_in_bounds() const;
 
   // Copies (new storage).
   Tensor contiguous() const;     // returns *this (alias) when already contiguous
@@ -106,10 +144,14 @@ class Tensor {
 
  private:
   int64_t storage_index(int64_t flat) const;
+  size_t storage_size() const;
   DType dtype_ = DType::Float32;
   Dims shape_;
   Dims strides_;
   int64_t offset_ = 0;
+  // Row-major contiguous (cached: get_flat/set_flat then skip the
+  // per-dim index arithmetic).
+  bool contiguous_ = true;
   std::shared_ptr<Storage> storage_;
 };
 
