@@ -100,6 +100,26 @@ TEST(Optimize, DeepSeekLayerGetsEveryDefaultFusion) {
   EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
 }
 
+// vllm-ascend issue 4239: `_1` is the graph before vllm-ascend's
+// AddRMSNorm+Quant pass, `_2` after it (typed copies and the input types in
+// tests/scenarios/vllm/README.md). eqfuse on `_1` must reach at least the
+// fusions of `_2`, at a lower modeled cost than `_2` itself.
+TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
+  auto load_vllm = [](const std::string& name) {
+    std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/vllm/" + name;
+    return load_graph(read_file_or_stdin(path), path, reg()).graph;
+  };
+  Graph before = load_vllm("issue4239_before.fx");
+  Graph after = load_vllm("issue4239_after.fx");
+  OptimizeResult r = optimize_graph(before, reg(), defaults());
+  OptimizeResult hand = optimize_graph(after, reg(), defaults());  // only to price `_2`
+  auto ours = op_counts(r.graph), theirs = op_counts(after);
+  EXPECT_GE(theirs["npu::npu_add_rms_norm_quant"], 1);
+  EXPECT_GE(ours["npu::npu_add_rms_norm_quant"], theirs["npu::npu_add_rms_norm_quant"])
+      << print_fx(r.graph, &reg());
+  EXPECT_LT(r.stats.cost_after_us, hand.stats.cost_before_us);
+}
+
 TEST(Optimize, FusionPassOffChangesNothing) {
   Graph in = load_example("deepseek_layer.fx");
   OptimizeOptions opt;
