@@ -173,7 +173,9 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
     }
   }
   DType coarsest = coarsest_float_input(a);
-  Interpreter interpreter(registry);
+  InterpreterOptions io;
+  io.round_like_unfused = options.mode == ToleranceMode::Rounding;
+  Interpreter interpreter(registry, io);
   EquivalenceResult result;
   for (int trial = 0; trial < options.trials; ++trial) {
     uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));

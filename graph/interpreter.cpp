@@ -380,6 +380,7 @@ RuntimeValue Evaluation::eval_call(const Node& n) {
   const OpInfo& info = reg_.info(n.op);
   if (const Kernel* kernel = find_kernel(info.schema)) {
     KernelCall call(n, info.schema, [this](const Arg& a) { return resolve(a); });
+    call.set_round_like_unfused(opts_.round_like_unfused);
     try {
       return (*kernel)(call);
     } catch (const UnsupportedConfig&) {

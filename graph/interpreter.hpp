@@ -78,6 +78,15 @@ struct InterpreterOptions {
   // Check each computed value's dtype and (evaluable) shape against the
   // node's known type; a mismatch is an Error naming the node.
   bool check_types = true;
+  // Fused NPU kernels (npu_add_rms_norm_quant, ..._dynamic_quant, ..._cast)
+  // keep their normalized intermediate in fp32 on the device, so they round
+  // differently from the unfused chain, which stores y in x's dtype first.
+  // With this set they round y like the unfused chain does: fused and
+  // unfused forms then agree exactly, and an equivalence check tests the
+  // rewrite (which inputs, which outputs) rather than hardware rounding, whose
+  // one-step int8 differences grow without bound through later quantized
+  // matmuls.
+  bool round_like_unfused = false;
 };
 
 class Interpreter {

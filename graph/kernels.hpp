@@ -33,6 +33,9 @@ class KernelCall {
       : node_(node), schema_(schema), resolve_(std::move(resolve)) {}
 
   const Node& node() const { return node_; }
+  // InterpreterOptions::round_like_unfused, for fused kernels.
+  bool round_like_unfused() const { return round_like_unfused_; }
+  void set_round_like_unfused(bool on) { round_like_unfused_ = on; }
   const OpSchema& schema() const { return schema_; }
   // The schema declares the argument (overloads differ in their arguments).
   bool has(std::string_view name) const { return schema_.arg_index(name) >= 0; }
@@ -63,6 +66,7 @@ class KernelCall {
   const Node& node_;
   const OpSchema& schema_;
   Resolver resolve_;
+  bool round_like_unfused_ = false;
 };
 
 using Kernel = std::function<RuntimeValue(const KernelCall&)>;

@@ -76,6 +76,12 @@ Tensor from_doubles(DType d, const Dims& shape, const std::vector<double>& v) {
   return Tensor::from_values(d, shape, v);
 }
 
+// InterpreterOptions::round_like_unfused: y stored in x's dtype, as the
+// unfused npu_add_rms_norm would hand it to the next op.
+void round_y_like_unfused(const KernelCall& c, DType x_dtype, RmsNormResult& r) {
+  if (c.round_like_unfused()) r.y = from_doubles(x_dtype, r.shape, r.y).values();
+}
+
 double epsilon_arg(const KernelCall& c, double fallback) {
   return c.has("epsilon") && !c.is_none("epsilon") ? c.double_arg("epsilon") : fallback;
 }
@@ -290,6 +296,7 @@ void register_fused_quant(KernelTable& t) {
     std::optional<Tensor> smooth2 = c.opt_tensor("smooth_scale2");
     RmsNormResult r = add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"),
                                         epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+    round_y_like_unfused(c, x1.dtype(), r);
     QuantTarget target = dynamic_quant_target(c.opt_int("y_dtype"));
     // Which quantized outputs are produced (spec §7.5).
     bool want1 = true, want2 = smooth1 && smooth2;
@@ -325,6 +332,7 @@ void register_fused_quant(KernelTable& t) {
     if (dst && *dst != 1 && *dst != 12) throw UnsupportedConfig("npu_add_rms_norm_quant dst_type");
     RmsNormResult r =
         add_rms_norm_core(c, x1, c.tensor("x2"), gamma, epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+    round_y_like_unfused(c, x1.dtype(), r);
     bool div_mode = !c.has("div_mode") || c.bool_arg("div_mode");
     QuantTarget target;
     auto quantize = [&](const std::optional<Tensor>& scales, const std::optional<Tensor>& zp) {
