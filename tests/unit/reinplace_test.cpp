@@ -43,7 +43,9 @@ std::string reason(const ReinplaceResult& r, const std::string& node,
 }
 
 void expect_equivalent(const Graph& before, const Graph& after, const OpRegistry& reg = builtin()) {
-  EquivalenceResult eq = equivalent(before, after, reg, {.trials = 2});
+  EquivalenceOptions two_trials;
+  two_trials.trials = 2;
+  EquivalenceResult eq = equivalent(before, after, reg, two_trials);
   EXPECT_TRUE(eq.ok) << eq.first_mismatch << "\n" << print_fx(after, &reg);
 }
 
