@@ -12,8 +12,14 @@
 // custom_ops.json through the reinplace config section. The E-series and A1
 // use streams, so they run with MultiStreamPolicy::PerNode (TorchAir's code
 // path); the default policy would skip those graphs entirely.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <set>
 
 #include <gmock/gmock.h>
@@ -279,6 +285,70 @@ TEST(ReinplaceScenarios, DefaultPolicySkipsMultiStreamGraphs) {
   EXPECT_EQ(r.graph, l->graph);
   EXPECT_EQ(r.log.decisions.size(), 0u);
   EXPECT_THAT(r.log.notes.at(0), HasSubstr("in-graph multi-stream parallelism (streams 1)"));
+}
+
+// ---- the `eqfuse reinplace` command ----------------------------------------------------
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CliRun eqfuse(const std::string& args) {
+  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
+                              ("eqfuse_reinplace_test_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::string cmd = fmt::format("cd '{}' && '{}' {} > '{}' 2> '{}'", EQFUSE_SOURCE_DIR,
+                                EQFUSE_BINARY, args, (dir / "out.txt").string(),
+                                (dir / "err.txt").string());
+  int status = std::system(cmd.c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = slurp(dir / "out.txt");
+  r.err = slurp(dir / "err.txt");
+  return r;
+}
+
+TEST(ReinplaceCli, RewritesLogsAndReportsTheSavings) {
+  CliRun r = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --log");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.add_.Tensor(clone, 1)"));
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.mul_.Tensor(arg1_1, 2)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("copy_")));
+  // f32[8, 8] = 256 bytes: two result buffers, one copy_ read + write.
+  EXPECT_THAT(r.err, HasSubstr("reinplace: 2 node(s) in place, 1 copy_ removed; memory traffic "
+                               "saved: 1024 bytes (output buffers 512, copy_ 512)"));
+  EXPECT_THAT(r.err, HasSubstr("writes graph input 'arg1_1' in place; copy_ epilogue removed"));
+}
+
+TEST(ReinplaceCli, FlagsModeAndConfig) {
+  CliRun off = eqfuse(
+      "reinplace tests/scenarios/reinplace/A2.fx --disable-pass inplaceable "
+      "--disable-pass input-mutated");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, Not(HasSubstr("add_")));
+  EXPECT_EQ(off.err, "");
+
+  CliRun ge = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --mode max-autotune");
+  EXPECT_EQ(ge.exit_code, 0);
+  EXPECT_THAT(ge.err, HasSubstr("warning: the reinplace passes run only in reduce-overhead"));
+  EXPECT_THAT(ge.out, Not(HasSubstr("add_")));
+
+  CliRun custom = eqfuse(
+      "reinplace tests/scenarios/reinplace/R12.fx --config "
+      "tests/scenarios/reinplace/custom_ops.json --format json");
+  ASSERT_EQ(custom.exit_code, 0) << custom.err;
+  EXPECT_THAT(custom.out, HasSubstr("custom::sin_cos_inplace"));
+
+  CliRun bad = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --disable-pass everything");
+  EXPECT_EQ(bad.exit_code, 2);
 }
 
 }  // namespace
