@@ -12,14 +12,8 @@
 // custom_ops.json through the reinplace config section. The E-series and A1
 // use streams, so they run with MultiStreamPolicy::PerNode (TorchAir's code
 // path); the default policy would skip those graphs entirely.
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <set>
 
 #include <gmock/gmock.h>
@@ -29,6 +23,7 @@
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "rewrites/reinplace.hpp"
+#include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
 namespace {
@@ -289,31 +284,10 @@ TEST(ReinplaceScenarios, DefaultPolicySkipsMultiStreamGraphs) {
 
 // ---- the `eqfuse reinplace` command ----------------------------------------------------
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+using testing_support::CliRun;
 
 CliRun eqfuse(const std::string& args) {
-  std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) /
-                              ("eqfuse_reinplace_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  std::string cmd = fmt::format("cd '{}' && '{}' {} > '{}' 2> '{}'", EQFUSE_SOURCE_DIR,
-                                EQFUSE_BINARY, args, (dir / "out.txt").string(),
-                                (dir / "err.txt").string());
-  int status = std::system(cmd.c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(dir / "out.txt");
-  r.err = slurp(dir / "err.txt");
-  return r;
+  return testing_support::run_eqfuse(args);
 }
 
 TEST(ReinplaceCli, RewritesLogsAndReportsTheSavings) {
