@@ -287,8 +287,8 @@ std::string check_shape_and_overlap(const PassState& st, const Candidate& c, Nod
   const Node& n = st.graph().node(c.node);
   const Node& an = st.graph().node(a);
   if (!c.entry && !same_tensor_type(n.type, an.type))
-    return fmt::format("the result ({}) does not have the type of '{}' ({})", type_text(n.type),
-                       an.name, type_text(an.type));
+    return fmt::format("the result ({}) does not have the type of '{}' ({})", describe(n.type),
+                       an.name, describe(an.type));
   if (st.aa().may_overlap_internally(a))
     return fmt::format("'{}' may have internal memory overlap (expanded or zero strides)", an.name);
   return "";
