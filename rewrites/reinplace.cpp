@@ -53,10 +53,6 @@ bool same_tensor_type(const ValueType& a, const ValueType& b) {
          *a.tensor.shape == *b.tensor.shape;
 }
 
-std::string type_text(const ValueType& t) {
-  return describe(t);
-}
-
 void replace_refs(Arg& a, NodeRef from, NodeRef to) {
   if (a.is_node()) {
     if (a.node() == from) a = Arg(to);
