@@ -50,6 +50,7 @@ int main(int argc, char** argv) {
   add_ops_command(app, action);
   add_bench_command(app, action);
   add_extract_command(app, action);
+  add_reinplace_command(app, action);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,104 @@
+// `eqfuse reinplace IN [-o OUT] [--format fx|json] [--disable-pass inplaceable|input-mutated]
+//  [--log] [--config FILE] [--mode M] [--multi-stream skip-graph|per-node] [--input-types T]`:
+// runs TorchAir's two reinplace passes of reduce-overhead mode
+// (rewrites/reinplace.hpp, docs/reinplace.md) on any graph and prints the
+// result; --log writes one line per decision and the memory traffic saved
+// to stderr.
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "cli/cli_common.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/graph_json.hpp"
+#include "rewrites/reinplace.hpp"
+
+namespace eqfuse::cli {
+
+namespace {
+struct ReinplaceCliOptions {
+  std::string file;
+  std::string output;
+  std::string format = "fx";
+  std::vector<std::string> disable;
+  bool log = false;
+  std::string config;
+  std::string mode;
+  std::string multi_stream;
+  std::string input_types;
+};
+
+ReinplaceOptions pass_options(const ReinplaceCliOptions& o, OpRegistry& reg) {
+  ReinplaceOptions opt;
+  if (!o.config.empty())
+    apply_reinplace_config_json(opt, reg, read_file_or_stdin(o.config), o.config);
+  if (!o.mode.empty()) opt.mode = parse_exec_mode(o.mode);
+  if (!o.multi_stream.empty())
+    opt.multi_stream =
+        o.multi_stream == "per-node" ? MultiStreamPolicy::PerNode : MultiStreamPolicy::SkipGraph;
+  for (const std::string& pass : o.disable) {
+    (pass == "inplaceable" ? opt.disable_reinplace_inplaceable_ops_pass
+                           : opt.disable_reinplace_input_mutated_ops_pass) = true;
+  }
+  return opt;
+}
+
+std::string savings_line(const ReinplaceSavings& s) {
+  return fmt::format(
+      "reinplace: {} node(s) in place, {} copy_ removed; memory traffic saved: {} bytes "
+      "(output buffers {}, copy_ {})",
+      s.reinplaced_nodes, s.removed_copies, s.total_bytes().to_string(),
+      s.output_buffer_bytes.to_string(), s.copy_bytes.to_string());
+}
+
+int run_reinplace(const ReinplaceCliOptions& o) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  ReinplaceOptions opt = pass_options(o, reg);
+  LoadedGraph in = load_input(o.file, reg, o.input_types);
+  ReinplaceResult r = reinplace(in.graph, reg, opt);
+  for (const std::string& line : r.log.lines()) {
+    if (o.log || line.starts_with("warning:")) fmt::print(stderr, "{}\n", line);
+  }
+  if (o.log) fmt::print(stderr, "{}\n", savings_line(r.savings));
+  if (o.format == "json") {
+    write_output(o.output, save_graph_json(r.graph, 2, &reg));
+  } else {
+    write_output(o.output, print_fx(r.graph, &reg));
+  }
+  return kOk;
+}
+}  // namespace
+
+void add_reinplace_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ReinplaceCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "reinplace",
+      "Run TorchAir's reduce-overhead reinplace passes: out-of-place ops whose input dies "
+      "become in-place, and op + copy_ epilogues into graph inputs become in-place ops.");
+  cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
+  cmd->add_option("-o,--output", o->output, "Write to this file instead of stdout");
+  cmd->add_option("--format", o->format, "Output format")
+      ->check(CLI::IsMember({"fx", "json"}))
+      ->capture_default_str();
+  cmd->add_option("--disable-pass", o->disable,
+                  "Turn a pass off: inplaceable (debug.aclgraph.disable_reinplace_inplaceable_"
+                  "ops_pass) or input-mutated (..._input_mutated_ops_pass); repeatable")
+      ->check(CLI::IsMember({"inplaceable", "input-mutated"}));
+  cmd->add_flag("--log", o->log,
+                "Print every decision (node, target, reinplaced or why not) and the memory "
+                "traffic saved on stderr");
+  cmd->add_option("--config", o->config,
+                  "JSON config: the debug.aclgraph.* flags, \"mode\", and a \"reinplace\" section "
+                  "(ops, inplaceable_ops, multi_stream); see docs/reinplace.md");
+  cmd->add_option("--mode", o->mode,
+                  "Execution mode (the passes run only in reduce-overhead; others warn)");
+  cmd->add_option("--multi-stream", o->multi_stream,
+                  "skip-graph (default: multi-stream graphs are left alone, as TorchAir "
+                  "documents) or per-node (TorchAir's per-node stream check)")
+      ->check(CLI::IsMember({"skip-graph", "per-node"}));
+  cmd->add_option("--input-types", o->input_types,
+                  "Input types, e.g. 'arg0_1=bf16[s0, 4096]', or a file with them");
+  cmd->callback([o, &action] { action = [o] { return run_reinplace(*o); }; });
+}
+
+}  // namespace eqfuse::cli

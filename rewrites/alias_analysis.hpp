@@ -1,0 +1,100 @@
+// Storage (alias) analysis, use lists and liveness queries over a normalized,
+// typed FX Graph, for the reinplace passes (rewrites/reinplace.hpp).
+//
+//   AliasAnalysis aa(graph, registry);
+//   const StorageSet& s = aa.storages_of(node);        // where node's value lives
+//   bool input = aa.touches_input(node);               // a graph input or a view of one
+//   std::vector<NodeRef> live = aa.uses_in_window(s, {.after = node.index});
+//
+// The analysis is static and conservative (it may say "aliases" where torch's
+// fake tensors would not, never the reverse):
+//  * placeholders and get_attr tensors each get a fresh *input* storage;
+//  * a registered op's return annotated `Tensor(a)` / `Tensor(a!)` lives in the
+//    storage of the argument annotated `(a...)`; ops flagged `view` in the
+//    catalog alias argument 0; every other return gets a fresh storage;
+//  * a getitem lives where the projected element lives (all elements of a
+//    `Tensor(a)[]` list such as split share their base's storage);
+//  * an opaque op (no schema) may return any of its tensor arguments, so its
+//    value points to all their storages as well as to a fresh one.
+// Values are therefore *sets* of storages. Program order is node index order.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
+
+namespace eqfuse {
+
+using StorageId = int32_t;
+using StorageSet = std::vector<StorageId>;  // sorted, unique
+
+class AliasAnalysis {
+ public:
+  // `removed` (optional, indexed by node) marks nodes a pass has deleted but
+  // not yet compacted away: they own no storage and use nothing.
+  AliasAnalysis(const Graph& g, const OpRegistry& reg, const std::vector<bool>* removed = nullptr);
+
+  const Graph& graph() const { return g_; }
+  // Every storage the node's value may live in (all tuple elements together).
+  StorageSet storages_of(NodeRef n) const;
+  // The storages of tuple element `index` (or of the whole value when the
+  // node is not a tuple of separately stored outputs).
+  const StorageSet& element_storages(NodeRef n, int64_t index) const;
+  bool is_input_storage(StorageId s) const { return input_storage_.at(static_cast<size_t>(s)); }
+  // The value may live in a graph input's (placeholder or get_attr) storage.
+  bool touches_input(NodeRef n) const;
+  // The two values may share a storage.
+  bool may_alias(NodeRef a, NodeRef b) const;
+  // Nodes whose value may live in storage `s`, in program order.
+  const std::vector<NodeRef>& nodes_in(StorageId s) const { return nodes_in_.at(size_t(s)); }
+  // The node makes no data of its own: a getitem, or a view of its argument.
+  bool is_alias_node(NodeRef n) const { return alias_node_.at(static_cast<size_t>(n.index)); }
+  // The tensor may have internal memory overlap (an expand, zero strides), so
+  // writing it in place would write one element several times.
+  bool may_overlap_internally(NodeRef n) const { return overlap_.at(size_t(n.index)); }
+  // Users of the node in program order (removed nodes excluded).
+  const std::vector<NodeRef>& users(NodeRef n) const { return users_.at(size_t(n.index)); }
+  // A use that reads only metadata (sym_size, sym_numel, sym_stride,
+  // sym_storage_offset, or a view whose users are all metadata-only): it
+  // does not observe the data, so an in-place write cannot change it.
+  bool is_metadata_only_use(NodeRef user) const;
+
+  struct Window {
+    int32_t after = -1;                // only users strictly after this node index
+    int32_t before = INT32_MAX;        // and strictly before this one
+    bool skip_alias_users = false;     // a view/getitem user is itself an alias: its users count
+    bool skip_metadata_users = false;  // ignore metadata-only uses
+  };
+  // Users, inside the window, of every node living in any storage of `s`
+  // (sorted, unique).
+  std::vector<NodeRef> uses_in_window(const StorageSet& s, const Window& w) const;
+
+ private:
+  StorageId fresh(bool input);
+  void analyze_node(NodeRef r);
+  void analyze_call(NodeRef r, const Node& n);
+  void analyze_opaque_call(NodeRef r, const Node& n);
+  StorageSet storages_of_arg(const Arg& a) const;
+  bool compute_overlap(const Node& n) const;
+
+  const Graph& g_;
+  const OpRegistry& reg_;
+  std::vector<bool> removed_;
+  std::vector<bool> input_storage_;
+  // Per node: one storage set per tuple element (a single entry for a plain
+  // tensor; `shared_elements_` when every element lives in entry 0).
+  std::vector<std::vector<StorageSet>> elements_;
+  std::vector<bool> shared_elements_;
+  std::vector<bool> alias_node_;
+  std::vector<bool> overlap_;
+  std::vector<std::vector<NodeRef>> nodes_in_;
+  std::vector<std::vector<NodeRef>> users_;
+  mutable std::vector<int8_t> metadata_only_memo_;  // -1 unknown, 0 no, 1 yes
+};
+
+// The op name without its overload: "aten::sym_size.int" -> "aten::sym_size".
+std::string_view op_base_name(std::string_view qualified);
+
+}  // namespace eqfuse

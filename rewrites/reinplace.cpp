@@ -1,0 +1,817 @@
+// The two reinplace passes (spec torchair-passes.md §6.2–§6.4). Each pass
+// works on a private copy of the graph: candidates are rewritten in place in
+// the copy (retargeted, uses rewired), deleted nodes are only marked, and the
+// alias analysis is rebuilt after every change so that later candidates see
+// the rewired graph exactly as TorchAir's passes do. The copy is compacted at
+// the end.
+#include "rewrites/reinplace.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "graph/op_schema.hpp"
+#include "graph/streams.hpp"
+#include "rewrites/alias_analysis.hpp"
+
+namespace eqfuse {
+namespace {
+
+// ---- small helpers -------------------------------------------------------------------
+
+bool is_graph_input(const Node& n) {
+  return n.kind == NodeKind::Placeholder || n.kind == NodeKind::GetAttr;
+}
+
+bool is_copy_(const Node& n) {
+  return n.kind == NodeKind::Call && op_base_name(n.target) == "aten::copy_";
+}
+
+// Bytes of a tensor value; zero when the type is not a fully known tensor.
+SymInt tensor_bytes(const ValueType& t) {
+  if (!t.is_tensor() || t.tensor.dtype == DType::Unknown) return SymInt(0);
+  std::optional<SymInt> numel = t.tensor.numel();
+  if (!numel) return SymInt(0);
+  return *numel * SymInt(dtype_itemsize(t.tensor.dtype));
+}
+
+// TorchAir spells targets `aten.add.Tensor`, `custom.sin_cos_functional.default`.
+std::string torchair_target(std::string_view qualified) {
+  std::string fx = fx_target_from_qualified_name(qualified);
+  constexpr std::string_view prefix = "torch.ops.";
+  return fx.starts_with(prefix) ? fx.substr(prefix.size()) : fx;
+}
+
+bool same_tensor_type(const ValueType& a, const ValueType& b) {
+  return a.is_tensor() && b.is_tensor() && a.tensor.dtype != DType::Unknown &&
+         a.tensor.dtype == b.tensor.dtype && a.tensor.shape && b.tensor.shape &&
+         *a.tensor.shape == *b.tensor.shape;
+}
+
+void replace_refs(Arg& a, NodeRef from, NodeRef to) {
+  if (a.is_node()) {
+    if (a.node() == from) a = Arg(to);
+    return;
+  }
+  if (a.is_list()) {
+    for (Arg& item : std::get<ArgList>(a.value).items) replace_refs(item, from, to);
+  }
+}
+
+void remap_refs(Arg& a, const std::vector<int32_t>& new_index) {
+  if (a.is_node()) {
+    a = Arg(NodeRef{new_index.at(static_cast<size_t>(a.node().index))});
+    return;
+  }
+  if (a.is_list()) {
+    for (Arg& item : std::get<ArgList>(a.value).items) remap_refs(item, new_index);
+  }
+}
+
+// ---- the working copy ------------------------------------------------------------------
+
+class PassState {
+ public:
+  PassState(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& options,
+            ReinplacePass pass)
+      : g_(input), reg_(reg), options_(options), pass_(pass), removed_(input.size(), false) {
+    refresh_stream_labels();
+    refresh();
+  }
+
+  Graph& graph() { return g_; }
+  const Graph& graph() const { return g_; }
+  const OpRegistry& reg() const { return reg_; }
+  const ReinplaceOptions& options() const { return options_; }
+  ReinplacePass pass() const { return pass_; }
+  const AliasAnalysis& aa() const { return *aa_; }
+  bool removed(NodeRef r) const { return removed_.at(static_cast<size_t>(r.index)); }
+  ReinplaceLog& log() { return log_; }
+
+  void refresh() { aa_ = std::make_unique<AliasAnalysis>(g_, reg_, &removed_); }
+
+  // Every use of `from` by a live node after position `after` now reads `to`.
+  void replace_uses(NodeRef from, NodeRef to, int32_t after) {
+    for (size_t i = static_cast<size_t>(after) + 1; i < g_.size(); ++i) {
+      if (removed_[i]) continue;
+      Node& n = g_.nodes()[i];
+      for (Arg& a : n.args) replace_refs(a, from, to);
+      for (auto& kv : n.kwargs) replace_refs(kv.second, from, to);
+    }
+  }
+
+  void remove(NodeRef r) { removed_.at(static_cast<size_t>(r.index)) = true; }
+
+  // The live nodes, renumbered.
+  Graph compact() const {
+    Graph out;
+    out.name = g_.name;
+    out.reserve(g_.size());
+    std::vector<int32_t> new_index(g_.size(), -1);
+    for (size_t i = 0; i < g_.size(); ++i) {
+      if (removed_[i]) continue;
+      Node n = g_.nodes()[i];
+      for (Arg& a : n.args) remap_refs(a, new_index);
+      for (auto& kv : n.kwargs) remap_refs(kv.second, new_index);
+      new_index[i] = out.add(std::move(n)).index;
+    }
+    return out;
+  }
+
+ private:
+  // Labels come from scope nodes when there are any; graphs built without
+  // scope nodes (e.g. by extraction) keep the labels they carry.
+  void refresh_stream_labels() {
+    for (const Node& n : g_.nodes()) {
+      if (n.kind == NodeKind::Call &&
+          (n.target == kScopeEnterTarget || n.target == kScopeExitTarget)) {
+        assign_stream_labels(g_);
+        return;
+      }
+    }
+  }
+
+  Graph g_;
+  const OpRegistry& reg_;
+  const ReinplaceOptions& options_;
+  ReinplacePass pass_;
+  std::vector<bool> removed_;
+  std::unique_ptr<AliasAnalysis> aa_;
+  ReinplaceLog log_;
+};
+
+// ---- candidates ----------------------------------------------------------------------
+
+struct Candidate {
+  NodeRef node;
+  const InplaceableOp* entry = nullptr;  // table op; null for the generic rule
+  OpId inplace_op = kNoOp;
+  std::vector<int> mutated;  // argument positions
+};
+
+std::string_view arg_name(const PassState& st, const Candidate& c, int position) {
+  const Node& n = st.graph().node(c.node);
+  return st.reg().info(n.op).schema.args.at(static_cast<size_t>(position)).name;
+}
+
+// The candidate's in-place form, if it has one. Table entries that cannot be
+// used with this registry are skipped (noted once per pass).
+std::optional<Candidate> classify(PassState& st, NodeRef r) {
+  const Node& n = st.graph().node(r);
+  if (n.kind != NodeKind::Call || n.op == kNoOp) return std::nullopt;
+  const OpInfo& info = st.reg().info(n.op);
+  std::string qualified = info.schema.qualified_name();
+  if (const InplaceableOp* e = st.options().table.find(qualified)) {
+    if (!InplaceableOpTable::unusable_reason(*e, st.reg()).empty()) return std::nullopt;
+    return Candidate{r, e, *st.reg().find(e->inplace), e->mutated_args};
+  }
+  std::optional<OpId> twin = generic_inplace_variant(st.reg(), n.op);
+  if (!twin) return std::nullopt;
+  return Candidate{r, nullptr, *twin, {0}};
+}
+
+ReinplaceDecision start_decision(const PassState& st, const Candidate& c) {
+  const Node& n = st.graph().node(c.node);
+  ReinplaceDecision d;
+  d.pass = st.pass();
+  d.node = n.name;
+  d.target = st.reg().info(n.op).schema.qualified_name();
+  d.inplace_target = st.reg().info(c.inplace_op).schema.qualified_name();
+  return d;
+}
+
+// The node the mutated argument refers to, if it is a node.
+std::optional<NodeRef> mutated_node(const PassState& st, const Candidate& c, int position) {
+  const Node& n = st.graph().node(c.node);
+  if (static_cast<size_t>(position) >= n.args.size()) return std::nullopt;
+  const Arg& a = n.args[static_cast<size_t>(position)];
+  if (!a.is_node()) return std::nullopt;
+  return a.node();
+}
+
+// The getitem users of `node` projecting element `index`.
+std::vector<NodeRef> projections(const PassState& st, NodeRef node, int64_t index) {
+  std::vector<NodeRef> out;
+  for (NodeRef u : st.aa().users(node)) {
+    const Node& un = st.graph().node(u);
+    if (un.kind == NodeKind::GetItem && un.getitem_source() == node && un.getitem_index() == index)
+      out.push_back(u);
+  }
+  return out;
+}
+
+int output_of_arg(const InplaceableOp& e, int position) {
+  for (size_t i = 0; i < e.outputs.size(); ++i) {
+    if (e.outputs[i].kind == OutputProjection::Kind::MutatedArg && e.outputs[i].index == position)
+      return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// ---- multi-stream check (spec §6.4) -----------------------------------------------------
+
+void add_users_except_copies(const PassState& st, NodeRef of, NodeRef except,
+                             std::vector<NodeRef>& out) {
+  for (NodeRef u : st.aa().users(of))
+    if (u != except && !is_copy_(st.graph().node(u))) out.push_back(u);
+}
+
+// ReinplaceStreamChecker: the users whose streams must agree.
+std::vector<NodeRef> stream_check_users(const PassState& st, const Candidate& c) {
+  std::vector<NodeRef> users;
+  const Graph& g = st.graph();
+  for (int position : c.mutated) {
+    std::optional<NodeRef> a = mutated_node(st, c, position);
+    if (!a) continue;
+    add_users_except_copies(st, *a, NodeRef{}, users);
+    for (NodeRef u : st.aa().users(*a)) {
+      const Node& copy = g.node(u);
+      if (!is_copy_(copy)) continue;
+      if (copy.args.size() > 1 && copy.args[1].is_node() &&
+          g.node(copy.args[1].node()).kind == NodeKind::GetItem)
+        add_users_except_copies(st, copy.args[1].node(), u, users);
+      for (NodeRef cu : st.aa().users(u)) users.push_back(cu);
+    }
+    if (c.entry && st.pass() == ReinplacePass::InplaceableOps) {
+      for (NodeRef p : projections(st, c.node, output_of_arg(*c.entry, position)))
+        add_users_except_copies(st, p, NodeRef{}, users);
+    }
+  }
+  std::sort(users.begin(), users.end());
+  users.erase(std::unique(users.begin(), users.end()), users.end());
+  return users;
+}
+
+// Runs the check, records TorchAir's log line; returns the refusal reason.
+std::string check_streams(const PassState& st, const Candidate& c, ReinplaceDecision& d) {
+  std::vector<NodeRef> users = stream_check_users(st, c);
+  std::set<std::string> streams;
+  std::vector<std::string> names;
+  for (NodeRef u : users) {
+    streams.insert(st.graph().node(u).meta.stream);
+    names.push_back(st.graph().node(u).name);
+  }
+  std::string kind = c.entry ? "multi_stream_multi_reinplace" : "multi_stream_single_reinplace";
+  std::string head = fmt::format("[{}]Current node: {}, type: {} check no multi stream users", kind,
+                                 d.node, torchair_target(d.target));
+  if (users.size() < 2 || streams.size() < 2) {
+    d.stream_check = head +
+                     " success for reinplace. The users of the mutated input node did not have "
+                     "multiple streams.";
+    return "";
+  }
+  d.stream_check = fmt::format(
+      "{} failed for reinplace. The users of the mutated input node have multiple streams. All "
+      "the users are [{}].",
+      head, fmt::join(names, ", "));
+  std::vector<std::string> labels;
+  for (const std::string& s : streams) labels.push_back(s.empty() ? "default" : "'" + s + "'");
+  return fmt::format("the users of the mutated input run on several streams ({}): {}",
+                     fmt::join(labels, ", "), fmt::join(names, ", "));
+}
+
+// ---- per-argument checks ------------------------------------------------------------------
+
+// In-place writes need the result to have the mutated argument's exact type
+// and layout (1a), and no other argument may read the same memory (1c).
+std::string check_shape_and_overlap(const PassState& st, const Candidate& c, NodeRef a) {
+  const Node& n = st.graph().node(c.node);
+  const Node& an = st.graph().node(a);
+  if (!c.entry && !same_tensor_type(n.type, an.type))
+    return fmt::format("the result ({}) does not have the type of '{}' ({})", describe(n.type),
+                       an.name, describe(an.type));
+  if (st.aa().may_overlap_internally(a))
+    return fmt::format("'{}' may have internal memory overlap (expanded or zero strides)", an.name);
+  return "";
+}
+
+std::string check_no_other_reader(const PassState& st, const Candidate& c, int position,
+                                  NodeRef a) {
+  const Node& n = st.graph().node(c.node);
+  const OpSchema& schema = st.reg().info(n.op).schema;
+  for (size_t k = 0; k < n.args.size(); ++k) {
+    if (static_cast<int>(k) == position) continue;
+    std::vector<NodeRef> refs;
+    collect_node_refs(n.args[k], refs);
+    for (NodeRef r : refs) {
+      if (r == a)
+        return fmt::format("'{}' is also passed as '{}'", st.graph().node(a).name,
+                           schema.args.at(k).name);
+      if (st.aa().may_alias(r, a))
+        return fmt::format("argument '{}' ({}) may alias '{}'", schema.args.at(k).name,
+                           st.graph().node(r).name, st.graph().node(a).name);
+    }
+  }
+  return "";
+}
+
+std::string names_of(const PassState& st, const std::vector<NodeRef>& nodes) {
+  std::vector<std::string> names;
+  for (NodeRef r : nodes) names.push_back(st.graph().node(r).name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+// Liveness in program order: nobody reads `a` or an alias of it after the node.
+std::string check_dead_after(const PassState& st, NodeRef node, NodeRef a) {
+  AliasAnalysis::Window w;
+  w.after = node.index;
+  w.skip_alias_users = true;
+  w.skip_metadata_users = true;
+  std::vector<NodeRef> live = st.aa().uses_in_window(st.aa().storages_of(a), w);
+  if (live.empty()) return "";
+  return fmt::format("'{}' (or an alias) is still read afterwards by {}", st.graph().node(a).name,
+                     names_of(st, live));
+}
+
+// ---- rewriting ---------------------------------------------------------------------------
+
+void retarget(PassState& st, NodeRef r, OpId op) {
+  Node& n = st.graph().node(r);
+  n.op = op;
+  n.target = st.reg().info(op).schema.qualified_name();
+}
+
+// Types of the functional's outputs, from its tuple type or its getitems.
+std::vector<ValueType> functional_output_types(const PassState& st, NodeRef r, size_t count) {
+  const Node& n = st.graph().node(r);
+  std::vector<ValueType> types(count);
+  if (n.type.kind == ValueType::Kind::Tuple) {
+    for (size_t i = 0; i < count && i < n.type.elements.size(); ++i) types[i] = n.type.elements[i];
+  }
+  for (NodeRef u : st.aa().users(r)) {
+    const Node& un = st.graph().node(u);
+    if (un.kind != NodeKind::GetItem) continue;
+    int64_t i = un.getitem_index();
+    if (i >= 0 && static_cast<size_t>(i) < count && !types[size_t(i)].is_known())
+      types[size_t(i)] = un.type;
+  }
+  return types;
+}
+
+ValueType inplace_type(const std::vector<ValueType>& functional_types, const InplaceableOp& e,
+                       size_t inplace_returns) {
+  std::vector<ValueType> types(inplace_returns);
+  for (size_t i = 0; i < e.outputs.size() && i < functional_types.size(); ++i) {
+    if (e.outputs[i].kind == OutputProjection::Kind::InplaceOutput)
+      types.at(static_cast<size_t>(e.outputs[i].index)) = functional_types[i];
+  }
+  if (inplace_returns == 0) return ValueType::none();
+  if (inplace_returns == 1) return types[0];
+  return ValueType::of_tuple(std::move(types));
+}
+
+// Retargets a table op and maps every getitem projection explicitly: output
+// i -> output j of the in-place op (the node itself when it returns one
+// tensor), or -> the mutated argument it is the new value of.
+void rewrite_table_op(PassState& st, const Candidate& c, ReinplaceDecision& d) {
+  const InplaceableOp& e = *c.entry;
+  size_t inplace_returns = st.reg().info(c.inplace_op).schema.returns.size();
+  std::vector<ValueType> types = functional_output_types(st, c.node, e.outputs.size());
+  std::vector<NodeRef> users = st.aa().users(c.node);
+  retarget(st, c.node, c.inplace_op);
+  st.graph().node(c.node).type = inplace_type(types, e, inplace_returns);
+  for (NodeRef u : users) {
+    Node& getitem = st.graph().node(u);
+    int64_t i = getitem.getitem_index();
+    const OutputProjection& p = e.outputs.at(static_cast<size_t>(i));
+    if (p.kind == OutputProjection::Kind::MutatedArg) {
+      NodeRef arg_node = st.graph().node(c.node).args.at(static_cast<size_t>(p.index)).node();
+      st.replace_uses(u, arg_node, u.index);
+    } else if (inplace_returns == 1) {
+      st.replace_uses(u, c.node, u.index);
+    } else {
+      getitem.args.at(1) = Arg(static_cast<int64_t>(p.index));
+      continue;
+    }
+    st.remove(u);
+    d.removed_projections.push_back(getitem.name);
+  }
+}
+
+// Every user of a table op must be a getitem (the tuple itself is not used).
+std::string check_only_projections(const PassState& st, const Candidate& c) {
+  for (NodeRef u : st.aa().users(c.node)) {
+    const Node& un = st.graph().node(u);
+    if (un.kind != NodeKind::GetItem || un.getitem_index() < 0 ||
+        static_cast<size_t>(un.getitem_index()) >= c.entry->outputs.size())
+      return fmt::format("its result is used as a whole by '{}'", un.name);
+  }
+  return "";
+}
+
+// No two mutated arguments may share memory.
+std::string check_distinct_mutated(const PassState& st, const Candidate& c) {
+  for (size_t i = 0; i < c.mutated.size(); ++i) {
+    for (size_t j = i + 1; j < c.mutated.size(); ++j) {
+      auto a = mutated_node(st, c, c.mutated[i]);
+      auto b = mutated_node(st, c, c.mutated[j]);
+      if (a && b && st.aa().may_alias(*a, *b))
+        return fmt::format("mutated arguments '{}' and '{}' may share memory",
+                           arg_name(st, c, c.mutated[i]), arg_name(st, c, c.mutated[j]));
+    }
+  }
+  return "";
+}
+
+SymInt mutated_output_bytes(const PassState& st, const Candidate& c) {
+  SymInt bytes;
+  for (int position : c.mutated) {
+    if (auto a = mutated_node(st, c, position))
+      bytes = bytes + tensor_bytes(st.graph().node(*a).type);
+  }
+  return bytes;
+}
+
+void finish(PassState& st, ReinplaceDecision d, std::string refusal) {
+  if (!refusal.empty()) {
+    d.success = false;
+    d.reason = std::move(refusal);
+  } else {
+    d.success = true;
+  }
+  st.log().decisions.push_back(std::move(d));
+}
+
+// ---- Pass A --------------------------------------------------------------------------------
+
+std::string check_intermediate_arg(PassState& st, const Candidate& c, int position) {
+  std::optional<NodeRef> a = mutated_node(st, c, position);
+  if (!a)
+    return fmt::format("mutated argument '{}' is not a tensor value", arg_name(st, c, position));
+  if (std::string why = check_shape_and_overlap(st, c, *a); !why.empty()) return why;
+  if (std::string why = check_no_other_reader(st, c, position, *a); !why.empty()) return why;
+  if (st.aa().touches_input(*a))
+    return fmt::format("'{}' is a graph input or an alias of one (handled by {})",
+                       st.graph().node(*a).name,
+                       reinplace_pass_name(ReinplacePass::InputMutatedOps));
+  bool liveness = !c.entry || st.options().check_multi_mutation_liveness;
+  return liveness ? check_dead_after(st, c.node, *a) : "";
+}
+
+void reinplace_intermediate(PassState& st, const Candidate& c) {
+  ReinplaceDecision d = start_decision(st, c);
+  std::string refusal = check_streams(st, c, d);
+  if (refusal.empty() && c.entry) refusal = check_only_projections(st, c);
+  if (refusal.empty() && c.entry) refusal = check_distinct_mutated(st, c);
+  for (size_t i = 0; refusal.empty() && i < c.mutated.size(); ++i)
+    refusal = check_intermediate_arg(st, c, c.mutated[i]);
+  if (!refusal.empty()) return finish(st, std::move(d), std::move(refusal));
+
+  if (c.entry) {
+    d.output_buffer_bytes = mutated_output_bytes(st, c);
+    rewrite_table_op(st, c, d);
+    d.reason = "writes its mutated arguments in place";
+  } else {
+    NodeRef a = *mutated_node(st, c, 0);
+    d.output_buffer_bytes = tensor_bytes(st.graph().node(c.node).type);
+    retarget(st, c.node, c.inplace_op);
+    st.replace_uses(c.node, a, c.node.index);
+    d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(a).name);
+  }
+  finish(st, std::move(d), "");
+  st.refresh();
+}
+
+void run_pass_a(PassState& st) {
+  for (size_t i = 0; i < st.graph().size(); ++i) {
+    NodeRef r{static_cast<int32_t>(i)};
+    if (st.removed(r)) continue;
+    if (std::optional<Candidate> c = classify(st, r)) reinplace_intermediate(st, *c);
+  }
+}
+
+// ---- Pass B --------------------------------------------------------------------------------
+
+struct Epilogues {
+  std::map<int32_t, std::vector<NodeRef>> into;  // input node -> copy_ nodes writing it
+  std::set<int32_t> sources;                     // nodes copied into an input
+};
+
+Epilogues find_epilogues(const PassState& st) {
+  Epilogues e;
+  const Graph& g = st.graph();
+  for (size_t i = 0; i < g.size(); ++i) {
+    NodeRef r{static_cast<int32_t>(i)};
+    const Node& n = g.node(r);
+    if (st.removed(r) || !is_copy_(n) || n.args.size() < 2) continue;
+    if (!n.args[0].is_node() || !is_graph_input(g.node(n.args[0].node()))) continue;
+    e.into[n.args[0].node().index].push_back(r);
+    if (!n.args[1].is_node()) continue;
+    NodeRef src = n.args[1].node();
+    const Node& sn = g.node(src);
+    e.sources.insert(sn.kind == NodeKind::GetItem ? sn.getitem_source().index : src.index);
+  }
+  return e;
+}
+
+// The single copy_ epilogue into input `a`, which must copy `src`.
+std::variant<NodeRef, std::string> epilogue_of(const PassState& st, const Epilogues& e, NodeRef a,
+                                               NodeRef src) {
+  const std::string& name = st.graph().node(a).name;
+  auto it = e.into.find(a.index);
+  if (it == e.into.end()) return fmt::format("input '{}' has no copy_ epilogue", name);
+  if (it->second.size() != 1)
+    return fmt::format("input '{}' has {} copy_ epilogues", name, it->second.size());
+  NodeRef copy = it->second[0];
+  const Arg& copied = st.graph().node(copy).args[1];
+  if (!copied.is_node() || copied.node() != src)
+    return fmt::format("the copy_ epilogue '{}' into '{}' does not copy '{}'",
+                       st.graph().node(copy).name, name, st.graph().node(src).name);
+  return copy;
+}
+
+// No alias of input `a` is read between `node` and its epilogue `copy`
+// (metadata-only reads and copy_ into `a` itself excepted).
+std::string check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef a,
+                                          NodeRef copy) {
+  AliasAnalysis::Window w;
+  w.after = node.index;
+  w.before = copy.index;
+  w.skip_metadata_users = true;
+  std::vector<NodeRef> reads;
+  for (NodeRef u : st.aa().uses_in_window(st.aa().storages_of(a), w)) {
+    const Node& un = st.graph().node(u);
+    bool overwrites_a = is_copy_(un) && un.args[0].is_node() && un.args[0].node() == a;
+    if (!overwrites_a) reads.push_back(u);
+  }
+  if (reads.empty()) return "";
+  return fmt::format("'{}' (or an alias) is read before its copy_ epilogue by {}",
+                     st.graph().node(a).name, names_of(st, reads));
+}
+
+void remove_epilogue(PassState& st, NodeRef copy, NodeRef a, ReinplaceDecision& d) {
+  st.replace_uses(copy, a, copy.index);
+  st.remove(copy);
+  d.removed_copies.push_back(st.graph().node(copy).name);
+  d.copy_bytes = d.copy_bytes + SymInt(2) * tensor_bytes(st.graph().node(a).type);
+}
+
+void reinplace_table_inputs(PassState& st, const Candidate& c, const Epilogues& e) {
+  ReinplaceDecision d = start_decision(st, c);
+  std::vector<NodeRef> copies;
+  std::string refusal = check_only_projections(st, c);
+  for (size_t i = 0; refusal.empty() && i < c.mutated.size(); ++i) {
+    int position = c.mutated[i];
+    std::optional<NodeRef> a = mutated_node(st, c, position);
+    if (!a || !is_graph_input(st.graph().node(*a))) {
+      refusal =
+          fmt::format("mutated argument '{}' is not a graph input", arg_name(st, c, position));
+      break;
+    }
+    std::vector<NodeRef> proj = projections(st, c.node, output_of_arg(*c.entry, position));
+    if (proj.size() != 1) {
+      refusal = fmt::format("the new value of '{}' is not copied back", arg_name(st, c, position));
+      break;
+    }
+    auto copy = epilogue_of(st, e, *a, proj[0]);
+    if (auto* why = std::get_if<std::string>(&copy)) {
+      refusal = *why;
+      break;
+    }
+    copies.push_back(std::get<NodeRef>(copy));
+    refusal = check_no_other_reader(st, c, position, *a);
+    if (refusal.empty()) refusal = check_no_read_before_epilogue(st, c.node, *a, copies.back());
+  }
+  if (refusal.empty()) refusal = check_distinct_mutated(st, c);
+  if (refusal.empty()) refusal = check_streams(st, c, d);
+  if (!refusal.empty()) return finish(st, std::move(d), std::move(refusal));
+
+  d.output_buffer_bytes = mutated_output_bytes(st, c);
+  for (size_t i = 0; i < copies.size(); ++i)
+    remove_epilogue(st, copies[i], *mutated_node(st, c, c.mutated[i]), d);
+  rewrite_table_op(st, c, d);
+  d.reason = "writes the graph inputs in place; copy_ epilogues removed";
+  finish(st, std::move(d), "");
+  st.refresh();
+}
+
+std::string check_generic_input_arg(const PassState& st, const Candidate& c, const Epilogues& e,
+                                    NodeRef a, std::optional<NodeRef>& copy) {
+  if (std::string why = check_shape_and_overlap(st, c, a); !why.empty()) return why;
+  if (std::string why = check_no_other_reader(st, c, 0, a); !why.empty()) return why;
+  const Node& an = st.graph().node(a);
+  if (is_graph_input(an)) {
+    auto found = epilogue_of(st, e, a, c.node);
+    if (auto* why = std::get_if<std::string>(&found)) return *why;
+    copy = std::get<NodeRef>(found);
+    return check_no_read_before_epilogue(st, c.node, a, *copy);
+  }
+  if (st.aa().touches_input(a)) return fmt::format("'{}' is a view of a graph input", an.name);
+  return check_dead_after(st, c.node, a);
+}
+
+void reinplace_generic_input(PassState& st, const Candidate& c, const Epilogues& e) {
+  ReinplaceDecision d = start_decision(st, c);
+  std::optional<NodeRef> copy;
+  std::optional<NodeRef> a = mutated_node(st, c, 0);
+  std::string refusal = a ? check_generic_input_arg(st, c, e, *a, copy)
+                          : fmt::format("argument '{}' is not a tensor value", arg_name(st, c, 0));
+  if (refusal.empty()) refusal = check_streams(st, c, d);
+  if (!refusal.empty()) return finish(st, std::move(d), std::move(refusal));
+
+  d.output_buffer_bytes = tensor_bytes(st.graph().node(c.node).type);
+  retarget(st, c.node, c.inplace_op);
+  if (copy) {
+    remove_epilogue(st, *copy, *a, d);
+    d.reason = fmt::format("writes graph input '{}' in place; copy_ epilogue removed",
+                           st.graph().node(*a).name);
+  } else {
+    d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(*a).name);
+  }
+  finish(st, std::move(d), "");
+  st.refresh();
+}
+
+void run_pass_b(PassState& st) {
+  for (size_t i = 0; i < st.graph().size(); ++i) {
+    NodeRef r{static_cast<int32_t>(i)};
+    if (st.removed(r)) continue;
+    std::optional<Candidate> c = classify(st, r);
+    if (!c) continue;
+    // Epilogues are looked up afresh: earlier rewrites removed some.
+    Epilogues e = find_epilogues(st);
+    if (c->entry) {
+      reinplace_table_inputs(st, *c, e);
+    } else if (e.sources.contains(r.index)) {
+      reinplace_generic_input(st, *c, e);
+    }
+  }
+}
+
+// ---- driver ----------------------------------------------------------------------------------
+
+std::vector<std::string> stream_labels(const Graph& g) {
+  std::set<std::string> labels;
+  for (const Node& n : g.nodes())
+    if (!n.meta.stream.empty()) labels.insert(n.meta.stream);
+  return {labels.begin(), labels.end()};
+}
+
+void note_unusable_entries(const ReinplaceOptions& o, const OpRegistry& reg, ReinplaceLog& log) {
+  for (const InplaceableOp& e : o.table.entries()) {
+    std::string why = InplaceableOpTable::unusable_reason(e, reg);
+    if (!why.empty())
+      log.notes.push_back(fmt::format("table entry '{}' not used: {}", e.functional, why));
+  }
+}
+
+// Runs one pass on `input`; appends its notes and decisions to `log`.
+Graph run_pass(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o,
+               ReinplacePass pass, ReinplaceLog& log) {
+  PassState st(input, reg, o, pass);
+  std::vector<std::string> labels = stream_labels(st.graph());
+  if (o.multi_stream == MultiStreamPolicy::SkipGraph && !labels.empty()) {
+    log.notes.push_back(fmt::format(
+        "skipping {}_pass: the graph uses in-graph multi-stream parallelism (streams {}), as "
+        "TorchAir documents",
+        reinplace_pass_name(pass), fmt::join(labels, ", ")));
+    return input;
+  }
+  log.notes.push_back(fmt::format("processing {}_pass", reinplace_pass_name(pass)));
+  if (pass == ReinplacePass::InplaceableOps) {
+    run_pass_a(st);
+  } else {
+    run_pass_b(st);
+  }
+  for (ReinplaceDecision& d : st.log().decisions) log.decisions.push_back(std::move(d));
+  return st.compact();
+}
+
+ReinplaceResult finish_result(Graph g, ReinplaceLog log) {
+  ReinplaceResult r{std::move(g), std::move(log), {}};
+  r.savings = memory_traffic_saved(r.log);
+  return r;
+}
+
+}  // namespace
+
+std::string_view reinplace_pass_name(ReinplacePass p) {
+  return p == ReinplacePass::InplaceableOps ? "reinplace_inplaceable_ops"
+                                            : "reinplace_input_mutated_ops";
+}
+
+std::optional<OpId> generic_inplace_variant(const OpRegistry& reg, OpId op) {
+  const OpInfo& info = reg.info(op);
+  const OpSchema& s = info.schema;
+  if (info.traits.is_view || s.mutates_any() || s.args.empty()) return std::nullopt;
+  if (s.args[0].type != ArgType::Tensor || s.args[0].optional) return std::nullopt;
+  if (s.returns.size() != 1 || s.returns[0].type != ArgType::Tensor) return std::nullopt;
+  auto matches = [&](const OpSchema& t) {
+    if (t.args.size() != s.args.size() || !t.args[0].mutates()) return false;
+    if (t.returns.size() != 1 || t.returns[0].type != ArgType::Tensor) return false;
+    for (size_t i = 0; i < s.args.size(); ++i) {
+      const SchemaArg& x = s.args[i];
+      const SchemaArg& y = t.args[i];
+      if (x.name != y.name || x.type != y.type || x.kwarg_only != y.kwarg_only) return false;
+      if (i > 0 && y.mutates()) return false;
+    }
+    return true;
+  };
+  std::string twin = s.ns + "::" + s.name + "_" + (s.overload.empty() ? "" : "." + s.overload);
+  if (auto id = reg.find(twin); id && matches(reg.info(*id).schema)) return id;
+  if (!info.traits.inplace_variant.empty()) {
+    if (auto id = reg.find(info.traits.inplace_variant); id && matches(reg.info(*id).schema))
+      return id;
+  }
+  // Any overload of `name_` with a matching schema, if exactly one matches.
+  std::optional<OpId> found;
+  for (const OpInfo& other : reg.all()) {
+    if (other.schema.ns != s.ns || other.schema.name != s.name + "_" || !matches(other.schema))
+      continue;
+    if (found) return std::nullopt;
+    found = other.id;
+  }
+  return found;
+}
+
+ReinplaceResult reinplace_inplaceable_ops(const Graph& input, const OpRegistry& reg,
+                                          const ReinplaceOptions& o) {
+  ReinplaceLog log;
+  note_unusable_entries(o, reg, log);
+  Graph g = run_pass(input, reg, o, ReinplacePass::InplaceableOps, log);
+  return finish_result(std::move(g), std::move(log));
+}
+
+ReinplaceResult reinplace_input_mutated_ops(const Graph& input, const OpRegistry& reg,
+                                            const ReinplaceOptions& o) {
+  ReinplaceLog log;
+  note_unusable_entries(o, reg, log);
+  Graph g = run_pass(input, reg, o, ReinplacePass::InputMutatedOps, log);
+  return finish_result(std::move(g), std::move(log));
+}
+
+ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o) {
+  ReinplaceLog log;
+  if (o.mode != ExecMode::ReduceOverhead) {
+    log.notes.push_back(fmt::format(
+        "warning: the reinplace passes run only in reduce-overhead (aclgraph) mode; mode is "
+        "'{}', so the graph is left unchanged",
+        exec_mode_name(o.mode)));
+    return finish_result(input, std::move(log));
+  }
+  note_unusable_entries(o, reg, log);
+  Graph g = input;
+  if (o.disable_reinplace_inplaceable_ops_pass) {
+    log.notes.push_back(
+        fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));
+  } else {
+    g = run_pass(g, reg, o, ReinplacePass::InplaceableOps, log);
+  }
+  if (o.disable_reinplace_input_mutated_ops_pass) {
+    log.notes.push_back(fmt::format("skipping reinplace_input_mutated_ops_pass: {} is set",
+                                    kDisableInputMutatedKey));
+  } else {
+    g = run_pass(g, reg, o, ReinplacePass::InputMutatedOps, log);
+  }
+  return finish_result(std::move(g), std::move(log));
+}
+
+// ---- log -----------------------------------------------------------------------------------
+
+std::vector<std::string> ReinplaceLog::lines() const {
+  std::vector<std::string> out = notes;
+  for (const ReinplaceDecision& d : decisions) {
+    if (!d.stream_check.empty()) out.push_back(d.stream_check);
+    std::string head = fmt::format("{}: {} ({})", reinplace_pass_name(d.pass), d.node, d.target);
+    if (d.success) {
+      std::vector<std::string> gone = d.removed_copies;
+      gone.insert(gone.end(), d.removed_projections.begin(), d.removed_projections.end());
+      std::string removed = gone.empty() ? "" : fmt::format(" [removed {}]", fmt::join(gone, ", "));
+      out.push_back(
+          fmt::format("{} -> {}: reinplaced: {}{}", head, d.inplace_target, d.reason, removed));
+    } else {
+      out.push_back(fmt::format("{} kept (not {}): {}", head, d.inplace_target, d.reason));
+    }
+  }
+  return out;
+}
+
+const ReinplaceDecision* ReinplaceLog::find(std::string_view node, ReinplacePass pass) const {
+  for (const ReinplaceDecision& d : decisions)
+    if (d.node == node && d.pass == pass) return &d;
+  return nullptr;
+}
+
+size_t ReinplaceLog::successes() const {
+  return static_cast<size_t>(
+      std::count_if(decisions.begin(), decisions.end(), [](const auto& d) { return d.success; }));
+}
+
+ReinplaceSavings memory_traffic_saved(const ReinplaceLog& log) {
+  ReinplaceSavings s;
+  for (const ReinplaceDecision& d : log.decisions) {
+    if (!d.success) continue;
+    ++s.reinplaced_nodes;
+    s.output_buffer_bytes = s.output_buffer_bytes + d.output_buffer_bytes;
+    s.copy_bytes = s.copy_bytes + d.copy_bytes;
+    s.removed_copies += d.removed_copies.size();
+  }
+  return s;
+}
+
+}  // namespace eqfuse

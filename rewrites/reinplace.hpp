@@ -1,0 +1,188 @@
+// The reinplace passes of TorchAir / npugraph_ex's reduce-overhead (aclgraph)
+// mode (spec torchair-passes.md §6), as graph passes over a normalized, typed
+// Graph. They run after extraction, not in the e-graph: they change where
+// results are written, not what is computed.
+//
+//   ReinplaceOptions opt;                       // both passes on, reduce-overhead
+//   ReinplaceResult r = reinplace(graph, registry, opt);
+//   std::cout << print_fx(r.graph, &registry);  // `graph` itself is not modified
+//   for (const std::string& line : r.log.lines()) std::cerr << line << '\n';
+//   SymInt bytes = r.savings.total_bytes();     // memory traffic saved
+//
+// Pass A (`reinplace_inplaceable_ops`, intermediates): `b = op(a, ...)` becomes
+// `op_(a, ...)` when `a` is an intermediate nobody reads afterwards; table ops
+// (InplaceableOpTable) become their multi-mutation in-place op.
+// Pass B (`reinplace_input_mutated_ops`, graph inputs): `b = op(x, ...)` +
+// `copy_(x, b)` becomes `op_(x, ...)` without the copy_ when no alias of x is
+// read in between. The rules and their reasons: docs/reinplace.md.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "graph/exec_mode.hpp"
+#include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
+#include "graph/symint.hpp"
+
+namespace eqfuse {
+
+// ---- the multi-mutation table (rewrites/reinplace_table.cpp) ----------------
+
+// Where output `i` of a functional op comes from after the rewrite.
+struct OutputProjection {
+  enum class Kind { InplaceOutput, MutatedArg };
+  Kind kind = Kind::InplaceOutput;
+  int index = 0;  // output index of the in-place op, or argument position
+  bool operator==(const OutputProjection&) const = default;
+};
+
+// `functional(args...) -> (outs..., new values of the mutated args)` and its
+// in-place twin that writes the mutated args itself.
+struct InplaceableOp {
+  std::string functional;         // "npu::npu_add_rms_norm_v2_functional"
+  std::string inplace;            // "npu::npu_add_rms_norm_v2"
+  std::vector<int> mutated_args;  // argument positions (normalized call)
+  // One entry per functional output, stated explicitly (never "rewire to the
+  // first mutated arg", the gap of spec §6.2 step 6).
+  std::vector<OutputProjection> outputs;
+};
+
+// TorchAir's convention: the last n outputs are the new values of the n
+// mutated args, in order; the others are the in-place op's outputs.
+std::vector<OutputProjection> projections_by_convention(int functional_outputs,
+                                                        const std::vector<int>& mutated_args);
+
+class InplaceableOpTable {
+ public:
+  // TorchAir's `inplaceable_npu_ops` (spec §6.1): npu_kv_rmsnorm_rope_cache_v2,
+  // npu_mla_prolog_v3, npu_add_rms_norm_v2.
+  static InplaceableOpTable defaults();
+
+  // Adds an entry, replacing one with the same functional op.
+  void add(InplaceableOp entry);
+  const InplaceableOp* find(std::string_view functional) const;
+  const std::vector<InplaceableOp>& entries() const { return entries_; }
+
+  // Why an entry cannot be used with `reg` (an op not registered, a position
+  // out of range or not a Tensor argument, a projection that does not fit the
+  // schemas); empty when it can. TorchAir likewise registers an entry only if
+  // the in-place op exists.
+  static std::string unusable_reason(const InplaceableOp& entry, const OpRegistry& reg);
+
+ private:
+  std::vector<InplaceableOp> entries_;
+};
+
+// ---- options ------------------------------------------------------------------------
+
+enum class MultiStreamPolicy {
+  // Documented TorchAir behaviour (seed "FX Pass配置功能"): when the graph uses
+  // in-graph multi-stream parallelism, every reinplace pass is skipped.
+  SkipGraph,
+  // TorchAir's code path (ReinplaceStreamChecker, spec §6.4): decide node by
+  // node, refusing when the users of a mutated input span several streams.
+  PerNode,
+};
+
+struct ReinplaceOptions {
+  ExecMode mode = ExecMode::ReduceOverhead;  // the passes run only in reduce-overhead
+  // TorchAir config names (debug.aclgraph.*).
+  bool disable_reinplace_inplaceable_ops_pass = false;
+  bool disable_reinplace_input_mutated_ops_pass = false;
+  MultiStreamPolicy multi_stream = MultiStreamPolicy::SkipGraph;
+  // TorchAir skips the liveness check for table ops on intermediates, which is
+  // unsound when the old value of a mutated arg is read later. On (default):
+  // check it; off: TorchAir's exact behaviour.
+  bool check_multi_mutation_liveness = true;
+  InplaceableOpTable table = InplaceableOpTable::defaults();
+};
+
+inline constexpr std::string_view kDisableInplaceableKey =
+    "debug.aclgraph.disable_reinplace_inplaceable_ops_pass";
+inline constexpr std::string_view kDisableInputMutatedKey =
+    "debug.aclgraph.disable_reinplace_input_mutated_ops_pass";
+
+// Applies a JSON config (text of a file named `origin`): the two debug.aclgraph
+// keys (dotted or nested {"debug": {"aclgraph": {...}}}), "mode", and a
+// "reinplace" section:
+//   {"reinplace": {"multi_stream": "skip-graph" | "per-node",
+//                  "check_multi_mutation_liveness": true,
+//                  "ops": ["custom::f(Tensor x, Tensor(a!) y) -> () | kind=other", ...],
+//                  "inplaceable_ops": [{"op": "custom::f_functional", "inplace": "custom::f",
+//                                       "mutated_args": [1],
+//                                       "outputs": [{"arg": 1}]}]}}
+// "ops" lines are catalog entries (docs/ops.md) registered into `reg`;
+// "outputs" is optional (default: projections_by_convention). Other top-level
+// keys are left to the optimize config; unknown keys inside "reinplace" and
+// wrong value types are Errors naming the key and `origin`.
+void apply_reinplace_config_json(ReinplaceOptions& options, OpRegistry& reg, std::string_view text,
+                                 std::string_view origin);
+
+// ---- log and result -----------------------------------------------------------------
+
+enum class ReinplacePass { InplaceableOps, InputMutatedOps };
+// "reinplace_inplaceable_ops", "reinplace_input_mutated_ops".
+std::string_view reinplace_pass_name(ReinplacePass p);
+
+// One candidate considered by a pass.
+struct ReinplaceDecision {
+  ReinplacePass pass = ReinplacePass::InplaceableOps;
+  std::string node;            // the candidate's name
+  std::string target;          // its op before the pass ("aten::add.Tensor")
+  std::string inplace_target;  // the in-place op it became / would become
+  bool success = false;
+  std::string reason;  // refused: why; success: what was written where
+  // TorchAir's stream-check log line for this candidate (spec §6.4), if the
+  // check ran.
+  std::string stream_check;
+  std::vector<std::string> removed_copies;       // copy_ epilogues deleted
+  std::vector<std::string> removed_projections;  // getitems of mutated-arg outputs deleted
+  SymInt output_buffer_bytes;                    // the output buffer no longer allocated
+  SymInt copy_bytes;                             // read + write traffic of removed copy_ kernels
+};
+
+struct ReinplaceLog {
+  std::vector<std::string> notes;  // pass-level lines: processing, skipped, warnings
+  std::vector<ReinplaceDecision> decisions;
+
+  // Human-readable lines (notes first, then decisions in order), for
+  // `eqfuse reinplace --log` and `eqfuse explain`.
+  std::vector<std::string> lines() const;
+  const ReinplaceDecision* find(std::string_view node, ReinplacePass pass) const;
+  size_t successes() const;
+};
+
+// Memory traffic a set of reinplace decisions saves.
+struct ReinplaceSavings {
+  SymInt output_buffer_bytes;  // bytes of output buffers no longer written separately
+  SymInt copy_bytes;           // bytes moved by the removed copy_ kernels (read + write)
+  size_t reinplaced_nodes = 0;
+  size_t removed_copies = 0;
+  SymInt total_bytes() const { return output_buffer_bytes + copy_bytes; }
+};
+ReinplaceSavings memory_traffic_saved(const ReinplaceLog& log);
+
+struct ReinplaceResult {
+  Graph graph;
+  ReinplaceLog log;
+  ReinplaceSavings savings;
+};
+
+// Both passes in TorchAir's order (A then B), subject to the mode, the two
+// disable flags and the multi-stream policy. Never modifies `input`.
+ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg,
+                          const ReinplaceOptions& options = {});
+// One pass alone (mode and disable flags are not consulted; the multi-stream
+// policy is).
+ReinplaceResult reinplace_inplaceable_ops(const Graph& input, const OpRegistry& reg,
+                                          const ReinplaceOptions& options = {});
+ReinplaceResult reinplace_input_mutated_ops(const Graph& input, const OpRegistry& reg,
+                                            const ReinplaceOptions& options = {});
+
+// The in-place twin of a single-output op by the generic rule: `ns::name_`
+// with the same overload name (or the op's `inplace=` trait) whose schema
+// matches apart from the mutable first argument. nullopt when there is none.
+std::optional<OpId> generic_inplace_variant(const OpRegistry& reg, OpId op);
+
+}  // namespace eqfuse

@@ -1,0 +1,329 @@
+// The reinplace scenarios of spec torchair-passes.md §8.4–§8.6 that apply to
+// an FX-level tool, one FX file each under tests/scenarios/reinplace/ (named
+// by scenario id). Each case states which nodes become in-place and which do
+// not and why, the log lines TorchAir's tests look for, and checks that the
+// rewritten graph is equivalent to its input in the reference interpreter and
+// survives printing and re-reading.
+//
+// Not ported: R1–R11 (auto_functionalized / auto_functionalized_v2 clone
+// elision, which eqfuse does not model; see docs/reinplace.md).
+// R12–R14 and E2/E3/E5/E6 use TorchAir's test op `custom.sin_cos_functional`
+// -> `custom.sin_cos_inplace` (mutated [1, 2]), registered from
+// custom_ops.json through the reinplace config section. The E-series and A1
+// use streams, so they run with MultiStreamPolicy::PerNode (TorchAir's code
+// path); the default policy would skip those graphs entirely.
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "graph/equivalence.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/load.hpp"
+#include "rewrites/reinplace.hpp"
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+
+const std::string kDir = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/reinplace/";
+
+enum class Passes { Both, OnlyA, OnlyB };
+
+struct Scenario {
+  std::string id{};
+  Passes passes = Passes::Both;
+  MultiStreamPolicy policy = MultiStreamPolicy::SkipGraph;
+  // node -> its target afterwards ("<removed>" when deleted).
+  std::map<std::string, std::string> targets{};
+  // node -> a substring of the reason it was refused (pass A decisions first).
+  std::map<std::string, std::string> refused{};
+  // target -> how many nodes call it afterwards.
+  std::map<std::string, int> counts{};
+  std::vector<std::string> log{};         // substrings some log line must contain
+  std::vector<std::string> not_in_log{};  // substrings no log line may contain
+};
+
+void PrintTo(const Scenario& s, std::ostream* os) {
+  *os << s.id;
+}
+
+const char* kAdd = "aten::add.Tensor";
+const char* kAdd_ = "aten::add_.Tensor";
+const char* kMul = "aten::mul.Tensor";
+const char* kMul_ = "aten::mul_.Tensor";
+const char* kSinCos = "custom::sin_cos_functional";
+const char* kSinCos_ = "custom::sin_cos_inplace";
+const char* kInput = "is a graph input or an alias of one";
+const char* kStreams = "run on several streams";
+const char* kFailed = "check no multi stream users failed for reinplace";
+const char* kSuccess = "check no multi stream users success for reinplace";
+const MultiStreamPolicy kPerNode = MultiStreamPolicy::PerNode;
+
+std::vector<Scenario> scenarios() {
+  return {
+      // ---- §8.4 make_fx unit tests (multi-mutation table) ----
+      {.id = "R12",
+       .passes = Passes::OnlyA,
+       .targets = {{"sin_cos_functional", kSinCos_}, {"getitem", "<removed>"}}},
+      {.id = "R13",  // the later reader reads the NEW value (now empty_like_1): still replaced
+       .passes = Passes::OnlyA,
+       .targets = {{"sin_cos_functional", kSinCos_}, {"getitem_1", "<removed>"}, {"add", kAdd_}}},
+      {.id = "R14",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"sin_cos_functional", kSinCos}},
+       .refused = {{"sin_cos_functional", kStreams}},
+       .log = {"[multi_stream_multi_reinplace]Current node: sin_cos_functional"}},
+      {.id = "R15", .targets = {{"copy_", "aten::copy_"}}},
+      // ---- §8.5 end-to-end with streams (pass A counted) ----
+      {.id = "E1",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"sub", "aten::sub.Tensor"}, {"add_1", kAdd_}, {"add_2", kAdd_}},
+       .refused = {{"sub", kStreams}, {"sub_1", kStreams}, {"add", kInput}},
+       .log = {kFailed, kSuccess}},
+      {.id = "E2",  // pass A: caches are inputs; pass B folds their epilogues
+       .policy = kPerNode,
+       .targets = {{"sin_cos_functional", kSinCos_}, {"copy_", "<removed>"}},
+       .refused = {{"sin_cos_functional", kInput}},
+       .log = {kSuccess},
+       .not_in_log = {kFailed}},
+      {.id = "E3",
+       .policy = kPerNode,
+       .targets = {{"sin_cos_functional", kSinCos}},
+       .refused = {{"sin_cos_functional", kStreams}},
+       .log = {kFailed}},
+      {.id = "E4",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_1", kAdd_}, {"add_2", kAdd}, {"add_3", kAdd_}},
+       .refused = {{"add_2", "still read afterwards by copy_"}},
+       .log = {kSuccess},
+       .not_in_log = {kFailed}},
+      {.id = "E5",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .log = {kSuccess},
+       .not_in_log = {kFailed}},
+      {.id = "E6",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"sin_cos_functional", kSinCos}},
+       .log = {"[multi_stream_multi_reinplace]Current node: sin_cos_functional, type: "
+               "custom.sin_cos_functional.default check no multi stream users failed for "
+               "reinplace. The users of the mutated input node have multiple streams. "}},
+      {.id = "E7",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_1", kAdd_}},
+       .counts = {{kAdd, 1}, {kAdd_, 1}}},
+      {.id = "E8",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_3", kAdd_}},
+       .refused = {{"add_1", kStreams}, {"add_2", kStreams}},
+       .counts = {{kAdd, 3}, {kAdd_, 1}}},
+      {.id = "E9",  // after add_1 writes add, add_2 sees add's users on two streams
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_1", kAdd_}, {"add_2", kAdd}},
+       .refused = {{"add_2", "several streams ('1', '2'): add_1, add_2"}},
+       .counts = {{kAdd, 2}, {kAdd_, 1}}},
+      {.id = "E10",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .refused = {{"add_1", kStreams}, {"add_2", kStreams}},
+       .counts = {{kAdd, 3}, {kAdd_, 0}}},
+      {.id = "E11",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .refused = {{"add_1", kStreams}, {"add_2", kStreams}, {"add_3", kStreams}},
+       .counts = {{kAdd, 4}, {kAdd_, 0}}},
+      {.id = "E12",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_3", kAdd}},
+       .refused = {{"add_3", kInput}},
+       .log = {"[multi_stream_single_reinplace]Current node: add_3, type: aten.add.Tensor check "
+               "no multi stream users success"}},
+      {.id = "E13",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"add_3", kAdd}, {"mul_6", kMul_}},
+       .log = {"Current node: mul_6, type: aten.mul.Tensor check no multi stream users success",
+               "Current node: add_3, type: aten.add.Tensor check no multi stream users failed",
+               "All the users are [add_3, output]."}},
+      {.id = "E14",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"mul_6", kMul_}, {"add_7", kAdd}},
+       .counts = {{kMul_, 1}}},
+      {.id = "E15",
+       .passes = Passes::OnlyA,
+       .policy = kPerNode,
+       .targets = {{"mul_5", kMul_}},
+       .counts = {{kMul_, 1}},
+       .log = {"Current node: add_3, type: aten.add.Tensor check no multi stream users success"}},
+      // ---- §8.6 flags ----
+      {.id = "A1",  // add reads an input (the clone is gone); mul_ on y via its epilogue
+       .policy = kPerNode,
+       .targets = {{"add", kAdd}, {"mul", kMul_}, {"copy_", "<removed>"}},
+       .refused = {{"add", kInput}}},
+      {.id = "A2", .targets = {{"add", kAdd_}, {"mul", kMul_}, {"copy_", "<removed>"}}},
+      {.id = "A3",
+       .passes = Passes::OnlyB,
+       .targets = {{"add", kAdd}, {"mul", kMul}, {"copy_", "aten::copy_"}},
+       .log = {"processing reinplace_input_mutated_ops_pass"},
+       .not_in_log = {"processing reinplace_inplaceable_ops_pass"}},
+      {.id = "A4",
+       .passes = Passes::OnlyA,
+       .targets = {{"add", kAdd}, {"mul", kMul_}},
+       .refused = {{"add", "'slice_1' is a graph input or an alias of one"}},
+       .log = {"processing reinplace_inplaceable_ops_pass"},
+       .not_in_log = {"processing reinplace_input_mutated_ops_pass"}},
+      {.id = "A5",
+       .passes = Passes::OnlyA,
+       .targets = {{"add", kAdd_}, {"mul", kMul}},
+       .counts = {{"aten::copy_", 0}}},
+      {.id = "A6",  // add_ writes mul (dead); the epilogue copies add, so it stays
+       .passes = Passes::OnlyB,
+       .targets = {{"mul", kMul}, {"add", kAdd_}, {"copy_", "aten::copy_"}}},
+      {.id = "A7", .targets = {{"add", kAdd_}}},
+      {.id = "A8", .passes = Passes::OnlyB, .targets = {{"add", kAdd}}},
+  };
+}
+
+struct Loaded {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  ReinplaceOptions options;
+  Graph graph;
+};
+
+std::unique_ptr<Loaded> load(const Scenario& s) {
+  auto l = std::make_unique<Loaded>();
+  std::string config = kDir + "custom_ops.json";
+  apply_reinplace_config_json(l->options, l->reg, read_file_or_stdin(config), config);
+  l->options.multi_stream = s.policy;
+  l->options.disable_reinplace_inplaceable_ops_pass = s.passes == Passes::OnlyB;
+  l->options.disable_reinplace_input_mutated_ops_pass = s.passes == Passes::OnlyA;
+  std::string path = kDir + s.id + ".fx";
+  l->graph = load_graph(read_file_or_stdin(path), path, l->reg).graph;
+  return l;
+}
+
+std::string target_of(const Graph& g, const std::string& name) {
+  std::optional<NodeRef> r = g.find(name);
+  return r ? g.node(*r).target : "<removed>";
+}
+
+std::string refusal_of(const ReinplaceLog& log, const std::string& node) {
+  for (ReinplacePass p : {ReinplacePass::InplaceableOps, ReinplacePass::InputMutatedOps}) {
+    const ReinplaceDecision* d = log.find(node, p);
+    if (d && !d->success) return d->reason;
+  }
+  return "<not refused>";
+}
+
+class ReinplaceScenario : public ::testing::TestWithParam<Scenario> {};
+
+TEST_P(ReinplaceScenario, InPlaceNodesReasonsLogAndEquivalence) {
+  const Scenario& s = GetParam();
+  std::unique_ptr<Loaded> l = load(s);
+  ReinplaceResult r = reinplace(l->graph, l->reg, l->options);
+  std::vector<std::string> lines = r.log.lines();
+  std::string all = fmt::format("{}", fmt::join(lines, "\n"));
+  SCOPED_TRACE(s.id + "\n" + print_fx(r.graph, &l->reg) + all);
+
+  for (const auto& [node, target] : s.targets) EXPECT_EQ(target_of(r.graph, node), target) << node;
+  for (const auto& [node, why] : s.refused) EXPECT_THAT(refusal_of(r.log, node), HasSubstr(why));
+  for (const auto& [target, count] : s.counts) {
+    int n = static_cast<int>(std::count_if(r.graph.nodes().begin(), r.graph.nodes().end(),
+                                           [&](const Node& x) { return x.target == target; }));
+    EXPECT_EQ(n, count) << target;
+  }
+  for (const std::string& want : s.log) EXPECT_THAT(all, HasSubstr(want));
+  for (const std::string& unwanted : s.not_in_log) EXPECT_THAT(all, Not(HasSubstr(unwanted)));
+
+  EquivalenceOptions two_trials;
+  two_trials.trials = 2;
+  EquivalenceResult eq = equivalent(l->graph, r.graph, l->reg, two_trials);
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
+  // The result prints and reads back as the same graph.
+  Graph again = load_graph(print_fx(r.graph, &l->reg), s.id + "-out.fx", l->reg).graph;
+  EXPECT_EQ(print_fx(again, &l->reg), print_fx(r.graph, &l->reg));
+}
+
+INSTANTIATE_TEST_SUITE_P(Spec, ReinplaceScenario, ::testing::ValuesIn(scenarios()),
+                         [](const auto& info) { return info.param.id; });
+
+TEST(ReinplaceScenarios, EveryFileHasACase) {
+  std::set<std::string> ids;
+  for (const Scenario& s : scenarios()) ids.insert(s.id);
+  for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
+    if (entry.path().extension() != ".fx") continue;
+    EXPECT_TRUE(ids.count(entry.path().stem().string())) << entry.path();
+  }
+  EXPECT_EQ(ids.size(), 27u);
+}
+
+TEST(ReinplaceScenarios, DefaultPolicySkipsMultiStreamGraphs) {
+  Scenario e7 = scenarios().at(10);
+  ASSERT_EQ(e7.id, "E7");
+  e7.policy = MultiStreamPolicy::SkipGraph;
+  std::unique_ptr<Loaded> l = load(e7);
+  ReinplaceResult r = reinplace(l->graph, l->reg, l->options);
+  EXPECT_EQ(r.graph, l->graph);
+  EXPECT_EQ(r.log.decisions.size(), 0u);
+  EXPECT_THAT(r.log.notes.at(0), HasSubstr("in-graph multi-stream parallelism (streams 1)"));
+}
+
+// ---- the `eqfuse reinplace` command ----------------------------------------------------
+
+using testing_support::CliRun;
+
+CliRun eqfuse(const std::string& args) {
+  return testing_support::run_eqfuse(args);
+}
+
+TEST(ReinplaceCli, RewritesLogsAndReportsTheSavings) {
+  CliRun r = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --log");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.add_.Tensor(clone, 1)"));
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.mul_.Tensor(arg1_1, 2)"));
+  EXPECT_THAT(r.out, Not(HasSubstr("copy_")));
+  // f32[8, 8] = 256 bytes: two result buffers, one copy_ read + write.
+  EXPECT_THAT(r.err, HasSubstr("reinplace: 2 node(s) in place, 1 copy_ removed; memory traffic "
+                               "saved: 1024 bytes (output buffers 512, copy_ 512)"));
+  EXPECT_THAT(r.err, HasSubstr("writes graph input 'arg1_1' in place; copy_ epilogue removed"));
+}
+
+TEST(ReinplaceCli, FlagsModeAndConfig) {
+  CliRun off = eqfuse(
+      "reinplace tests/scenarios/reinplace/A2.fx --disable-pass inplaceable "
+      "--disable-pass input-mutated");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, Not(HasSubstr("add_")));
+  EXPECT_EQ(off.err, "");
+
+  CliRun ge = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --mode max-autotune");
+  EXPECT_EQ(ge.exit_code, 0);
+  EXPECT_THAT(ge.err, HasSubstr("warning: the reinplace passes run only in reduce-overhead"));
+  EXPECT_THAT(ge.out, Not(HasSubstr("add_")));
+
+  CliRun custom = eqfuse(
+      "reinplace tests/scenarios/reinplace/R12.fx --config "
+      "tests/scenarios/reinplace/custom_ops.json --format json");
+  ASSERT_EQ(custom.exit_code, 0) << custom.err;
+  EXPECT_THAT(custom.out, HasSubstr("custom::sin_cos_inplace"));
+
+  CliRun bad = eqfuse("reinplace tests/scenarios/reinplace/A2.fx --disable-pass everything");
+  EXPECT_EQ(bad.exit_code, 2);
+}
+
+}  // namespace
+}  // namespace eqfuse

@@ -1,0 +1,20 @@
+# E4: s'0': x.sub_(1); s'1': y.add_(1), y2 = y - 1; s'2': z.mul_(1); x.add_(3); return x + y2 + z
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f32[3]", arg1_1: "f32[3]", arg2_1: "f32[3]"):
+        scope_enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['0'])
+        sub: "f32[3]" = torch.ops.aten.sub.Tensor(arg0_1, 1)
+        scope_exit = torch.ops.air.scope_exit.default()
+        scope_enter_1 = torch.ops.air.scope_enter.default(['_user_stream_label'], ['1'])
+        add: "f32[3]" = torch.ops.aten.add.Tensor(arg1_1, 1)
+        sub_1: "f32[3]" = torch.ops.aten.sub.Tensor(add, 1)
+        scope_exit_1 = torch.ops.air.scope_exit.default()
+        scope_enter_2 = torch.ops.air.scope_enter.default(['_user_stream_label'], ['2'])
+        mul: "f32[3]" = torch.ops.aten.mul.Tensor(arg2_1, 1)
+        scope_exit_2 = torch.ops.air.scope_exit.default()
+        add_1: "f32[3]" = torch.ops.aten.add.Tensor(sub, 3)
+        add_2: "f32[3]" = torch.ops.aten.add.Tensor(add_1, sub_1)
+        add_3: "f32[3]" = torch.ops.aten.add.Tensor(add_2, mul)
+        copy_: "f32[3]" = torch.ops.aten.copy_.default(arg0_1, add_1)
+        copy__1: "f32[3]" = torch.ops.aten.copy_.default(arg1_1, add)
+        copy__2: "f32[3]" = torch.ops.aten.copy_.default(arg2_1, mul)
+        return (add_3,)
