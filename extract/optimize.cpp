@@ -128,6 +128,21 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
   for (const RuleDef& r : st.library->rules()) stats.rules.push_back(by_name[r.name]);
 }
 
+// TorchAir's aclgraph pipeline runs the reinplace passes after fusion; so
+// does reduce-overhead here, on the extracted graph.
+void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const OptimizeOptions& opt) {
+  ReinplaceOptions ro = opt.reinplace;
+  ro.mode = opt.rules.mode;
+  ReinplaceResult rr = reinplace(result.graph, reg, ro);
+  result.graph = std::move(rr.graph);
+  result.reinplace_log = std::move(rr.log);
+  OptimizeStats& s = result.stats;
+  s.reinplace_ran = true;
+  s.reinplaced_nodes = rr.savings.reinplaced_nodes;
+  s.removed_copies = rr.savings.removed_copies;
+  s.reinplace_saved_bytes = static_cast<double>(opt.hints.evaluate(rr.savings.total_bytes()));
+}
+
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
                  const OpRegistry& reg, const OptimizeStats& stats) {
   std::filesystem::create_directories(dir);
@@ -189,6 +204,12 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
                              }});
   stats.phase_ms["emit"] = ms_since(t0);
 
+  if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {
+    t0 = Clock::now();
+    run_reinplace(result, reg, opt);
+    stats.phase_ms["reinplace"] = ms_since(t0);
+  }
+
   result.before = graph_cost(input, reg, *st->model);
   result.after = graph_cost(result.graph, reg, *st->model);
   stats.kernels_before = result.before.kernels;
@@ -217,10 +238,17 @@ std::string format_summary(const OptimizeStats& s) {
   out += fmt::format("  saturation   {} after {} iteration{}, {} e-nodes, {} e-classes\n",
                      s.stop_reason, s.iterations, s.iterations == 1 ? "" : "s", s.egraph_nodes,
                      s.egraph_classes);
+  if (s.reinplace_ran) {
+    double kb = s.reinplace_saved_bytes / 1e3;
+    out +=
+        fmt::format("  reinplace    {} op{} in place, {} copy_ removed, {} traffic saved\n",
+                    s.reinplaced_nodes, s.reinplaced_nodes == 1 ? "" : "s", s.removed_copies,
+                    kb < 1e3 ? fmt::format("{:.1f} KB", kb) : fmt::format("{:.1f} MB", kb / 1e3));
+  }
   out += fmt::format("  extraction   {}{}\n", s.extractor,
                      s.extraction_optimal ? " (proven optimal)" : "");
   std::string phases;
-  for (const char* p : {"parse", "load", "saturate", "extract", "emit"}) {
+  for (const char* p : {"parse", "load", "saturate", "extract", "emit", "reinplace"}) {
     auto it = s.phase_ms.find(p);
     if (it == s.phase_ms.end()) continue;
     if (!phases.empty()) phases += ", ";
@@ -248,6 +276,10 @@ std::string stats_to_json(const OptimizeStats& s) {
   for (const auto& [phase, ms] : s.phase_ms) j["phase_ms"][phase] = ms;
   j["device"] = s.device;
   j["mode"] = s.mode;
+  j["reinplace"] = {{"ran", s.reinplace_ran},
+                    {"reinplaced_nodes", s.reinplaced_nodes},
+                    {"removed_copies", s.removed_copies},
+                    {"saved_bytes", s.reinplace_saved_bytes}};
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const RuleRunStats& r : s.rules) {
     nlohmann::ordered_json e;
@@ -308,11 +340,36 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     o.limits.iterations = config_value<size_t>(v, origin, key, "an iteration count");
   } else if (key == "time_limit") {
     o.limits.seconds = config_value<double>(v, origin, key, "seconds");
+  } else if (key == kDisableInplaceableKey) {
+    o.reinplace.disable_reinplace_inplaceable_ops_pass =
+        config_value<bool>(v, origin, key, "true or false");
+  } else if (key == kDisableInputMutatedKey) {
+    o.reinplace.disable_reinplace_input_mutated_ops_pass =
+        config_value<bool>(v, origin, key, "true or false");
+  } else if (key == "reinplace" || key.starts_with("reinplace.")) {
+    // The reinplace section (custom ops, table entries) needs a registry:
+    // `eqfuse reinplace --config` applies it; optimize leaves it alone.
   } else {
     config_error(origin, key,
                  "unknown key (known: mode, pattern_fusion_pass, "
                  "experimental_config.pattern_fusion_pass, disable_rules, enable_rules, device, "
-                 "extractor, node_limit, iter_limit, time_limit)");
+                 "extractor, node_limit, iter_limit, time_limit, "
+                 "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
+                 "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, reinplace)");
+  }
+}
+
+// Nested objects are the dotted keys ({"experimental_config":
+// {"pattern_fusion_pass": false}}, {"debug": {"aclgraph": {...}}}), except
+// the reinplace section, which is one value.
+void apply_object(OptimizeOptions& o, const std::string& prefix, const Json& obj,
+                  std::string_view origin) {
+  for (const auto& [key, value] : obj.items()) {
+    std::string full = prefix.empty() ? key : prefix + "." + key;
+    if (value.is_object() && full != "reinplace")
+      apply_object(o, full, value, origin);
+    else
+      apply_key(o, full, value, origin);
   }
 }
 
@@ -326,13 +383,7 @@ void apply_config_json(OptimizeOptions& options, std::string_view text, std::str
     throw Error(fmt::format("{}: invalid JSON: {}", origin, e.what()));
   }
   if (!doc.is_object()) throw Error(fmt::format("{}: a config file holds one JSON object", origin));
-  for (const auto& [key, value] : doc.items()) {
-    if (value.is_object()) {  // {"experimental_config": {"pattern_fusion_pass": false}}
-      for (const auto& [sub, v] : value.items()) apply_key(options, key + "." + sub, v, origin);
-    } else {
-      apply_key(options, key, value, origin);
-    }
-  }
+  apply_object(options, "", doc, origin);
 }
 
 }  // namespace eqfuse

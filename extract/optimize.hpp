@@ -23,6 +23,7 @@
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/config.hpp"
+#include "rewrites/reinplace.hpp"
 
 namespace eqfuse {
 
@@ -30,15 +31,21 @@ class RuleLibrary;
 struct OptimizeState;  // extract/optimize_state.hpp
 
 struct OptimizeOptions {
-  RuleConfig rules;                          // toggles and mode
-  const RuleLibrary* library = nullptr;      // null: the default rule library
-  std::string device{kDefaultDevice};        // profile name or JSON path
-  SymbolHints hints;                         // values for symbolic dims in costs
-  std::string extractor = "auto";            // bottom-up|greedy-dag|ilp|auto
+  RuleConfig rules;                      // toggles and mode
+  const RuleLibrary* library = nullptr;  // null: the default rule library
+  std::string device{kDefaultDevice};    // profile name or JSON path
+  SymbolHints hints;                     // values for symbolic dims in costs
+  std::string extractor = "auto";        // bottom-up|greedy-dag|ilp|auto
   double extract_time_limit_s = 10.0;
   RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
-  bool record_explanations = false;          // keep proofs for `explain`
-  std::string dump_dir;                      // non-empty: write per-stage dumps there
+  bool record_explanations = false;  // keep proofs for `explain`
+  std::string dump_dir;              // non-empty: write per-stage dumps there
+  // The reinplace passes (rewrites/reinplace.hpp) run on the extracted graph
+  // in reduce-overhead mode, as TorchAir's aclgraph mode does; their
+  // debug.aclgraph.* flags are in `reinplace`. `reinplace_passes = false`
+  // skips both.
+  bool reinplace_passes = true;
+  ReinplaceOptions reinplace;
 };
 
 // What one rule did during a run (MindSpore-style pass log).
@@ -46,11 +53,11 @@ struct RuleRunStats {
   std::string rule;
   bool enabled = true;
   std::string toggle_reason;
-  size_t matches = 0;       // structural matches (before conditions)
-  size_t applications = 0;  // effective unions
-  size_t rejected = 0;      // matches refused by a condition
+  size_t matches = 0;                         // structural matches (before conditions)
+  size_t applications = 0;                    // effective unions
+  size_t rejected = 0;                        // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
-  size_t chosen = 0;        // fused nodes from this rule in the output graph
+  size_t chosen = 0;                          // fused nodes from this rule in the output graph
 };
 
 struct OptimizeStats {
@@ -64,12 +71,16 @@ struct OptimizeStats {
   std::map<std::string, double> phase_ms;  // load, saturate, extract, emit (parse: by the caller)
   std::string device, mode;
   std::vector<RuleRunStats> rules;
+  bool reinplace_ran = false;
+  size_t reinplaced_nodes = 0, removed_copies = 0;
+  double reinplace_saved_bytes = 0;  // memory traffic saved, symbols at their hints
 };
 
 struct OptimizeResult {
   Graph graph;
   OptimizeStats stats;
   GraphCost before, after;
+  ReinplaceLog reinplace_log;  // decisions of the reinplace passes (empty if they did not run)
   std::shared_ptr<OptimizeState> state;
 };
 

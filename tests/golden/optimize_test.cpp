@@ -120,6 +120,31 @@ TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
   EXPECT_LT(r.stats.cost_after_us, hand.stats.cost_before_us);
 }
 
+// Reduce-overhead runs TorchAir's reinplace passes on the extracted graph
+// (spec §6): scenario A2 has an intermediate and a copy_ epilogue.
+TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/reinplace/A2.fx";
+  Graph in = load_graph(read_file_or_stdin(path), path, reg()).graph;
+  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  EXPECT_TRUE(r.stats.reinplace_ran);
+  EXPECT_EQ(r.stats.reinplaced_nodes, 2u);
+  EXPECT_EQ(r.stats.removed_copies, 1u);
+  EXPECT_GT(r.stats.reinplace_saved_bytes, 0);
+  EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
+  expect_equivalent(in, r.graph);
+
+  OptimizeOptions ge;
+  ge.rules.mode = ExecMode::MaxAutotune;
+  EXPECT_FALSE(optimize_graph(in, reg(), ge).stats.reinplace_ran);
+
+  OptimizeOptions off;
+  apply_config_json(off, R"({"debug": {"aclgraph": {
+      "disable_reinplace_inplaceable_ops_pass": true,
+      "disable_reinplace_input_mutated_ops_pass": true}}})",
+                    "cfg.json");
+  EXPECT_EQ(optimize_graph(in, reg(), off).stats.reinplaced_nodes, 0u);
+}
+
 TEST(Optimize, FusionPassOffChangesNothing) {
   Graph in = load_example("deepseek_layer.fx");
   OptimizeOptions opt;
