@@ -77,13 +77,29 @@ struct Ctx {
   }
 
   std::string op_name(Id n) const { return std::string(g.node_op(n).str()); }
-  bool is_fused(Id n) const { return rule_of.count(op_name(n)) > 0; }
+  // A fused op the rewrites added (the input's own fused ops are not fusions).
+  bool is_fused(Id n) const { return n >= st.input_node_ids && rule_of.count(op_name(n)) > 0; }
   bool is_getitem(Id n) const { return g.node_op(n).str() == graph_ops::kGetItem; }
   bool extracted(Id cls) const { return chosen.count(cls) > 0; }
   CostBreakdown cost(Id n) const { return enode_cost(g, *st.types, reg, *st.model, n); }
+  // The input name of a class, else a description of its chosen node
+  // ("npu_add_rms_norm_quant[2]" for a projection of a new node).
   std::string name_of(Id cls) const {
     auto it = names.find(cls);
-    return it != names.end() ? it->second : fmt::format("e-class {}", cls);
+    if (it != names.end()) return it->second;
+    auto ch = chosen.find(cls);
+    if (ch == chosen.end()) return fmt::format("e-class {}", cls);
+    NodeView n = g.node(ch->second);
+    if (is_getitem(ch->second) && n.children.size() == 2) {
+      std::optional<Constant> index = g.constant_of(g.find(n.children[1]));
+      return fmt::format("{}[{}]", name_of(g.find(n.children[0])),
+                         index ? index->to_string() : "?");
+    }
+    return short_name(op_name(ch->second));
+  }
+  static std::string short_name(const std::string& op) {
+    size_t colon = op.find("::");
+    return colon == std::string::npos ? op : op.substr(colon + 2);
   }
   // Same op, payload and (canonical) children: the same term up to equality.
   bool same_enode(Id a, Id b) const {
@@ -290,6 +306,22 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
 
 // ---- fusions possible but not chosen ---------------------------------------
 
+// True when the candidate's outputs are already produced by a chosen node
+// of the same fused op (another spelling of a chosen fusion, e.g. with a
+// different layout of its inputs): not a separate decision.
+bool variant_of_chosen(const Ctx& c, Id fused) {
+  Id cls = c.g.find(fused);
+  for (Id covered : covered_classes(c, cls)) {
+    Id n = c.chosen.at(covered);
+    if (c.is_getitem(n))
+      n = c.chosen.count(c.g.find(c.g.node(n).children[0]))
+              ? c.chosen.at(c.g.find(c.g.node(n).children[0]))
+              : n;
+    if (c.g.node_op(n) == c.g.node_op(fused)) return true;
+  }
+  return false;
+}
+
 // Fused e-nodes not chosen whose value (or a projection of it) sits in an
 // extracted class; the cheapest per (op, class).
 std::vector<Id> unchosen_candidates(const Ctx& c) {
@@ -311,7 +343,8 @@ std::vector<Id> unchosen_candidates(const Ctx& c) {
     }
   }
   std::vector<Id> out;
-  for (const auto& [key, n] : best) out.push_back(n);
+  for (const auto& [key, n] : best)
+    if (!variant_of_chosen(c, n)) out.push_back(n);
   std::sort(out.begin(), out.end());
   return out;
 }
@@ -387,7 +420,7 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
     u.used_by = user_name(c, user);
     u.reason = fmt::format(
         "{} not used for {}: its intermediate {} is also used by {}, so the unfused {} must "
-        "still run; fused total {:.1f} µs vs unfused {:.1f} µs",
+        "still run; fused total {:.2f} µs vs unfused {:.2f} µs",
         short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
         u.unfused_us);
   } else if (std::abs(u.fused_total_us - u.unfused_us) < 0.005) {
