@@ -8,6 +8,7 @@
 #include "extract/explain_report.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -231,6 +232,20 @@ std::pair<Id, Id> proof_ends(const Ctx& c, Id fused, Id fused_cls,
   return {kNoId, kNoId};
 }
 
+// Proof terms print leaves as `placeholder@<symbol id>`; show the names.
+std::string with_leaf_names(std::string term) {
+  for (std::string_view leaf : {"placeholder@", "get_attr@"}) {
+    for (size_t at = term.find(leaf); at != std::string::npos; at = term.find(leaf, at + 1)) {
+      size_t digits = at + leaf.size(), end = digits;
+      while (end < term.size() && std::isdigit(static_cast<unsigned char>(term[end]))) ++end;
+      if (end == digits) continue;
+      uint32_t id = static_cast<uint32_t>(std::stoul(term.substr(digits, end - digits)));
+      term.replace(at, end - at, std::string(Symbol(id).str()));
+    }
+  }
+  return term;
+}
+
 void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
                const std::vector<size_t>& region, const ExplainOptions& opt, ChosenFusion& out) {
   auto [from, to] = proof_ends(c, fused, fused_cls, region);
@@ -248,7 +263,7 @@ void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
       std::string rule = s.rule;
       if (s.backward) rule += " (reverse)";
       if (s.coarse) rule += " (coarse)";
-      out.proof.push_back({rule, e.terms.to_string(s.term, opt.term_depth)});
+      out.proof.push_back({rule, with_leaf_names(e.terms.to_string(s.term, opt.term_depth))});
     }
   } catch (const Error& err) {
     out.proof_note = err.what();
