@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
   add_bench_command(app, action);
   add_extract_command(app, action);
   add_reinplace_command(app, action);
+  add_explain_command(app, action);
 
   try {
     app.parse(argc, argv);

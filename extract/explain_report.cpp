@@ -1,28 +1,40 @@
 // explain_run and its text/JSON renderings (extract/explain_report.hpp).
+//
+// Vocabulary used below: an "extracted class" is a canonical e-class the
+// extraction chose a node for; the "region" of a fused node is what it
+// would replace: walking from the classes its outputs cover towards the
+// inputs, stopping at the fused node's own inputs (and at anything those
+// inputs depend on, which is needed either way).
 #include "extract/explain_report.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <deque>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cost/egraph_cost.hpp"
+#include "egraph/arg_encoding.hpp"
+#include "egraph/explain.hpp"
 #include "extract/optimize_state.hpp"
 
 namespace eqfuse {
-namespace {
 
-// Input node name of each canonical class that an input node landed in.
-std::map<Id, std::string> class_names(const OptimizeState& st, const Graph& input) {
-  std::map<Id, std::string> out;
-  for (size_t i = 0; i < input.nodes().size(); ++i) {
-    if (i >= st.loaded.node_class.size()) break;
-    Id cls = st.loaded.node_class[i];
-    if (cls == kNoId) continue;
-    out.emplace(st.egraph->find(cls), input.nodes()[i].name);
-  }
-  return out;
+void CostSum::add(const CostBreakdown& c) {
+  if (!c.is_kernel) return;
+  ++kernels;
+  launch_us += c.launch_us;
+  fixed_us += c.fixed_us;
+  memory_us += c.memory_us;
+  compute_us += c.compute_us;
+  total_us += c.total_us;
 }
+
+namespace {
 
 // op -> fusion rule that introduces it (first in library order).
 std::map<std::string, std::string> fused_op_rules(const RuleLibrary& lib) {
@@ -38,92 +50,645 @@ std::map<std::string, std::string> fused_op_rules(const RuleLibrary& lib) {
   return out;
 }
 
-std::vector<ChosenFusion> chosen_fusions(const OptimizeResult& r, const OpRegistry& reg) {
-  const OptimizeState& st = *r.state;
-  std::map<std::string, std::string> rule_of = fused_op_rules(*st.library);
-  std::vector<ChosenFusion> out;
-  for (const NodeCost& nc : r.after.nodes) {
-    const Node& n = r.graph.node(nc.node);
-    auto it = rule_of.find(n.target);
-    if (it == rule_of.end()) continue;
-    out.push_back({it->second, n.name, n.target, nc.cost});
+// Everything the analyses below look up, computed once per report.
+struct Ctx {
+  const OptimizeResult& r;
+  const OptimizeState& st;
+  const EGraph& g;
+  const OpRegistry& reg;
+  std::map<std::string, std::string> rule_of;  // fused op -> rule
+  std::map<Id, std::string> names;             // canonical class -> first input node name
+  std::map<Id, Id> chosen;                     // extracted class -> chosen e-node
+  std::map<Id, std::vector<Id>> users;         // class -> extracted classes using it
+  std::set<Id> roots;
+
+  Ctx(const OptimizeResult& res, const OpRegistry& registry)
+      : r(res), st(*res.state), g(*res.state->egraph), reg(registry) {
+    rule_of = fused_op_rules(*st.library);
+    for (size_t i = 0; i < st.input.nodes().size() && i < st.loaded.node_class.size(); ++i)
+      if (st.loaded.node_class[i] != kNoId)
+        names.emplace(g.find(st.loaded.node_class[i]), st.input.nodes()[i].name);
+    for (Id cls : st.problem.eclass_of) {
+      Id n = st.problem.chosen_node(st.extraction, cls);
+      if (n != kNoId) chosen.emplace(cls, n);
+    }
+    for (const auto& [cls, n] : chosen)
+      for (Id child : g.node(n).children) users[g.find(child)].push_back(cls);
+    for (Id root : st.loaded.roots) roots.insert(g.find(root));
   }
-  (void)reg;
+
+  std::string op_name(Id n) const { return std::string(g.node_op(n).str()); }
+  // A fused op the rewrites added (the input's own fused ops are not fusions).
+  bool is_fused(Id n) const { return n >= st.input_node_ids && rule_of.count(op_name(n)) > 0; }
+  bool is_getitem(Id n) const { return g.node_op(n).str() == graph_ops::kGetItem; }
+  bool extracted(Id cls) const { return chosen.count(cls) > 0; }
+  CostBreakdown cost(Id n) const { return enode_cost(g, *st.types, reg, *st.model, n); }
+  // The input name of a class, else a description of its chosen node
+  // ("npu_add_rms_norm_quant[2]" for a projection of a new node).
+  std::string name_of(Id cls) const {
+    auto it = names.find(cls);
+    if (it != names.end()) return it->second;
+    auto ch = chosen.find(cls);
+    if (ch == chosen.end()) return fmt::format("e-class {}", cls);
+    NodeView n = g.node(ch->second);
+    if (is_getitem(ch->second) && n.children.size() == 2) {
+      std::optional<Constant> index = g.constant_of(g.find(n.children[1]));
+      return fmt::format("{}[{}]", name_of(g.find(n.children[0])),
+                         index ? index->to_string() : "?");
+    }
+    return short_name(op_name(ch->second));
+  }
+  static std::string short_name(const std::string& op) {
+    size_t colon = op.find("::");
+    return colon == std::string::npos ? op : op.substr(colon + 2);
+  }
+  // Same op, payload and (canonical) children: the same term up to equality.
+  bool same_enode(Id a, Id b) const {
+    NodeView x = g.node(a), y = g.node(b);
+    if (x.op != y.op || x.payload != y.payload || x.children.size() != y.children.size())
+      return false;
+    for (size_t i = 0; i < x.children.size(); ++i)
+      if (g.find(x.children[i]) != g.find(y.children[i])) return false;
+    return true;
+  }
+  // An input node survives when its e-node is the one chosen for its class.
+  bool input_kept(size_t i) const {
+    Id n = st.loaded.node_class.at(i);
+    if (n == kNoId) return true;
+    auto it = chosen.find(g.find(n));
+    return it != chosen.end() && same_enode(it->second, n);
+  }
+};
+
+// The classes a fused node's inputs are: its children, looking through
+// prim::list nodes (tensor lists).
+std::set<Id> input_classes(const Ctx& c, Id fused) {
+  std::set<Id> out;
+  for (Id child : c.g.node(fused).children) {
+    Id cls = c.g.find(child);
+    out.insert(cls);
+    for (Id n : c.g.class_nodes(cls))
+      if (c.op_name(n) == graph_ops::kList)
+        for (Id item : c.g.node(n).children) out.insert(c.g.find(item));
+  }
   return out;
+}
+
+// Classes the extracted graph needs to compute `seeds`: the seeds and their
+// chosen descendants. Seeds the extraction does not compute are looked
+// through (their nodes' children, a few levels) so a fused node needing a
+// new view still stops at the view's operand.
+std::set<Id> needed_anyway(const Ctx& c, const std::set<Id>& seeds) {
+  std::set<Id> out;
+  std::deque<std::pair<Id, int>> todo;
+  for (Id s : seeds) todo.push_back({s, 0});
+  while (!todo.empty()) {
+    auto [cls, depth] = todo.front();
+    todo.pop_front();
+    if (!out.insert(cls).second) continue;
+    auto it = c.chosen.find(cls);
+    if (it != c.chosen.end()) {
+      for (Id ch : c.g.node(it->second).children) todo.push_back({c.g.find(ch), depth});
+    } else if (depth < 3) {
+      for (Id n : c.g.class_nodes(cls))
+        for (Id ch : c.g.node(n).children) todo.push_back({c.g.find(ch), depth + 1});
+    }
+  }
+  return out;
+}
+
+// Extracted classes whose value the fused node (in class `fused_cls`) would
+// provide: its own class and the classes holding a projection of it.
+std::vector<Id> covered_classes(const Ctx& c, Id fused_cls) {
+  std::vector<Id> out;
+  if (c.extracted(fused_cls)) out.push_back(fused_cls);
+  for (Id parent : c.g.class_parents(fused_cls)) {
+    if (!c.g.node_alive(parent) || !c.is_getitem(parent)) continue;
+    Id cls = c.g.find(parent);
+    if (c.extracted(cls) && std::find(out.begin(), out.end(), cls) == out.end()) out.push_back(cls);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// The extracted classes between `covered` and the fused node's inputs.
+std::set<Id> extracted_region(const Ctx& c, const std::vector<Id>& covered,
+                              const std::set<Id>& stop) {
+  std::set<Id> region(covered.begin(), covered.end());
+  std::deque<Id> todo(covered.begin(), covered.end());
+  while (!todo.empty()) {
+    Id cls = todo.front();
+    todo.pop_front();
+    for (Id ch : c.g.node(c.chosen.at(cls)).children) {
+      Id child = c.g.find(ch);
+      if (stop.count(child) || !c.extracted(child)) continue;
+      if (c.g.node(c.chosen.at(child)).children.empty()) continue;  // leaves are free
+      if (region.insert(child).second) todo.push_back(child);
+    }
+  }
+  return region;
+}
+
+// ---- chosen fusions -------------------------------------------------------
+
+// Input node indices the fused node replaces (see the file comment).
+std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const std::set<Id>& stop) {
+  std::vector<Id> covered = covered_classes(c, fused_cls);
+  std::set<Id> cov(covered.begin(), covered.end());
+  const Graph& in = c.st.input;
+  std::set<size_t> seen;
+  std::deque<size_t> todo;
+  for (size_t i = 0; i < in.nodes().size() && i < c.st.loaded.node_class.size(); ++i) {
+    Id cls = c.st.loaded.node_class[i];
+    if (cls != kNoId && cov.count(c.g.find(cls)) && seen.insert(i).second) todo.push_back(i);
+  }
+  while (!todo.empty()) {
+    size_t i = todo.front();
+    todo.pop_front();
+    for (NodeRef a : node_inputs(in.nodes()[i])) {
+      size_t ai = static_cast<size_t>(a.index);
+      Id cls = c.st.loaded.node_class.at(ai);
+      if (cls == kNoId || stop.count(c.g.find(cls)) || c.input_kept(ai)) continue;
+      if (seen.insert(ai).second) todo.push_back(ai);
+    }
+  }
+  std::vector<size_t> out;
+  for (size_t i : seen)
+    if (!c.input_kept(i)) out.push_back(i);
+  return out;
+}
+
+// The first input node covered by the fused node, and the e-node in that
+// node's class that denotes the fused value (the fused node or its projection).
+std::pair<Id, Id> proof_ends(const Ctx& c, Id fused, Id fused_cls,
+                             const std::vector<size_t>& region) {
+  for (size_t i : region) {
+    Id start = c.st.loaded.node_class[i];
+    Id cls = c.g.find(start);
+    if (cls == fused_cls) return {start, fused};
+    for (Id n : c.g.class_nodes(cls))
+      if (c.is_getitem(n) && c.g.find(c.g.node(n).children[0]) == fused_cls) return {start, n};
+  }
+  return {kNoId, kNoId};
+}
+
+// Proof terms print leaves as `placeholder@<symbol id>`; show the names.
+std::string with_leaf_names(std::string term) {
+  for (std::string_view leaf : {"placeholder@", "get_attr@"}) {
+    for (size_t at = term.find(leaf); at != std::string::npos; at = term.find(leaf, at + 1)) {
+      size_t digits = at + leaf.size(), end = digits;
+      while (end < term.size() && std::isdigit(static_cast<unsigned char>(term[end]))) ++end;
+      if (end == digits) continue;
+      uint32_t id = static_cast<uint32_t>(std::stoul(term.substr(digits, end - digits)));
+      term.replace(at, end - at, std::string(Symbol(id).str()));
+    }
+  }
+  return term;
+}
+
+void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
+               const std::vector<size_t>& region, const ExplainOptions& opt, ChosenFusion& out) {
+  auto [from, to] = proof_ends(c, fused, fused_cls, region);
+  if (from == kNoId) {
+    out.proof_note = "no input node holds the fused value";
+    return;
+  }
+  try {
+    Explanation e = ex.explain(from, to);
+    for (const ExplanationStep& s : e.steps) {
+      if (out.proof.size() >= opt.max_proof_steps) {
+        out.proof_note = fmt::format("{} more steps not shown", e.steps.size() - out.proof.size());
+        break;
+      }
+      std::string rule = s.rule;
+      if (s.backward) rule += " (reverse)";
+      if (s.coarse) rule += " (coarse)";
+      out.proof.push_back({rule, with_leaf_names(e.terms.to_string(s.term, opt.term_depth))});
+    }
+  } catch (const Error& err) {
+    out.proof_note = err.what();
+  }
+}
+
+// Output nodes with a fused op, per op, in program order.
+std::map<std::string, std::vector<NodeCost>> fused_output_nodes(const Ctx& c) {
+  std::map<std::string, std::vector<NodeCost>> out;
+  for (const NodeCost& nc : c.r.after.nodes) {
+    const Node& n = c.r.graph.node(nc.node);
+    if (c.rule_of.count(n.target)) out[n.target].push_back(nc);
+  }
+  return out;
+}
+
+std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt) {
+  std::map<size_t, const NodeCost*> input_cost;
+  for (const NodeCost& nc : c.r.before.nodes) input_cost[static_cast<size_t>(nc.node.index)] = &nc;
+  std::unique_ptr<Explainer> ex;
+  if (opt.proofs) ex = std::make_unique<Explainer>(c.g, c.st.rules.rewrites);
+  // Fused e-nodes ordered like the emitter places them: where the first
+  // input node they replace was; paired per op with the output nodes.
+  std::vector<std::tuple<size_t, Id, Id, std::vector<size_t>>> fused;
+  for (const auto& [cls, n] : c.chosen) {
+    if (!c.is_fused(n)) continue;
+    std::vector<size_t> region = input_region(c, cls, needed_anyway(c, input_classes(c, n)));
+    size_t first = region.empty() ? SIZE_MAX : region.front();
+    fused.emplace_back(first, n, cls, std::move(region));
+  }
+  std::sort(fused.begin(), fused.end());
+  auto outputs = fused_output_nodes(c);
+  std::map<std::string, size_t> used;
+  std::vector<ChosenFusion> out;
+  for (const auto& [first, n, cls, region] : fused) {
+    ChosenFusion f;
+    f.op = c.op_name(n);
+    f.rule = c.rule_of.at(f.op);
+    f.cost = c.cost(n);
+    size_t k = used[f.op]++;
+    const auto& outs = outputs[f.op];
+    f.node = k < outs.size() ? c.r.graph.node(outs[k].node).name : c.name_of(cls);
+    for (size_t i : region) {
+      f.replaces.push_back(c.st.input.nodes()[i].name);
+      auto it = input_cost.find(i);
+      if (it == input_cost.end() || !it->second->cost.is_kernel) continue;
+      f.replaced_kernels.push_back(c.st.input.nodes()[i].name);
+      f.unfused.add(it->second->cost);
+    }
+    if (ex) add_proof(c, *ex, n, cls, region, opt, f);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+// ---- fusions possible but not chosen ---------------------------------------
+
+// True when the candidate's outputs are already produced by a chosen node
+// of the same fused op (another spelling of a chosen fusion, e.g. with a
+// different layout of its inputs): not a separate decision.
+bool variant_of_chosen(const Ctx& c, Id fused) {
+  Id cls = c.g.find(fused);
+  for (Id covered : covered_classes(c, cls)) {
+    Id n = c.chosen.at(covered);
+    if (c.is_getitem(n))
+      n = c.chosen.count(c.g.find(c.g.node(n).children[0]))
+              ? c.chosen.at(c.g.find(c.g.node(n).children[0]))
+              : n;
+    if (c.g.node_op(n) == c.g.node_op(fused)) return true;
+  }
+  return false;
+}
+
+// Fused e-nodes not chosen whose value (or a projection of it) sits in an
+// extracted class; the cheapest per (op, class).
+std::vector<Id> unchosen_candidates(const Ctx& c) {
+  std::map<std::pair<std::string, Id>, Id> best;
+  auto consider = [&](Id n) {
+    Id cls = c.g.find(n);
+    auto it = c.chosen.find(cls);
+    if (it != c.chosen.end() && c.same_enode(it->second, n)) return;
+    auto key = std::make_pair(c.op_name(n), cls);
+    auto [pos, fresh] = best.emplace(key, n);
+    if (!fresh && c.cost(n).total_us < c.cost(pos->second).total_us) pos->second = n;
+  };
+  for (const auto& [cls, chosen_node] : c.chosen) {
+    for (Id n : c.g.class_nodes(cls)) {
+      if (c.is_fused(n)) consider(n);
+      if (!c.is_getitem(n)) continue;
+      for (Id m : c.g.class_nodes(c.g.find(c.g.node(n).children[0])))
+        if (c.is_fused(m)) consider(m);
+    }
+  }
+  std::vector<Id> out;
+  for (const auto& [key, n] : best)
+    if (!variant_of_chosen(c, n)) out.push_back(n);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// A region class with a user outside the region (or a graph output): the
+// unfused producer of that value has to run even with the fused kernel.
+std::pair<Id, Id> shared_intermediate(const Ctx& c, const std::set<Id>& region,
+                                      const std::vector<Id>& covered) {
+  for (Id cls : region) {
+    if (std::find(covered.begin(), covered.end(), cls) != covered.end()) continue;
+    if (c.roots.count(cls)) return {cls, kNoId};
+    auto it = c.users.find(cls);
+    if (it == c.users.end()) continue;
+    for (Id user : it->second)
+      if (!region.count(user)) return {cls, user};
+  }
+  return {kNoId, kNoId};
+}
+
+// Region classes `from` depends on (within the region), `from` included.
+std::set<Id> region_closure(const Ctx& c, Id from, const std::set<Id>& region) {
+  std::set<Id> out{from};
+  std::deque<Id> todo{from};
+  while (!todo.empty()) {
+    Id cls = todo.front();
+    todo.pop_front();
+    for (Id ch : c.g.node(c.chosen.at(cls)).children) {
+      Id child = c.g.find(ch);
+      if (region.count(child) && out.insert(child).second) todo.push_back(child);
+    }
+  }
+  return out;
+}
+
+std::string kernel_ops(const Ctx& c, const std::set<Id>& classes) {
+  std::set<std::string> ops;
+  for (Id cls : classes)
+    if (c.cost(c.chosen.at(cls)).is_kernel) {
+      std::string op = c.op_name(c.chosen.at(cls));
+      ops.insert(op.substr(op.find("::") == std::string::npos ? 0 : op.find("::") + 2));
+    }
+  std::string out;
+  for (const std::string& op : ops) out += (out.empty() ? "" : " + ") + op;
+  return out.empty() ? "nodes" : out;
+}
+
+std::string user_name(const Ctx& c, Id user) {
+  return user == kNoId ? "the graph output" : c.name_of(user);
+}
+
+UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
+  Id cls = c.g.find(fused);
+  std::vector<Id> covered = covered_classes(c, cls);
+  std::set<Id> region = extracted_region(c, covered, needed_anyway(c, input_classes(c, fused)));
+  UnchosenFusion u;
+  u.op = c.op_name(fused);
+  u.rule = c.rule_of.at(u.op);
+  u.for_node = covered.empty() ? c.name_of(cls) : c.name_of(covered.front());
+  for (Id r : region) u.unfused_us += c.cost(c.chosen.at(r)).total_us;
+  u.fused_total_us = c.cost(fused).total_us;
+  std::string short_op =
+      u.op.substr(u.op.find("::") == std::string::npos ? 0 : u.op.find("::") + 2);
+  auto [shared, user] = shared_intermediate(c, region, covered);
+  if (shared != kNoId) {
+    std::set<Id> stay = region_closure(c, shared, region);
+    for (Id s : stay) {
+      CostBreakdown k = c.cost(c.chosen.at(s));
+      u.fused_total_us += k.total_us;
+      if (k.is_kernel) u.must_still_run.push_back(c.name_of(s));
+    }
+    u.kind = "intermediate_used_elsewhere";
+    u.intermediate = c.name_of(shared);
+    u.used_by = user_name(c, user);
+    u.reason = fmt::format(
+        "{} not used for {}: its intermediate {} is also used by {}, so the unfused {} must "
+        "still run; fused total {:.2f} µs vs unfused {:.2f} µs",
+        short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
+        u.unfused_us);
+  } else if (std::abs(u.fused_total_us - u.unfused_us) < 0.005) {
+    u.kind = "tie";
+    u.reason = fmt::format(
+        "{} not used for {}: it costs the same as the unfused {} ({:.2f} µs); the input's own "
+        "nodes are kept on ties",
+        short_op, u.for_node, kernel_ops(c, region), u.unfused_us);
+  } else {
+    u.kind = "costs_more";
+    u.reason =
+        fmt::format("{} not used for {}: costs more: {:.2f} µs vs {:.2f} µs for the unfused {}",
+                    short_op, u.for_node, u.fused_total_us, u.unfused_us, kernel_ops(c, region));
+  }
+  return u;
+}
+
+// ---- rejections and cross-stream near misses --------------------------------
+
+std::vector<RejectedMatch> rejected_matches(const Ctx& c) {
+  std::vector<RejectedMatch> out;
+  std::set<std::tuple<std::string, std::string, std::string>> seen;
+  for (const Rejection& rej : c.st.rules.rejections->entries) {
+    Id root = rej.root == kNoId ? kNoId : c.g.find(rej.root);
+    std::string at = c.name_of(root);
+    if (!seen.insert({rej.rule, at, rej.condition}).second) continue;
+    out.push_back({rej.rule, at, rej.condition, rej.detail});
+  }
+  return out;
+}
+
+std::set<std::string> search_ops(const RuleDef& r) {
+  std::set<std::string> out;
+  for (const Node& n : r.search.nodes())
+    if (n.kind == NodeKind::Call) out.insert(n.target);
+  return out;
+}
+
+// The call node behind an input (looking through getitem projections).
+const Node& producer_call(const Graph& g, NodeRef r) {
+  const Node* n = &g.node(r);
+  while (n->kind == NodeKind::GetItem) n = &g.node(n->getitem_source());
+  return *n;
+}
+
+std::vector<CrossStreamNearMiss> cross_stream_near_misses(const Ctx& c) {
+  std::vector<CrossStreamNearMiss> out;
+  const Graph& in = c.st.input;
+  for (const RuleDef& rule : c.st.library->rules()) {
+    if (!rule.has_label("fusion")) continue;
+    std::set<std::string> ops = search_ops(rule);
+    if (ops.size() < 2) continue;
+    for (const Node& consumer : in.nodes()) {
+      if (consumer.kind != NodeKind::Call || !ops.count(consumer.target)) continue;
+      std::set<std::string> seen;
+      for (NodeRef a : node_inputs(consumer)) {
+        const Node& producer = producer_call(in, a);
+        if (producer.kind != NodeKind::Call || !ops.count(producer.target)) continue;
+        if (producer.meta.stream == consumer.meta.stream || !seen.insert(producer.name).second)
+          continue;
+        out.push_back(
+            {rule.name, producer.name, producer.meta.stream, consumer.name, consumer.meta.stream});
+      }
+    }
+  }
+  return out;
+}
+
+std::string stream_label(const std::string& s) {
+  return s.empty() ? "the default stream" : fmt::format("stream '{}'", s);
 }
 
 }  // namespace
 
-ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg) {
-  const OptimizeState& st = *r.state;
+std::string rejection_sentence(const RejectedMatch& m) {
+  return fmt::format("{} rejected at {}: `{}` failed{}", m.rule, m.at, m.condition,
+                     m.detail.empty() ? "" : " (" + m.detail + ")");
+}
+
+std::string cross_stream_sentence(const CrossStreamNearMiss& c) {
+  return fmt::format(
+      "{} cannot fuse {} into {}: {} runs on {} and {} on {}; rules match within one stream",
+      c.rule, c.producer, c.consumer, c.producer, stream_label(c.producer_stream), c.consumer,
+      stream_label(c.consumer_stream));
+}
+
+ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
+                          const ExplainOptions& options) {
+  Ctx c(r, reg);
   ExplainReport rep;
   rep.mode = r.stats.mode;
   rep.device = r.stats.device;
   rep.cost_before_us = r.stats.cost_before_us;
   rep.cost_after_us = r.stats.cost_after_us;
   rep.rules = r.stats.rules;
-  rep.chosen = chosen_fusions(r, reg);
-  std::map<Id, std::string> names = class_names(st, st.input);
-  std::set<std::tuple<std::string, std::string, std::string>> seen;
-  for (const Rejection& rej : st.rules.rejections->entries) {
-    Id root = rej.root == kNoId ? kNoId : st.egraph->find(rej.root);
-    auto it = names.find(root);
-    std::string at = it != names.end() ? it->second : fmt::format("e-class {}", root);
-    if (!seen.insert({rej.rule, at, rej.condition}).second) continue;
-    rep.rejected.push_back({rej.rule, at, rej.condition, rej.detail});
-  }
+  rep.chosen = chosen_fusions(c, options);
+  for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
+  rep.rejected = rejected_matches(c);
+  rep.cross_stream = cross_stream_near_misses(c);
   return rep;
 }
+
+namespace {
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "-" : out;
+}
+
+std::string format_chosen(const ChosenFusion& f) {
+  std::string out = fmt::format(
+      "  {} = {} by {}: {:.2f} us (launch {:.2f}, fixed {:.2f}, memory {:.2f}, compute {:.2f})\n",
+      f.node, f.op, f.rule, f.cost.total_us, f.cost.launch_us, f.cost.fixed_us, f.cost.memory_us,
+      f.cost.compute_us);
+  out += fmt::format("    replaces {} (kernels: {})\n", join(f.replaces), join(f.replaced_kernels));
+  out += fmt::format("    {:<10} {:>10} {:>16}\n", "us", "fused",
+                     fmt::format("unfused ({})", f.unfused.kernels));
+  auto row = [&](const char* what, double fused, double unfused) {
+    out += fmt::format("    {:<10} {:>10.2f} {:>16.2f}\n", what, fused, unfused);
+  };
+  row("launch", f.cost.launch_us, f.unfused.launch_us);
+  row("fixed", f.cost.fixed_us, f.unfused.fixed_us);
+  row("memory", f.cost.memory_us, f.unfused.memory_us);
+  row("compute", f.cost.compute_us, f.unfused.compute_us);
+  row("total", f.cost.total_us, f.unfused.total_us);
+  if (!f.proof.empty()) out += "    proof:\n";
+  for (const ProofStep& s : f.proof)
+    out += s.rule.empty() ? fmt::format("      {}\n", s.term)
+                          : fmt::format("      = {}   [{}]\n", s.term, s.rule);
+  if (!f.proof_note.empty()) out += fmt::format("    proof note: {}\n", f.proof_note);
+  return out;
+}
+
+std::string format_rule_table(const std::vector<RuleRunStats>& rules) {
+  std::string out = fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}\n", "rule", "candidates", "fired",
+                                "chosen", "rejected");
+  for (const RuleRunStats& s : rules) {
+    if (!s.enabled) {
+      out += fmt::format("{:<46} off: {}\n", s.rule, s.toggle_reason);
+      continue;
+    }
+    std::string why;
+    for (const auto& [cond, n] : s.rejected_by) why += fmt::format(" [{}x `{}`]", n, cond);
+    out += fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}{}\n", s.rule, s.matches, s.applications,
+                       s.chosen, s.rejected, why);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::string format_explanation_text(const ExplainReport& rep) {
   std::string out = fmt::format("explain: {} on {}, modeled {:.1f} us -> {:.1f} us\n", rep.mode,
                                 rep.device, rep.cost_before_us, rep.cost_after_us);
   out += "chosen fusions:\n";
   if (rep.chosen.empty()) out += "  none\n";
-  for (const ChosenFusion& c : rep.chosen)
-    out += fmt::format(
-        "  {} = {} by {}: {:.2f} us (launch {:.2f}, fixed {:.2f}, memory {:.2f}, compute "
-        "{:.2f})\n",
-        c.node, c.op, c.rule, c.cost.total_us, c.cost.launch_us, c.cost.fixed_us, c.cost.memory_us,
-        c.cost.compute_us);
+  for (const ChosenFusion& c : rep.chosen) out += format_chosen(c);
+  out += "possible but not chosen:\n";
+  if (rep.not_chosen.empty()) out += "  none\n";
+  for (const UnchosenFusion& u : rep.not_chosen) out += fmt::format("  {}\n", u.reason);
   out += "rejected by a condition:\n";
   if (rep.rejected.empty()) out += "  none\n";
-  for (const RejectedMatch& m : rep.rejected)
-    out += fmt::format("  {} at {}: `{}` failed{}\n", m.rule, m.at, m.condition,
-                       m.detail.empty() ? "" : " (" + m.detail + ")");
-  out += fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}\n", "rule", "candidates", "fired", "chosen",
-                     "rejected");
-  for (const RuleRunStats& s : rep.rules) {
-    if (!s.enabled) {
-      out += fmt::format("{:<46} off: {}\n", s.rule, s.toggle_reason);
-      continue;
-    }
-    out += fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}\n", s.rule, s.matches, s.applications,
-                       s.chosen, s.rejected);
-  }
+  for (const RejectedMatch& m : rep.rejected) out += fmt::format("  {}\n", rejection_sentence(m));
+  out += "rules off:\n";
+  size_t off = 0;
+  for (const RuleRunStats& s : rep.rules)
+    if (!s.enabled && ++off) out += fmt::format("  {}: {}\n", s.rule, s.toggle_reason);
+  if (off == 0) out += "  none\n";
+  out += "cross-stream near misses:\n";
+  if (rep.cross_stream.empty()) out += "  none\n";
+  for (const CrossStreamNearMiss& c : rep.cross_stream)
+    out += fmt::format("  {}\n", cross_stream_sentence(c));
+  out += format_rule_table(rep.rules);
   return out;
 }
 
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+OJson cost_json(const CostBreakdown& c) {
+  return {{"launch_us", c.launch_us},
+          {"fixed_us", c.fixed_us},
+          {"memory_us", c.memory_us},
+          {"compute_us", c.compute_us},
+          {"total_us", c.total_us}};
+}
+
+OJson cost_json(const CostSum& c) {
+  return {{"kernels", c.kernels},     {"launch_us", c.launch_us},   {"fixed_us", c.fixed_us},
+          {"memory_us", c.memory_us}, {"compute_us", c.compute_us}, {"total_us", c.total_us}};
+}
+
+OJson chosen_json(const ChosenFusion& c) {
+  OJson j = {{"rule", c.rule},
+             {"node", c.node},
+             {"op", c.op},
+             {"total_us", c.cost.total_us},
+             {"launch_us", c.cost.launch_us},
+             {"memory_us", c.cost.memory_us},
+             {"compute_us", c.cost.compute_us}};
+  j["replaces"] = c.replaces;
+  j["replaced_kernels"] = c.replaced_kernels;
+  j["fused"] = cost_json(c.cost);
+  j["unfused"] = cost_json(c.unfused);
+  j["proof"] = OJson::array();
+  for (const ProofStep& s : c.proof) j["proof"].push_back({{"rule", s.rule}, {"term", s.term}});
+  j["proof_note"] = c.proof_note;
+  return j;
+}
+
+OJson unchosen_json(const UnchosenFusion& u) {
+  return {{"rule", u.rule},
+          {"op", u.op},
+          {"for", u.for_node},
+          {"kind", u.kind},
+          {"intermediate", u.intermediate},
+          {"used_by", u.used_by},
+          {"must_still_run", u.must_still_run},
+          {"fused_total_us", u.fused_total_us},
+          {"unfused_us", u.unfused_us},
+          {"reason", u.reason}};
+}
+
+}  // namespace
+
 std::string explanation_to_json(const ExplainReport& rep) {
-  nlohmann::ordered_json j;
+  OJson j;
   j["mode"] = rep.mode;
   j["device"] = rep.device;
   j["cost_before_us"] = rep.cost_before_us;
   j["cost_after_us"] = rep.cost_after_us;
-  j["chosen"] = nlohmann::ordered_json::array();
-  for (const ChosenFusion& c : rep.chosen)
-    j["chosen"].push_back({{"rule", c.rule},
-                           {"node", c.node},
-                           {"op", c.op},
-                           {"total_us", c.cost.total_us},
-                           {"launch_us", c.cost.launch_us},
-                           {"memory_us", c.cost.memory_us},
-                           {"compute_us", c.cost.compute_us}});
-  j["rejected"] = nlohmann::ordered_json::array();
+  j["chosen"] = OJson::array();
+  for (const ChosenFusion& c : rep.chosen) j["chosen"].push_back(chosen_json(c));
+  j["not_chosen"] = OJson::array();
+  for (const UnchosenFusion& u : rep.not_chosen) j["not_chosen"].push_back(unchosen_json(u));
+  j["rejected"] = OJson::array();
   for (const RejectedMatch& m : rep.rejected)
-    j["rejected"].push_back(
-        {{"rule", m.rule}, {"at", m.at}, {"condition", m.condition}, {"detail", m.detail}});
-  j["rules"] = nlohmann::ordered_json::array();
+    j["rejected"].push_back({{"rule", m.rule},
+                             {"at", m.at},
+                             {"condition", m.condition},
+                             {"detail", m.detail},
+                             {"reason", rejection_sentence(m)}});
+  j["cross_stream"] = OJson::array();
+  for (const CrossStreamNearMiss& c : rep.cross_stream)
+    j["cross_stream"].push_back({{"rule", c.rule},
+                                 {"producer", c.producer},
+                                 {"producer_stream", c.producer_stream},
+                                 {"consumer", c.consumer},
+                                 {"consumer_stream", c.consumer_stream},
+                                 {"reason", cross_stream_sentence(c)}});
+  j["rules"] = OJson::array();
   for (const RuleRunStats& s : rep.rules)
     j["rules"].push_back({{"rule", s.rule},
                           {"enabled", s.enabled},

@@ -1,0 +1,93 @@
+// `eqfuse explain IN [--mode M] [--device D] [--disable-rule X]...
+//   [--enable-rule X]... [--config FILE] [--input-types T]
+//   [--format text|json|html] [-o FILE]`
+//
+// Runs the optimize pipeline with explanations recorded and prints why each
+// fusion was chosen, not chosen or rejected (extract/explain_report.hpp;
+// the JSON keys and the HTML page are described in docs/explain.md).
+#include <fstream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "cli/cli_common.hpp"
+#include "extract/explain_html.hpp"
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+
+namespace eqfuse::cli {
+
+namespace {
+
+struct ExplainCliOptions {
+  std::string file;
+  std::string output;
+  std::string format = "text";
+  std::string input_types;
+  std::string mode;
+  std::string device;
+  std::vector<std::string> disable, enable;
+  std::string config;
+};
+
+std::string read_config(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(fmt::format("cannot read config file '{}'", path));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Same precedence as `eqfuse optimize`: config file first, flags on top.
+OptimizeOptions build_options(const ExplainCliOptions& o) {
+  OptimizeOptions opt;
+  if (!o.config.empty()) apply_config_json(opt, read_config(o.config), o.config);
+  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
+  if (!o.device.empty()) opt.device = o.device;
+  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
+  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
+  opt.record_explanations = true;
+  return opt;
+}
+
+int run_explain(const ExplainCliOptions& o) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  LoadedGraph in = load_input(o.file, reg, o.input_types);
+  OptimizeResult r = optimize_graph(in.graph, reg, build_options(o));
+  ExplainReport rep = explain_run(r, reg);
+  if (o.format == "json")
+    write_output(o.output, explanation_to_json(rep) + "\n");
+  else if (o.format == "html")
+    write_output(o.output, explanation_to_html(rep, in.graph, r.graph));
+  else
+    write_output(o.output, format_explanation_text(rep));
+  return kOk;
+}
+
+}  // namespace
+
+void add_explain_command(CLI::App& app, Action& action) {
+  auto o = std::make_shared<ExplainCliOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "explain",
+      "Optimize and explain every fusion: chosen (replaced nodes, cost side by side, proof), "
+      "possible but not chosen (why, with numbers), rejected by a condition, rules off.");
+  cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
+  cmd->add_option("-o,--output", o->output, "Write the report here instead of stdout");
+  cmd->add_option("--format", o->format, "Report format")
+      ->check(CLI::IsMember({"text", "json", "html"}))
+      ->capture_default_str();
+  cmd->add_option("--input-types", o->input_types,
+                  "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
+  cmd->add_option("--mode", o->mode,
+                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
+  cmd->add_option("--device", o->device,
+                  "Device profile: a built-in name (default ascend910b2) or a JSON file");
+  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
+  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
+  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
+  cmd->callback([o, &action] { action = [o] { return run_explain(*o); }; });
+}
+
+}  // namespace eqfuse::cli

@@ -1,0 +1,353 @@
+// `eqfuse explain` and the explanation report (extract/explain_report.hpp,
+// extract/explain_html.hpp) on the bundled examples and the fusion
+// scenarios: the reason text for each kind of "no" (intermediate used
+// elsewhere, a failed condition, mode exclusion, cross-stream), the
+// chosen fusions' replaced nodes, cost comparison and proof, the JSON keys
+// and the HTML page.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "extract/explain_html.hpp"
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+#include "graph/load.hpp"
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::Contains;
+using ::testing::HasSubstr;
+using testing_support::run_eqfuse;
+
+const OpRegistry& reg() {
+  static const OpRegistry r = OpRegistry::with_builtin_ops();
+  return r;
+}
+
+struct Explained {
+  Graph input;
+  OptimizeResult result;
+  ExplainReport report;
+};
+
+Explained explain_file(const std::string& rel_path, ExecMode mode = ExecMode::ReduceOverhead) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
+  Explained e{load_graph(read_file_or_stdin(path), path, reg()).graph, {}, {}};
+  OptimizeOptions opt;
+  opt.rules.mode = mode;
+  opt.record_explanations = true;
+  e.result = optimize_graph(e.input, reg(), opt);
+  e.report = explain_run(e.result, reg());
+  return e;
+}
+
+std::string scenario(const std::string& file) {
+  return "tests/scenarios/fusion/" + file;
+}
+
+const UnchosenFusion* find_unchosen(const ExplainReport& rep, const std::string& rule) {
+  for (const UnchosenFusion& u : rep.not_chosen)
+    if (u.rule == rule) return &u;
+  return nullptr;
+}
+
+const RejectedMatch* find_rejected(const ExplainReport& rep, const std::string& rule) {
+  for (const RejectedMatch& m : rep.rejected)
+    if (m.rule == rule) return &m;
+  return nullptr;
+}
+
+// ---- chosen fusions ---------------------------------------------------------
+
+TEST(ExplainChosen, AddRmsNormQuantReplacesBothKernelsAndShowsCostsSideBySide) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  const ChosenFusion* f = nullptr;
+  for (const ChosenFusion& c : e.report.chosen)
+    if (c.op == "npu::npu_add_rms_norm_quant") f = &c;
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->rule, "torchair/add-rms-norm-quant");
+  EXPECT_THAT(f->replaces, Contains("npu_add_rms_norm"));
+  EXPECT_THAT(f->replaces, Contains("npu_quantize"));
+  EXPECT_EQ(f->replaced_kernels, (std::vector<std::string>{"npu_add_rms_norm", "npu_quantize"}));
+  // Two unfused kernels pay two launches and two fixed costs; one fused pays one.
+  EXPECT_EQ(f->unfused.kernels, 2u);
+  EXPECT_DOUBLE_EQ(f->unfused.launch_us, 2 * f->cost.launch_us);
+  EXPECT_DOUBLE_EQ(f->unfused.fixed_us, 2 * f->cost.fixed_us);
+  // The unfused side is the input graph's own cost of those two kernels.
+  double input_total = 0;
+  for (const NodeCost& nc : e.result.before.nodes) {
+    const std::string& name = e.input.node(nc.node).name;
+    if (name == "npu_add_rms_norm" || name == "npu_quantize") input_total += nc.cost.total_us;
+  }
+  EXPECT_DOUBLE_EQ(f->unfused.total_us, input_total);
+  EXPECT_LT(f->cost.total_us, f->unfused.total_us);
+}
+
+TEST(ExplainChosen, EveryChosenFusionHasAProofEndingInItsRule) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  ASSERT_GE(e.report.chosen.size(), 4u);
+  for (const ChosenFusion& f : e.report.chosen) {
+    ASSERT_GE(f.proof.size(), 2u) << f.node << ": " << f.proof_note;
+    EXPECT_TRUE(f.proof.front().rule.empty());
+    std::string short_op = f.op.substr(f.op.find("::") + 2);
+    EXPECT_THAT(f.proof.back().term, HasSubstr(short_op)) << f.node;
+    EXPECT_THAT(f.proof.front().term, ::testing::Not(HasSubstr(short_op + " "))) << f.node;
+    bool by_rule = false;
+    for (const ProofStep& s : f.proof) by_rule |= s.rule == f.rule;
+    EXPECT_TRUE(by_rule) << f.node << " proof does not use " << f.rule;
+  }
+}
+
+TEST(ExplainChosen, FusedNodesAreNamedAsInTheOutputGraph) {
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  ASSERT_EQ(e.report.chosen.size(), 1u);
+  const ChosenFusion& f = e.report.chosen[0];
+  EXPECT_EQ(f.op, "npu::npu_transpose_batchmatmul");
+  bool found = false;
+  for (const Node& n : e.result.graph.nodes()) found |= n.name == f.node && n.target == f.op;
+  EXPECT_TRUE(found) << f.node;
+  EXPECT_THAT(f.replaced_kernels, Contains("bmm"));
+}
+
+// ---- possible but not chosen -------------------------------------------------
+
+TEST(ExplainNotChosen, YUsedElsewhereKeepsTheUnfusedAddRmsNorm) {  // A5
+  Explained e = explain_file(scenario("A5_add_rms_norm_dynamic_quant_y_used_elsewhere.fx"));
+  const UnchosenFusion* u = find_unchosen(e.report, "torchair/add-rms-norm-dynamic-quant");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, "intermediate_used_elsewhere");
+  EXPECT_EQ(u->used_by, "mul");
+  EXPECT_THAT(u->reason, HasSubstr("is also used by mul"));
+  EXPECT_THAT(u->reason, HasSubstr("npu_add_rms_norm must still run"));
+  ASSERT_EQ(u->must_still_run.size(), 1u);
+  // The fused total is the fused kernel plus the unfused add_rms_norm that
+  // stays; it must not beat the unfused pair (else the extractor erred).
+  EXPECT_GE(u->fused_total_us, u->unfused_us - 1e-3);
+}
+
+TEST(ExplainNotChosen, ReturnedRstdIsAnIntermediateUsedElsewhere) {  // A6
+  Explained e = explain_file(scenario("A6_add_rms_norm_dynamic_quant_rstd_used.fx"));
+  const UnchosenFusion* u = find_unchosen(e.report, "torchair/add-rms-norm-dynamic-quant");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, "intermediate_used_elsewhere");
+  EXPECT_EQ(u->intermediate, "npu_add_rms_norm");
+  EXPECT_THAT(u->reason, HasSubstr("fused total"));
+  EXPECT_THAT(u->reason, HasSubstr("µs vs unfused"));
+}
+
+TEST(ExplainNotChosen, ReturnedBmmIsUsedByTheGraphOutput) {  // D12
+  Explained e = explain_file(scenario("D12_bmm_transpose_bmm_used_elsewhere.fx"));
+  const UnchosenFusion* u = find_unchosen(e.report, "torchair/bmm-transpose");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->kind, "intermediate_used_elsewhere");
+  EXPECT_EQ(u->intermediate, "bmm");
+  EXPECT_THAT(u->reason, HasSubstr("also used by the graph output, so the unfused bmm"));
+}
+
+// ---- rejected by a condition ------------------------------------------------
+
+TEST(ExplainRejected, MisalignedTailNamesTheConditionAndTheBytes) {  // E12
+  Explained e = explain_file(scenario("E12_misaligned_tail.fx"));
+  const RejectedMatch* m = find_rejected(e.report, "torchair/add-rms-norm-quant");
+  ASSERT_NE(m, nullptr);
+  EXPECT_THAT(m->condition, HasSubstr("x2.shape[-1] * x2.itemsize % 32 == 0"));
+  EXPECT_THAT(m->detail, HasSubstr("6 != 0"));
+  EXPECT_THAT(m->detail, HasSubstr("x2.shape[-1] = 3"));
+  EXPECT_THAT(rejection_sentence(*m), HasSubstr("torchair/add-rms-norm-quant rejected at "));
+}
+
+TEST(ExplainRejected, BmmTransposeKNotMultipleOf128) {  // D7
+  Explained e = explain_file(scenario("D7_bmm_transpose_k_not_multiple_of_128.fx"));
+  const RejectedMatch* m = find_rejected(e.report, "torchair/bmm-transpose");
+  ASSERT_NE(m, nullptr);
+  EXPECT_THAT(m->condition, HasSubstr("x1.shape[2] % 128 == 0"));
+  EXPECT_THAT(m->detail, HasSubstr("x1.shape[2] = 120"));
+  EXPECT_EQ(m->at, "transpose");
+}
+
+// One failed condition per fusion rule family that has conditions: (d) fp64,
+// (e) zero points / quantize dtype / gamma shape / symbolic tail.
+TEST(ExplainRejected, EachConditionScenarioReportsItsRule) {
+  struct Case {
+    const char* file;
+    const char* rule;
+    const char* detail;
+  };
+  for (const Case& c :
+       {Case{"D8_bmm_transpose_n_not_multiple_of_128.fx", "torchair/bmm-transpose", "x2.shape[2]"},
+        Case{"D11_bmm_transpose_fp64.fx", "torchair/bmm-transpose", "float64"},
+        Case{"E9_quantize_to_int32.fx", "torchair/add-rms-norm-quant", "int32"},
+        Case{"E15_gamma_shape_differs_from_scales.fx", "torchair/add-rms-norm-quant", "shape"}}) {
+    Explained e = explain_file(scenario(c.file));
+    const RejectedMatch* m = find_rejected(e.report, c.rule);
+    ASSERT_NE(m, nullptr) << c.file;
+    EXPECT_THAT(m->detail + m->condition, HasSubstr(c.detail)) << c.file;
+  }
+}
+
+// ---- mode exclusion and cross-stream ------------------------------------------
+
+TEST(ExplainRulesOff, MaxAutotuneExcludesBmmTranspose) {  // D13
+  Explained e = explain_file(scenario("D13_bmm_transpose_max_autotune.fx"), ExecMode::MaxAutotune);
+  std::string text = format_explanation_text(e.report);
+  EXPECT_THAT(text, HasSubstr("rules off:\n"));
+  EXPECT_THAT(text, HasSubstr("torchair/bmm-transpose: excluded in max-autotune"));
+  EXPECT_TRUE(e.report.chosen.empty());
+}
+
+TEST(ExplainCrossStream, DynamicQuantOnAnotherStreamIsANearMiss) {  // S2
+  Explained e = explain_file(scenario("S2_dynamic_quant_on_other_stream.fx"));
+  ASSERT_EQ(e.report.cross_stream.size(), 1u);
+  const CrossStreamNearMiss& c = e.report.cross_stream[0];
+  EXPECT_EQ(c.rule, "torchair/add-rms-norm-dynamic-quant");
+  EXPECT_EQ(c.producer_stream, "");
+  EXPECT_EQ(c.consumer_stream, "2");
+  EXPECT_THAT(cross_stream_sentence(c),
+              HasSubstr("runs on the default stream and npu_dynamic_quant on stream '2'"));
+}
+
+TEST(ExplainCrossStream, SingleStreamGraphHasNone) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  EXPECT_TRUE(e.report.cross_stream.empty());
+}
+
+// ---- JSON ----------------------------------------------------------------------
+
+TEST(ExplainJson, StableKeysAndDeterministic) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  std::string text = explanation_to_json(e.report);
+  EXPECT_EQ(text, explanation_to_json(explain_file("examples/deepseek_layer.fx").report));
+  auto j = nlohmann::json::parse(text);
+  for (const char* key : {"mode", "device", "cost_before_us", "cost_after_us", "chosen",
+                          "not_chosen", "rejected", "cross_stream", "rules"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  ASSERT_FALSE(j["chosen"].empty());
+  for (const char* key : {"rule", "node", "op", "replaces", "replaced_kernels", "fused", "unfused",
+                          "proof", "proof_note"})
+    EXPECT_TRUE(j["chosen"][0].contains(key)) << key;
+  ASSERT_FALSE(j["not_chosen"].empty());
+  for (const char* key : {"rule", "op", "for", "kind", "intermediate", "used_by", "must_still_run",
+                          "fused_total_us", "unfused_us", "reason"})
+    EXPECT_TRUE(j["not_chosen"][0].contains(key)) << key;
+}
+
+// ---- HTML ----------------------------------------------------------------------
+
+// Non-void HTML/SVG elements open and close in order ("<x/>" closes itself).
+bool tags_balanced(const std::string& html, std::string& why) {
+  static const std::set<std::string> kVoid = {"meta", "br", "hr", "img", "link", "input"};
+  std::vector<std::string> open;
+  for (size_t i = html.find('<'); i != std::string::npos; i = html.find('<', i + 1)) {
+    if (html.compare(i, 4, "<!--") == 0) {
+      i = html.find("-->", i);
+      continue;
+    }
+    if (html.compare(i, 2, "<!") == 0) continue;
+    size_t end = html.find('>', i);
+    if (end == std::string::npos) return (why = "unterminated tag"), false;
+    std::string tag = html.substr(i + 1, end - i - 1);
+    bool closing = tag.starts_with("/");
+    bool self_closing = tag.ends_with("/");
+    std::string name =
+        tag.substr(closing ? 1 : 0, tag.find_first_of(" \n/", closing ? 1 : 0) - (closing ? 1 : 0));
+    if (self_closing || kVoid.count(name)) continue;
+    if (!closing) {
+      open.push_back(name);
+    } else if (open.empty() || open.back() != name) {
+      return (why = "unexpected </" + name + ">"), false;
+    } else {
+      open.pop_back();
+    }
+  }
+  if (!open.empty()) return (why = "unclosed <" + open.back() + ">"), false;
+  return true;
+}
+
+void expect_self_contained(const std::string& html) {
+  for (const char* external : {"href=\"http", "src=", "<link", "@import", "url("})
+    EXPECT_EQ(html.find(external), std::string::npos) << external;
+}
+
+TEST(ExplainHtml, PageIsBalancedSelfContainedAndLinksEachFusion) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  HtmlOptions opt;
+  opt.use_dot = false;
+  std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
+  std::string why;
+  EXPECT_TRUE(tags_balanced(html, why)) << why;
+  expect_self_contained(html);
+  EXPECT_THAT(html, HasSubstr("dot</code> was not found on PATH"));
+  for (size_t i = 0; i < e.report.chosen.size(); ++i) {
+    EXPECT_THAT(html, HasSubstr(fmt::format("id=\"fusion-{}\"", i)));
+    EXPECT_THAT(html, HasSubstr(fmt::format("URL=&quot;#fusion-{}&quot;", i)));
+    EXPECT_THAT(html, HasSubstr(e.report.chosen[i].node));
+  }
+  EXPECT_THAT(html, HasSubstr("<h2>Possible but not chosen</h2>"));
+}
+
+// A stand-in `dot` on PATH: the page must inline its SVG without the XML prolog.
+TEST(ExplainHtml, InlinesSvgFromDotWhenOnPath) {
+  namespace fs = std::filesystem;
+  fs::path dir = testing_support::scratch_dir("fakedot");
+  fs::path dot = dir / "dot";
+  std::ofstream(dot)
+      << "#!/bin/sh\ncat >/dev/null <\"$2\"\n"
+         "printf '<?xml version=\"1.0\"?>\\n<svg width=\"1\"><g "
+         "class=\"fake\"><a xlink:href=\"#fusion-0\"><text>x</text></a></g></svg>\\n'\n";
+  fs::permissions(dot, fs::perms::owner_all);
+  std::string old_path = std::getenv("PATH") ? std::getenv("PATH") : "";
+  ::setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  std::optional<std::string> svg = render_dot_svg("digraph { a -> b }");
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  std::string html = explanation_to_html(e.report, e.input, e.result.graph);
+  ::setenv("PATH", old_path.c_str(), 1);
+  ASSERT_TRUE(svg.has_value());
+  EXPECT_TRUE(svg->starts_with("<svg"));
+  EXPECT_THAT(html, HasSubstr("<g class=\"fake\">"));
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);
+  std::string why;
+  EXPECT_TRUE(tags_balanced(html, why)) << why;
+  expect_self_contained(html);
+}
+
+TEST(ExplainDot, HighlightsLinkedNodes) {
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  std::string dot =
+      graph_to_dot(e.result.graph, {{e.report.chosen.at(0).node, "#fusion-0"}}, "after");
+  EXPECT_THAT(dot, HasSubstr("digraph \"after\""));
+  EXPECT_THAT(dot, HasSubstr("URL=\"#fusion-0\""));
+  EXPECT_THAT(dot, HasSubstr("fillcolor"));
+}
+
+// ---- CLI -----------------------------------------------------------------------
+
+TEST(ExplainCli, FormatsAndOutputFile) {
+  auto text = run_eqfuse("explain examples/matmul_transpose.fx");
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("chosen fusions:"));
+  EXPECT_THAT(text.out, HasSubstr("proof:"));
+  auto json = run_eqfuse("explain examples/matmul_transpose.fx --format json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_EQ(nlohmann::json::parse(json.out)["chosen"].size(), 1u);
+  std::filesystem::path out = testing_support::scratch_dir() / "report.html";
+  auto html = run_eqfuse("explain examples/matmul_transpose.fx --format html -o " + out.string());
+  ASSERT_EQ(html.exit_code, 0) << html.err;
+  EXPECT_THAT(testing_support::slurp_file(out), HasSubstr("<h1>eqfuse explain</h1>"));
+  auto mode = run_eqfuse(
+      "explain tests/scenarios/fusion/D13_bmm_transpose_max_autotune.fx --mode max-autotune");
+  ASSERT_EQ(mode.exit_code, 0) << mode.err;
+  EXPECT_THAT(mode.out, HasSubstr("excluded in max-autotune"));
+  EXPECT_EQ(run_eqfuse("explain examples/matmul_transpose.fx --format pdf").exit_code, 2);
+}
+
+}  // namespace
+}  // namespace eqfuse
