@@ -33,6 +33,9 @@ struct OptimizeOptions {
   RuleConfig rules;                          // toggles and mode
   const RuleLibrary* library = nullptr;      // null: the default rule library
   std::string device{kDefaultDevice};        // profile name or JSON path
+  // In-memory profile that replaces `device` when set (sensitivity sweeps
+  // and calibrated profiles); must outlive the optimize_graph call.
+  const DeviceProfile* profile = nullptr;
   SymbolHints hints;                         // values for symbolic dims in costs
   std::string extractor = "auto";            // bottom-up|greedy-dag|ilp|auto
   double extract_time_limit_s = 10.0;
