@@ -50,6 +50,8 @@ int main(int argc, char** argv) {
   add_ops_command(app, action);
   add_bench_command(app, action);
   add_extract_command(app, action);
+  add_calibrate_command(app, action);
+  add_sensitivity_command(app, action);
 
   try {
     app.parse(argc, argv);
