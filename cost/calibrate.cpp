@@ -18,8 +18,8 @@
 #include <cmath>
 #include <fstream>
 #include <map>
-#include <numeric>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <sstream>
 
@@ -152,8 +152,9 @@ std::vector<Measurement> parse_csv(std::string_view text, std::string_view origi
       for (size_t i = 0; i < fields.size(); ++i) index[fields[i].text] = i;
       for (std::string_view c : kCsvColumns)
         if (!index.contains(c))
-          csv_fail(where, line, 1,
-                   fmt::format("header lacks column '{}' (need: op, inputs, mode, measured_us)", c));
+          csv_fail(
+              where, line, 1,
+              fmt::format("header lacks column '{}' (need: op, inputs, mode, measured_us)", c));
       continue;
     }
     auto field = [&](std::string_view name) -> const CsvField& {
@@ -176,7 +177,8 @@ std::vector<Measurement> parse_csv(std::string_view text, std::string_view origi
     m.measured_us = parse_measured(us.text, where, line, us.column, "measured_us");
     rows.push_back(std::move(m));
   }
-  if (index.empty()) throw Error("no header line (op,inputs,mode,measured_us)", {std::string(origin)});
+  if (index.empty())
+    throw Error("no header line (op,inputs,mode,measured_us)", {std::string(origin)});
   return rows;
 }
 
@@ -280,8 +282,7 @@ struct PreparedRow {
 };
 
 PreparedRow prepare_row(const Measurement& m, const OpRegistry& reg) {
-  if (!reg.find(m.op))
-    throw Error(fmt::format("op '{}' is not in the op registry", m.op), m.where);
+  if (!reg.find(m.op)) throw Error(fmt::format("op '{}' is not in the op registry", m.op), m.where);
   PreparedRow r;
   try {
     r.graph = load_graph(row_as_fx(m), m.where.file, reg).graph;
@@ -398,8 +399,8 @@ Layout make_layout(const DeviceProfile& p, const CalibrateOptions& opt) {
   Layout l;
   for (ExecMode m : kAllExecModes) {
     l.launch[m] = l.unknowns.size();
-    l.unknowns.push_back(make_unknown(fmt::format("launch_us.{}", exec_mode_name(m)),
-                                      UnknownKind::Launch, p, opt));
+    l.unknowns.push_back(
+        make_unknown(fmt::format("launch_us.{}", exec_mode_name(m)), UnknownKind::Launch, p, opt));
   }
   for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix}) {
     l.fixed[k] = l.unknowns.size();
@@ -632,7 +633,8 @@ std::string unknown_status(const Unknown& u) {
 }
 
 // Prices every row with `profile` (the real cost model, not the linearization).
-std::vector<double> evaluate_rows(const DeviceProfile& profile, std::span<const PreparedRow> prepared,
+std::vector<double> evaluate_rows(const DeviceProfile& profile,
+                                  std::span<const PreparedRow> prepared,
                                   std::span<const Measurement> rows, const OpRegistry& reg,
                                   const SymbolHints& hints) {
   std::map<ExecMode, std::unique_ptr<NpuCostModel>> models;
@@ -669,9 +671,9 @@ CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const M
     if (!model) model = std::make_unique<NpuCostModel>(base, m.mode, options.hints);
     CostBreakdown c = price_row(prepared.back(), reg, *model);
     if (!c.is_kernel)
-      throw Error(fmt::format("{} launches no kernel here (a free view op): nothing to calibrate",
-                              m.op),
-                  m.where);
+      throw Error(
+          fmt::format("{} launches no kernel here (a free view op): nothing to calibrate", m.op),
+          m.where);
     terms.push_back(terms_of(m, c, base));
   }
   double overlap = base.get("overlap");
@@ -697,8 +699,9 @@ CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const M
     double after = u.used && !u.held ? from_linear(u, base, u.value) : before;
     result.profile.set(u.param, after);
     result.profile.sources[u.param] =
-        u.used && !u.held ? fmt::format("calibrated from {} measurements", rows.size())
-                          : base.sources.count(u.param) ? base.sources.at(u.param) : "";
+        u.used && !u.held             ? fmt::format("calibrated from {} measurements", rows.size())
+        : base.sources.count(u.param) ? base.sources.at(u.param)
+                                      : "";
     result.params.push_back({u.param, before, after, unknown_status(u)});
   }
   for (const FittedOverride& o : result.overrides) {
@@ -711,8 +714,8 @@ CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const M
   std::vector<double> before = evaluate_rows(base, prepared, rows, reg, options.hints);
   std::vector<double> after = evaluate_rows(result.profile, prepared, rows, reg, options.hints);
   for (size_t i = 0; i < rows.size(); ++i)
-    result.rows.push_back({i, rows[i].op, rows[i].mode, rows[i].measured_us, before[i], after[i],
-                           rows[i].where});
+    result.rows.push_back(
+        {i, rows[i].op, rows[i].mode, rows[i].measured_us, before[i], after[i], rows[i].where});
   result.rms_before_us = rms(result.rows, false, false);
   result.rms_after_us = rms(result.rows, true, false);
   result.rel_rms_before = rms(result.rows, false, true);
@@ -731,12 +734,14 @@ std::string format_calibration(const CalibrationResult& r, size_t worst) {
       out += fmt::format("  {:<40} fixed {:.3g} us from {} rows (roofline rel. RMS {:.0f}%)\n",
                          o.op, o.fixed_us, o.rows, 100 * o.roofline_rel_rms);
   }
-  out += fmt::format("\nresiduals: RMS {:.3g} us -> {:.3g} us, relative RMS {:.1f}% -> {:.1f}%\n",
-                     r.rms_before_us, r.rms_after_us, 100 * r.rel_rms_before,
-                     100 * r.rel_rms_after);
+  out +=
+      fmt::format("\nresiduals: RMS {:.3g} us -> {:.3g} us, relative RMS {:.1f}% -> {:.1f}%\n",
+                  r.rms_before_us, r.rms_after_us, 100 * r.rel_rms_before, 100 * r.rel_rms_after);
   std::vector<const RowFit*> order;
   for (const RowFit& f : r.rows) order.push_back(&f);
-  auto rel_err = [](const RowFit* f) { return std::abs(f->after_us - f->measured_us) / f->measured_us; };
+  auto rel_err = [](const RowFit* f) {
+    return std::abs(f->after_us - f->measured_us) / f->measured_us;
+  };
   std::stable_sort(order.begin(), order.end(),
                    [&](const RowFit* a, const RowFit* b) { return rel_err(a) > rel_err(b); });
   if (order.size() > worst) order.resize(worst);
@@ -744,9 +749,10 @@ std::string format_calibration(const CalibrationResult& r, size_t worst) {
   for (const RowFit* f : order) {
     std::string where = f->where.line > 0 ? fmt::format("{}:{}", f->where.file, f->where.line)
                                           : fmt::format("row {}", f->index);
-    out += fmt::format("  {:<24} {:<36} {:<15} measured {:>9.3f} us  model {:>9.3f} us ({:+.1f}%)\n",
-                       where, f->op, exec_mode_name(f->mode), f->measured_us, f->after_us,
-                       100 * (f->after_us - f->measured_us) / f->measured_us);
+    out +=
+        fmt::format("  {:<24} {:<36} {:<15} measured {:>9.3f} us  model {:>9.3f} us ({:+.1f}%)\n",
+                    where, f->op, exec_mode_name(f->mode), f->measured_us, f->after_us,
+                    100 * (f->after_us - f->measured_us) / f->measured_us);
   }
   return out;
 }

@@ -52,9 +52,9 @@ std::vector<Measurement> load_measurements(const std::string& path);
 struct CalibrateOptions {
   // Parameters kept at their base value (see the header comment).
   std::set<std::string, std::less<>> hold = {"t_dev_fixed_us.vector"};
-  size_t min_rows_for_override = 3;    // rows an op needs for a fixed_us override
-  double override_rel_rms = 0.25;      // ... and the roofline's relative RMS above this
-  SymbolHints hints;                   // for symbolic dims in the inputs
+  size_t min_rows_for_override = 3;  // rows an op needs for a fixed_us override
+  double override_rel_rms = 0.25;    // ... and the roofline's relative RMS above this
+  SymbolHints hints;                 // for symbolic dims in the inputs
 };
 
 struct FittedParam {
@@ -83,9 +83,9 @@ struct CalibrationResult {
   std::vector<FittedParam> params;
   std::vector<FittedOverride> overrides;
   std::vector<RowFit> rows;
-  double rms_before_us = 0, rms_after_us = 0;          // absolute
-  double rel_rms_before = 0, rel_rms_after = 0;        // relative to the measured time
-  size_t dominance_iterations = 0;                     // memory/compute-bound re-linearizations
+  double rms_before_us = 0, rms_after_us = 0;    // absolute
+  double rel_rms_before = 0, rel_rms_after = 0;  // relative to the measured time
+  size_t dominance_iterations = 0;               // memory/compute-bound re-linearizations
 };
 
 // Fits `base` to `rows`. Throws Error naming the row for unknown ops,

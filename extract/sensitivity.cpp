@@ -160,8 +160,7 @@ SensitivityParam parse_sensitivity_param(std::string_view spec) {
     throw Error(fmt::format("--param '{}': expected NAME=LO:HI", spec));
   p.lo = parse_bound(range.substr(0, colon), spec);
   p.hi = parse_bound(range.substr(colon + 1), spec);
-  if (!(*p.lo < *p.hi))
-    throw Error(fmt::format("--param '{}': LO must be below HI", spec));
+  if (!(*p.lo < *p.hi)) throw Error(fmt::format("--param '{}': LO must be below HI", spec));
   return p;
 }
 
@@ -192,8 +191,8 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
 }
 
 std::string format_sensitivity_text(const SensitivityReport& r) {
-  std::string out = fmt::format("sensitivity on {}, {} ({} optimizer runs)\n", r.device, r.mode,
-                                r.optimize_runs);
+  std::string out =
+      fmt::format("sensitivity on {}, {} ({} optimizer runs)\n", r.device, r.mode, r.optimize_runs);
   for (const ParamSensitivity& p : r.params) {
     out += fmt::format("\n{}: current {}, swept {} .. {} ({} points)\n", p.param,
                        format_value(p.current), format_value(p.lo), format_value(p.hi),
@@ -229,7 +228,8 @@ std::string sensitivity_to_json(const SensitivityReport& r) {
     jp["hi"] = p.hi;
     jp["sweep"] = nlohmann::ordered_json::array();
     for (const SweepPoint& s : p.sweep)
-      jp["sweep"].push_back({{"value", s.value}, {"cost_us", s.cost_us}, {"decisions", s.decisions}});
+      jp["sweep"].push_back(
+          {{"value", s.value}, {"cost_us", s.cost_us}, {"decisions", s.decisions}});
     jp["decisions"] = nlohmann::ordered_json::array();
     for (const DecisionSensitivity& d : p.decisions) {
       nlohmann::ordered_json jd;
@@ -237,7 +237,8 @@ std::string sensitivity_to_json(const SensitivityReport& r) {
       jd["at_current"] = d.at_current;
       jd["flips"] = nlohmann::ordered_json::array();
       for (const DecisionFlip& f : d.flips)
-        jd["flips"].push_back({{"break_even", f.break_even}, {"below", f.below}, {"above", f.above}});
+        jd["flips"].push_back(
+            {{"break_even", f.break_even}, {"below", f.below}, {"above", f.above}});
       jp["decisions"].push_back(std::move(jd));
     }
     j["params"].push_back(std::move(jp));

@@ -32,8 +32,8 @@ SensitivityParam parse_sensitivity_param(std::string_view spec);
 
 struct SensitivityOptions {
   std::vector<SensitivityParam> params;
-  size_t steps = 9;              // sweep points over [lo, hi] (geometric when both > 0)
-  double rel_tolerance = 1e-4;   // bisection stops when the bracket is this narrow (relative)
+  size_t steps = 9;             // sweep points over [lo, hi] (geometric when both > 0)
+  double rel_tolerance = 1e-4;  // bisection stops when the bracket is this narrow (relative)
   size_t max_bisections = 40;
 };
 
