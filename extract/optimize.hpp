@@ -30,18 +30,18 @@ class RuleLibrary;
 struct OptimizeState;  // extract/optimize_state.hpp
 
 struct OptimizeOptions {
-  RuleConfig rules;                      // toggles and mode
-  const RuleLibrary* library = nullptr;  // null: the default rule library
-  std::string device{kDefaultDevice};    // profile name or JSON path
-  // In-memory profile that replaces `device` when set (sensitivity sweeps
-  // and calibrated profiles); must outlive the optimize_graph call.
-  const DeviceProfile* profile = nullptr;
-  SymbolHints hints;               // values for symbolic dims in costs
-  std::string extractor = "auto";  // bottom-up|greedy-dag|ilp|auto
+  RuleConfig rules;                          // toggles and mode
+  const RuleLibrary* library = nullptr;      // null: the default rule library
+  std::string device{kDefaultDevice};        // profile name or JSON path
+  SymbolHints hints;                         // values for symbolic dims in costs
+  std::string extractor = "auto";            // bottom-up|greedy-dag|ilp|auto
   double extract_time_limit_s = 10.0;
   RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
-  bool record_explanations = false;  // keep proofs for `explain`
-  std::string dump_dir;              // non-empty: write per-stage dumps there
+  bool record_explanations = false;          // keep proofs for `explain`
+  std::string dump_dir;                      // non-empty: write per-stage dumps there
+  // In-memory profile used instead of `device` when set (sensitivity sweeps,
+  // calibrated profiles); must outlive the optimize_graph call.
+  const DeviceProfile* profile = nullptr;
 };
 
 // What one rule did during a run (MindSpore-style pass log).
@@ -49,11 +49,11 @@ struct RuleRunStats {
   std::string rule;
   bool enabled = true;
   std::string toggle_reason;
-  size_t matches = 0;                         // structural matches (before conditions)
-  size_t applications = 0;                    // effective unions
-  size_t rejected = 0;                        // matches refused by a condition
+  size_t matches = 0;       // structural matches (before conditions)
+  size_t applications = 0;  // effective unions
+  size_t rejected = 0;      // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
-  size_t chosen = 0;                          // fused nodes from this rule in the output graph
+  size_t chosen = 0;        // fused nodes from this rule in the output graph
 };
 
 struct OptimizeStats {
