@@ -589,20 +589,22 @@ double rel_rms(std::span<const RowTerms> rows, const Layout& l, double overlap) 
 }
 
 // Ops with enough rows whose roofline fit stays bad get a fixed_us override.
-std::vector<FittedOverride> find_overrides(std::span<const RowTerms> rows, const Layout& l,
-                                           double overlap, const CalibrateOptions& opt) {
-  std::map<std::string, std::vector<const RowTerms*>> by_op;
+// The op (with enough rows) whose roofline fit is worst, if above the
+// threshold. One at a time: a badly fitting op distorts the shared
+// parameters and with them every other op's residuals.
+std::optional<FittedOverride> worst_fitting_op(std::span<const RowTerms> rows, const Layout& l,
+                                               double overlap, const CalibrateOptions& opt) {
+  std::map<std::string, std::vector<RowTerms>> by_op;
   for (const RowTerms& t : rows)
-    if (!t.fixed_override) by_op[t.op].push_back(&t);
-  std::vector<FittedOverride> out;
+    if (!t.fixed_override) by_op[t.op].push_back(t);
+  std::optional<FittedOverride> worst;
   for (const auto& [op, list] : by_op) {
     if (list.size() < opt.min_rows_for_override) continue;
-    std::vector<RowTerms> copy;
-    for (const RowTerms* t : list) copy.push_back(*t);
-    double err = rel_rms(copy, l, overlap);
-    if (err > opt.override_rel_rms) out.push_back({op, 0, list.size(), err});
+    double err = rel_rms(list, l, overlap);
+    if (err > opt.override_rel_rms && (!worst || err > worst->roofline_rel_rms))
+      worst = FittedOverride{op, 0, list.size(), err};
   }
-  return out;
+  return worst;
 }
 
 void set_override_values(std::vector<FittedOverride>& overrides, std::span<const RowTerms> rows,
@@ -681,17 +683,14 @@ CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const M
   CalibrationResult result;
   result.dominance_iterations = fit_roofline(layout, terms, overlap);
 
-  result.overrides = find_overrides(terms, layout, overlap, options);
-  if (!result.overrides.empty()) {
-    std::vector<RowTerms> kept;
-    for (const RowTerms& t : terms)
-      if (std::none_of(result.overrides.begin(), result.overrides.end(),
-                       [&](const FittedOverride& o) { return o.op == t.op; }))
-        kept.push_back(t);
-    if (!kept.empty()) result.dominance_iterations += fit_roofline(layout, kept, overlap);
-    mark_used(layout, terms);
-    set_override_values(result.overrides, terms, layout);
+  std::vector<RowTerms> kept = terms;
+  while (auto worst = worst_fitting_op(kept, layout, overlap, options)) {
+    std::erase_if(kept, [&](const RowTerms& t) { return t.op == worst->op; });
+    result.overrides.push_back(*worst);
+    if (kept.empty()) break;
+    result.dominance_iterations += fit_roofline(layout, kept, overlap);
   }
+  set_override_values(result.overrides, terms, layout);
 
   result.profile = base;
   for (const Unknown& u : layout.unknowns) {
