@@ -37,6 +37,8 @@ void add_rules_command(CLI::App& app, Action& action);
 void add_extract_command(CLI::App& app, Action& action);
 void add_reinplace_command(CLI::App& app, Action& action);
 void add_explain_command(CLI::App& app, Action& action);
+void add_calibrate_command(CLI::App& app, Action& action);
+void add_sensitivity_command(CLI::App& app, Action& action);
 
 // `--input-types` value: the text form, or the path of a file holding the
 // text or JSON form. Empty -> no types.

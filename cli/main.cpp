@@ -52,6 +52,8 @@ int main(int argc, char** argv) {
   add_extract_command(app, action);
   add_reinplace_command(app, action);
   add_explain_command(app, action);
+  add_calibrate_command(app, action);
+  add_sensitivity_command(app, action);
 
   try {
     app.parse(argc, argv);

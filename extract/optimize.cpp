@@ -173,7 +173,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   } else {
     st->library = opt.library;
   }
-  DeviceProfile profile = load_device_profile(opt.device);
+  DeviceProfile profile = opt.profile != nullptr ? *opt.profile : load_device_profile(opt.device);
   stats.device = profile.name;
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
   st->types = std::make_unique<TensorAnalysis>(reg);

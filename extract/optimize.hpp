@@ -46,6 +46,9 @@ struct OptimizeOptions {
   // skips both.
   bool reinplace_passes = true;
   ReinplaceOptions reinplace;
+  // In-memory profile used instead of `device` when set (sensitivity sweeps,
+  // calibrated profiles); must outlive the optimize_graph call.
+  const DeviceProfile* profile = nullptr;
 };
 
 // What one rule did during a run (MindSpore-style pass log).

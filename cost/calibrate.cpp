@@ -1,0 +1,759 @@
+// Calibration: measurement files (CSV / JSON) and the bounded least-squares
+// fit of a device profile (docs/cost-model.md, "Calibration").
+//
+// Method. Per kernel the model is
+//   launch(mode) + fixed(class) + max(m, c) + (1 - overlap) * min(m, c)
+//   m = bytes * inv_bw,  c = flops_at_eff1 * inv_eff(class)
+// which is linear in (launch, fixed, inv_bw, inv_eff) once we know for each
+// row whether it is memory- or compute-bound. So: take the bound side from
+// the current parameters, solve the weighted (relative-error) linear least
+// squares by Householder QR, re-decide the bound sides, repeat until they
+// stop changing. Bounds are enforced by clamping the violators and
+// re-fitting the rest. A tiny ridge towards the base profile keeps
+// directions the data cannot see (e.g. no compute-bound rows) at their
+// base values instead of making the system singular.
+#include "cost/calibrate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "graph/load.hpp"
+#include "graph/op_schema.hpp"
+
+namespace eqfuse {
+namespace {
+
+// ---- measurement files ----------------------------------------------
+
+constexpr std::array<std::string_view, 4> kCsvColumns = {"op", "inputs", "mode", "measured_us"};
+
+struct CsvField {
+  std::string text;
+  int column = 0;  // 1-based character column where the field starts
+};
+
+// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
+std::vector<CsvField> split_csv_line(std::string_view line, const SourceLoc& where) {
+  std::vector<CsvField> out;
+  size_t i = 0;
+  while (true) {
+    CsvField f;
+    f.column = static_cast<int>(i) + 1;
+    if (i < line.size() && line[i] == '"') {
+      ++i;
+      while (true) {
+        if (i >= line.size())
+          throw Error("unterminated quoted field", {where.file, where.line, f.column},
+                      std::string(line));
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            f.text += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        f.text += line[i++];
+      }
+      if (i < line.size() && line[i] != ',')
+        throw Error("text after a closing quote", {where.file, where.line, static_cast<int>(i) + 1},
+                    std::string(line));
+    } else {
+      size_t end = line.find(',', i);
+      if (end == std::string_view::npos) end = line.size();
+      f.text = std::string(trim_blanks(line.substr(i, end - i)));
+      i = end;
+    }
+    out.push_back(std::move(f));
+    if (i >= line.size()) break;
+    ++i;  // the comma
+  }
+  return out;
+}
+
+// "bf16[128, 4096]; bf16[4096]; 1e-06" -> items (';' outside brackets splits).
+std::vector<std::string> split_inputs(std::string_view text) {
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char ch : text) {
+    if (ch == '[' || ch == '(') ++depth;
+    if (ch == ']' || ch == ')') --depth;
+    if (ch == ';' && depth == 0) {
+      out.emplace_back(trim_blanks(cur));
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  if (!trim_blanks(cur).empty() || !out.empty()) out.emplace_back(trim_blanks(cur));
+  return out;
+}
+
+std::optional<double> parse_number(std::string_view s) {
+  std::string t(trim_blanks(s));
+  if (t.empty()) return std::nullopt;
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  if (end != t.c_str() + t.size() || !std::isfinite(v)) return std::nullopt;
+  return v;
+}
+
+[[noreturn]] void csv_fail(const SourceLoc& where, std::string_view line, int column,
+                           std::string message) {
+  throw Error(std::move(message), {where.file, where.line, column}, std::string(line));
+}
+
+double parse_measured(std::string_view text, const SourceLoc& where, std::string_view line,
+                      int column, std::string_view column_name) {
+  auto v = parse_number(text);
+  if (!v)
+    csv_fail(where, line, column,
+             fmt::format("column '{}': '{}' is not a number", column_name, text));
+  if (*v <= 0)
+    csv_fail(where, line, column,
+             fmt::format("column '{}': measured time must be positive, got {}", column_name, *v));
+  return *v;
+}
+
+ExecMode parse_mode_field(std::string_view text, const SourceLoc& where, std::string_view line,
+                          int column) {
+  try {
+    return parse_exec_mode(trim_blanks(text));
+  } catch (const Error& e) {
+    csv_fail(where, line, column, fmt::format("column 'mode': {}", e.what()));
+  }
+}
+
+std::vector<Measurement> parse_csv(std::string_view text, std::string_view origin) {
+  std::vector<Measurement> rows;
+  std::map<std::string, size_t, std::less<>> index;  // column name -> field index
+  std::istringstream in{std::string(text)};
+  std::string raw;
+  int line_no = 0;
+  while (std::getline(in, raw)) {
+    ++line_no;
+    std::string_view line = raw;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (trim_blanks(line).empty() || trim_blanks(line).front() == '#') continue;
+    SourceLoc where{std::string(origin), line_no, 0};
+    std::vector<CsvField> fields = split_csv_line(line, where);
+    if (index.empty()) {  // the header
+      for (size_t i = 0; i < fields.size(); ++i) index[fields[i].text] = i;
+      for (std::string_view c : kCsvColumns)
+        if (!index.contains(c))
+          csv_fail(
+              where, line, 1,
+              fmt::format("header lacks column '{}' (need: op, inputs, mode, measured_us)", c));
+      continue;
+    }
+    auto field = [&](std::string_view name) -> const CsvField& {
+      size_t i = index.find(name)->second;
+      if (i >= fields.size())
+        csv_fail(where, line, static_cast<int>(line.size()) + 1,
+                 fmt::format("column '{}' (#{}) is missing: the row has {} fields", name, i + 1,
+                             fields.size()));
+      return fields[i];
+    };
+    Measurement m;
+    m.where = where;
+    const CsvField& op = field("op");
+    if (op.text.empty()) csv_fail(where, line, op.column, "column 'op': empty op name");
+    m.op = op.text;
+    m.inputs = split_inputs(field("inputs").text);
+    const CsvField& mode = field("mode");
+    m.mode = parse_mode_field(mode.text, where, line, mode.column);
+    const CsvField& us = field("measured_us");
+    m.measured_us = parse_measured(us.text, where, line, us.column, "measured_us");
+    rows.push_back(std::move(m));
+  }
+  if (index.empty())
+    throw Error("no header line (op,inputs,mode,measured_us)", {std::string(origin)});
+  return rows;
+}
+
+[[noreturn]] void json_fail(std::string_view origin, const std::string& path, std::string msg) {
+  throw Error(fmt::format("{}: {}", path, msg), {std::string(origin)});
+}
+
+Measurement measurement_from_json(const nlohmann::json& j, std::string_view origin,
+                                  const std::string& path) {
+  if (!j.is_object()) json_fail(origin, path, "expected an object");
+  auto need = [&](const char* key) -> const nlohmann::json& {
+    if (!j.contains(key)) json_fail(origin, path, fmt::format("missing key '{}'", key));
+    return j.at(key);
+  };
+  Measurement m;
+  m.where = {std::string(origin), 0, 0};
+  const auto& op = need("op");
+  if (!op.is_string()) json_fail(origin, path + ".op", "expected a string");
+  m.op = op.get<std::string>();
+  const auto& inputs = need("inputs");
+  if (!inputs.is_array()) json_fail(origin, path + ".inputs", "expected an array of strings");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i].is_string())
+      json_fail(origin, fmt::format("{}.inputs[{}]", path, i), "expected a string");
+    m.inputs.push_back(inputs[i].get<std::string>());
+  }
+  const auto& mode = need("mode");
+  if (!mode.is_string()) json_fail(origin, path + ".mode", "expected a string");
+  try {
+    m.mode = parse_exec_mode(mode.get<std::string>());
+  } catch (const Error& e) {
+    json_fail(origin, path + ".mode", e.what());
+  }
+  const auto& us = need("measured_us");
+  if (!us.is_number() || us.get<double>() <= 0)
+    json_fail(origin, path + ".measured_us", "expected a positive number");
+  m.measured_us = us.get<double>();
+  return m;
+}
+
+std::vector<Measurement> parse_json(std::string_view text, std::string_view origin) {
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw error_at_offset(text, origin, e.byte > 0 ? e.byte - 1 : 0, e.what());
+  }
+  std::string prefix = "measurements";
+  const nlohmann::json* list = &doc;
+  if (doc.is_object()) {
+    if (!doc.contains("measurements")) json_fail(origin, "$", "missing key 'measurements'");
+    list = &doc.at("measurements");
+  } else {
+    prefix = "$";
+  }
+  if (!list->is_array()) json_fail(origin, prefix, "expected an array");
+  std::vector<Measurement> rows;
+  for (size_t i = 0; i < list->size(); ++i)
+    rows.push_back(measurement_from_json((*list)[i], origin, fmt::format("{}[{}]", prefix, i)));
+  return rows;
+}
+
+// ---- one row as a priced kernel -------------------------------------
+
+bool is_tensor_annotation(std::string_view item) {
+  size_t open = item.find('[');
+  return open != std::string_view::npos && open > 0 && item.back() == ']' &&
+         std::all_of(item.begin(), item.begin() + static_cast<long>(open),
+                     [](char c) { return std::isalnum(static_cast<unsigned char>(c)); });
+}
+
+// A one-op FX graph: tensor inputs become placeholders, the rest is passed
+// through verbatim, so the FX parser, schema normalization and shape
+// inference treat the row exactly as they treat a dump.
+std::string row_as_fx(const Measurement& m) {
+  std::vector<std::string> params, args;
+  for (const std::string& item : m.inputs) {
+    if (is_tensor_annotation(item)) {
+      std::string name = fmt::format("in{}", params.size());
+      params.push_back(fmt::format("{}: \"{}\"", name, item));
+      args.push_back(name);
+    } else {
+      args.push_back(item);
+    }
+  }
+  std::string params_text;
+  for (const auto& p : params) params_text += ", " + p;
+  std::string args_text;
+  for (size_t i = 0; i < args.size(); ++i) args_text += (i ? ", " : "") + args[i];
+  return fmt::format(
+      "class GraphModule(torch.nn.Module):\n"
+      "    def forward(self{}):\n"
+      "        kernel = {}({})\n"
+      "        return (kernel,)\n",
+      params_text, fx_target_from_qualified_name(m.op), args_text);
+}
+
+struct PreparedRow {
+  Graph graph;
+  NodeRef call{};
+};
+
+PreparedRow prepare_row(const Measurement& m, const OpRegistry& reg) {
+  if (!reg.find(m.op)) throw Error(fmt::format("op '{}' is not in the op registry", m.op), m.where);
+  PreparedRow r;
+  try {
+    r.graph = load_graph(row_as_fx(m), m.where.file, reg).graph;
+  } catch (const Error& e) {
+    throw Error(fmt::format("{} with inputs ({}): {}", m.op, fmt::join(m.inputs, "; "), e.what()),
+                m.where);
+  }
+  for (size_t i = 0; i < r.graph.size(); ++i)
+    if (r.graph.node(NodeRef{static_cast<int32_t>(i)}).kind == NodeKind::Call)
+      r.call = NodeRef{static_cast<int32_t>(i)};
+  return r;
+}
+
+CostBreakdown price_row(const PreparedRow& r, const OpRegistry& reg, const CostModel& model) {
+  std::vector<ValueType> storage;
+  return model.cost(query_for_node(r.graph, r.call, reg, storage));
+}
+
+// What a row contributes, in terms of the unknowns (see the file comment).
+struct RowTerms {
+  ExecMode mode = ExecMode::Eager;
+  KernelClass kernel_class = KernelClass::Vector;
+  std::string op;
+  double measured = 0;
+  std::optional<double> fixed_override;  // whole device time
+  double bytes = 0;
+  double flops_at_eff1_us = 0;             // compute µs at efficiency 1
+  std::optional<double> override_compute;  // compute µs with an efficiency override
+  bool cube = false;                       // inv_eff_cube (else inv_eff_vec)
+};
+
+RowTerms terms_of(const Measurement& m, const CostBreakdown& c, const DeviceProfile& base) {
+  RowTerms t;
+  t.mode = m.mode;
+  t.kernel_class = c.kernel_class;
+  t.op = m.op;
+  t.measured = m.measured_us;
+  t.bytes = c.bytes;
+  const OpCostOverride* ov = base.override_for(m.op);
+  if (ov != nullptr && ov->fixed_us) t.fixed_override = *ov->fixed_us;
+  t.cube = c.kernel_class == KernelClass::Cube;
+  if (ov != nullptr && ov->efficiency)
+    t.override_compute = c.compute_us;
+  else
+    t.flops_at_eff1_us = c.compute_us * base.get(t.cube ? "eff_cube" : "eff_vec");
+  return t;
+}
+
+// ---- unknowns -------------------------------------------------------
+
+enum class UnknownKind { Launch, Fixed, InvBandwidth, InvEffCube, InvEffVec };
+
+struct Unknown {
+  std::string param;
+  UnknownKind kind;
+  double base = 0, value = 0, lo = 0, hi = 0;  // in the linear parametrization
+  bool held = false, clamped = false, used = false;
+};
+
+constexpr double kMaxTimeUs = 10'000;
+constexpr double kMinEff = 0.01, kMaxEff = 1.0;
+
+double bytes_per_us_at_eff1(const DeviceProfile& p) {
+  return p.get("hbm_bw_gbps") * 1e3;
+}
+
+// Linear-parametrization value of a profile parameter, and back.
+double to_linear(const Unknown& u, const DeviceProfile& p, double param_value) {
+  switch (u.kind) {
+    case UnknownKind::InvBandwidth:
+      return 1.0 / (bytes_per_us_at_eff1(p) * param_value);
+    case UnknownKind::InvEffCube:
+    case UnknownKind::InvEffVec:
+      return 1.0 / param_value;
+    default:
+      return param_value;
+  }
+}
+double from_linear(const Unknown& u, const DeviceProfile& p, double x) {
+  switch (u.kind) {
+    case UnknownKind::InvBandwidth:
+      return 1.0 / (bytes_per_us_at_eff1(p) * x);
+    case UnknownKind::InvEffCube:
+    case UnknownKind::InvEffVec:
+      return 1.0 / x;
+    default:
+      return x;
+  }
+}
+
+Unknown make_unknown(std::string param, UnknownKind kind, const DeviceProfile& p,
+                     const CalibrateOptions& opt) {
+  Unknown u{param, kind};
+  u.base = u.value = to_linear(u, p, p.get(param));
+  if (kind == UnknownKind::Launch || kind == UnknownKind::Fixed) {
+    u.lo = 0, u.hi = kMaxTimeUs;
+  } else if (kind == UnknownKind::InvBandwidth) {
+    u.lo = to_linear(u, p, kMaxEff), u.hi = to_linear(u, p, kMinEff);
+  } else {
+    u.lo = 1.0 / kMaxEff, u.hi = 1.0 / kMinEff;
+  }
+  u.held = opt.hold.contains(param);
+  return u;
+}
+
+struct Layout {
+  std::vector<Unknown> unknowns;
+  std::map<ExecMode, size_t> launch;
+  std::map<KernelClass, size_t> fixed;
+  size_t inv_bw = 0, inv_eff_cube = 0, inv_eff_vec = 0;
+};
+
+Layout make_layout(const DeviceProfile& p, const CalibrateOptions& opt) {
+  Layout l;
+  for (ExecMode m : kAllExecModes) {
+    l.launch[m] = l.unknowns.size();
+    l.unknowns.push_back(
+        make_unknown(fmt::format("launch_us.{}", exec_mode_name(m)), UnknownKind::Launch, p, opt));
+  }
+  for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix}) {
+    l.fixed[k] = l.unknowns.size();
+    l.unknowns.push_back(make_unknown(fmt::format("t_dev_fixed_us.{}", kernel_class_name(k)),
+                                      UnknownKind::Fixed, p, opt));
+  }
+  l.inv_bw = l.unknowns.size();
+  l.unknowns.push_back(make_unknown("eff_mem", UnknownKind::InvBandwidth, p, opt));
+  l.inv_eff_cube = l.unknowns.size();
+  l.unknowns.push_back(make_unknown("eff_cube", UnknownKind::InvEffCube, p, opt));
+  l.inv_eff_vec = l.unknowns.size();
+  l.unknowns.push_back(make_unknown("eff_vec", UnknownKind::InvEffVec, p, opt));
+  return l;
+}
+
+// Coefficients of one row over all unknowns (plus a constant) for a given
+// bound side.
+struct LinearRow {
+  std::vector<double> coef;
+  double constant = 0;
+};
+
+double memory_us(const RowTerms& t, const Layout& l) {
+  return t.bytes * l.unknowns[l.inv_bw].value;
+}
+double compute_us(const RowTerms& t, const Layout& l) {
+  if (t.override_compute) return *t.override_compute;
+  return t.flops_at_eff1_us * l.unknowns[t.cube ? l.inv_eff_cube : l.inv_eff_vec].value;
+}
+
+double predict(const RowTerms& t, const Layout& l, double overlap) {
+  double base = l.unknowns[l.launch.at(t.mode)].value;
+  if (t.fixed_override) return base + *t.fixed_override;
+  double m = memory_us(t, l), c = compute_us(t, l);
+  return base + l.unknowns[l.fixed.at(t.kernel_class)].value + std::max(m, c) +
+         (1 - overlap) * std::min(m, c);
+}
+
+LinearRow linearize(const RowTerms& t, const Layout& l, double overlap, bool memory_bound) {
+  LinearRow r{std::vector<double>(l.unknowns.size(), 0.0), 0.0};
+  r.coef[l.launch.at(t.mode)] = 1;
+  if (t.fixed_override) {
+    r.constant = *t.fixed_override;
+    return r;
+  }
+  r.coef[l.fixed.at(t.kernel_class)] = 1;
+  double mem_factor = memory_bound ? 1 : 1 - overlap;
+  double cmp_factor = memory_bound ? 1 - overlap : 1;
+  r.coef[l.inv_bw] = t.bytes * mem_factor;
+  if (t.override_compute)
+    r.constant = *t.override_compute * cmp_factor;
+  else
+    r.coef[t.cube ? l.inv_eff_cube : l.inv_eff_vec] = t.flops_at_eff1_us * cmp_factor;
+  return r;
+}
+
+// ---- dense least squares (Householder QR) ---------------------------
+
+// Minimizes |A x - b| for A (rows x cols, row-major), full column rank.
+std::vector<double> least_squares(std::vector<std::vector<double>> a, std::vector<double> b) {
+  size_t m = a.size(), n = m ? a[0].size() : 0;
+  for (size_t k = 0; k < n && k < m; ++k) {
+    double norm = 0;
+    for (size_t i = k; i < m; ++i) norm += a[i][k] * a[i][k];
+    norm = std::sqrt(norm);
+    if (norm == 0) continue;
+    double alpha = a[k][k] > 0 ? -norm : norm;
+    std::vector<double> v(m, 0.0);
+    for (size_t i = k; i < m; ++i) v[i] = a[i][k];
+    v[k] -= alpha;
+    double vv = 0;
+    for (size_t i = k; i < m; ++i) vv += v[i] * v[i];
+    if (vv == 0) continue;
+    auto reflect = [&](auto get, auto set) {
+      double dot = 0;
+      for (size_t i = k; i < m; ++i) dot += v[i] * get(i);
+      double s = 2 * dot / vv;
+      for (size_t i = k; i < m; ++i) set(i, get(i) - s * v[i]);
+    };
+    for (size_t j = k; j < n; ++j)
+      reflect([&](size_t i) { return a[i][j]; }, [&](size_t i, double x) { a[i][j] = x; });
+    reflect([&](size_t i) { return b[i]; }, [&](size_t i, double x) { b[i] = x; });
+  }
+  std::vector<double> x(n, 0.0);
+  for (size_t k = n; k-- > 0;) {
+    double s = b[k];
+    for (size_t j = k + 1; j < n; ++j) s -= a[k][j] * x[j];
+    x[k] = std::abs(a[k][k]) > 1e-300 ? s / a[k][k] : 0;
+  }
+  return x;
+}
+
+constexpr double kRidge = 1e-6;  // relative pull towards the base profile
+
+// One weighted linear solve over the free unknowns; writes their values.
+void solve_free(Layout& l, std::span<const RowTerms> rows, std::span<const char> memory_bound,
+                double overlap) {
+  std::vector<size_t> free;
+  for (size_t i = 0; i < l.unknowns.size(); ++i)
+    if (l.unknowns[i].used && !l.unknowns[i].held && !l.unknowns[i].clamped) free.push_back(i);
+  if (free.empty()) return;
+  // Columns are scaled by the base value so the ridge and QR see numbers
+  // of similar size (µs vs µs-per-byte).
+  std::vector<double> scale(free.size());
+  for (size_t j = 0; j < free.size(); ++j)
+    scale[j] = std::abs(l.unknowns[free[j]].base) > 0 ? std::abs(l.unknowns[free[j]].base) : 1.0;
+  std::vector<std::vector<double>> a;
+  std::vector<double> b;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    LinearRow lr = linearize(rows[r], l, overlap, memory_bound[r] != 0);
+    double w = 1.0 / rows[r].measured;
+    double target = rows[r].measured - lr.constant;
+    std::vector<double> row(free.size());
+    for (size_t i = 0; i < l.unknowns.size(); ++i) {
+      auto it = std::find(free.begin(), free.end(), i);
+      if (it == free.end())
+        target -= lr.coef[i] * l.unknowns[i].value;
+      else
+        row[static_cast<size_t>(it - free.begin())] =
+            lr.coef[i] * scale[static_cast<size_t>(it - free.begin())] * w;
+    }
+    a.push_back(std::move(row));
+    b.push_back(target * w);
+  }
+  double ridge = std::sqrt(kRidge * static_cast<double>(rows.size()));
+  for (size_t j = 0; j < free.size(); ++j) {
+    std::vector<double> row(free.size(), 0.0);
+    row[j] = ridge;
+    a.push_back(std::move(row));
+    b.push_back(ridge * l.unknowns[free[j]].base / scale[j]);
+  }
+  std::vector<double> x = least_squares(std::move(a), std::move(b));
+  for (size_t j = 0; j < free.size(); ++j) l.unknowns[free[j]].value = x[j] * scale[j];
+}
+
+// Solve, clamp every unknown outside its bounds, re-solve the rest.
+void solve_bounded(Layout& l, std::span<const RowTerms> rows, std::span<const char> memory_bound,
+                   double overlap) {
+  for (auto& u : l.unknowns) u.clamped = false;
+  for (size_t round = 0; round <= l.unknowns.size(); ++round) {
+    solve_free(l, rows, memory_bound, overlap);
+    bool violated = false;
+    for (auto& u : l.unknowns) {
+      if (u.held || u.clamped || !u.used) continue;
+      if (u.value < u.lo || u.value > u.hi) {
+        u.value = std::clamp(u.value, u.lo, u.hi);
+        u.clamped = violated = true;
+      }
+    }
+    if (!violated) return;
+  }
+}
+
+void mark_used(Layout& l, std::span<const RowTerms> rows) {
+  for (auto& u : l.unknowns) u.used = false;
+  for (const RowTerms& t : rows) {
+    LinearRow lr = linearize(t, l, 0.5, true);  // any overlap < 1 shows every term
+    for (size_t i = 0; i < lr.coef.size(); ++i)
+      if (lr.coef[i] != 0) l.unknowns[i].used = true;
+  }
+}
+
+// Re-linearize until no row changes its bound side.
+size_t fit_roofline(Layout& l, std::span<const RowTerms> rows, double overlap) {
+  mark_used(l, rows);
+  std::vector<char> bound_storage(rows.size(), 0);
+  size_t iter = 0;
+  for (; iter < 30; ++iter) {
+    std::vector<char> side(rows.size());
+    for (size_t r = 0; r < rows.size(); ++r)
+      side[r] = memory_us(rows[r], l) >= compute_us(rows[r], l);
+    if (iter > 0 && side == bound_storage) break;
+    bound_storage = side;
+    solve_bounded(l, rows, side, overlap);
+  }
+  return iter;
+}
+
+double rel_rms(std::span<const RowTerms> rows, const Layout& l, double overlap) {
+  double s = 0;
+  for (const RowTerms& t : rows) {
+    double e = (predict(t, l, overlap) - t.measured) / t.measured;
+    s += e * e;
+  }
+  return rows.empty() ? 0 : std::sqrt(s / static_cast<double>(rows.size()));
+}
+
+// Ops with enough rows whose roofline fit stays bad get a fixed_us override.
+// The op (with enough rows) whose roofline fit is worst, if above the
+// threshold. One at a time: a badly fitting op distorts the shared
+// parameters and with them every other op's residuals.
+std::optional<FittedOverride> worst_fitting_op(std::span<const RowTerms> rows, const Layout& l,
+                                               double overlap, const CalibrateOptions& opt) {
+  std::map<std::string, std::vector<RowTerms>> by_op;
+  for (const RowTerms& t : rows)
+    if (!t.fixed_override) by_op[t.op].push_back(t);
+  std::optional<FittedOverride> worst;
+  for (const auto& [op, list] : by_op) {
+    if (list.size() < opt.min_rows_for_override) continue;
+    double err = rel_rms(list, l, overlap);
+    if (err > opt.override_rel_rms && (!worst || err > worst->roofline_rel_rms))
+      worst = FittedOverride{op, 0, list.size(), err};
+  }
+  return worst;
+}
+
+void set_override_values(std::vector<FittedOverride>& overrides, std::span<const RowTerms> rows,
+                         const Layout& l) {
+  for (FittedOverride& o : overrides) {
+    double sum = 0;
+    for (const RowTerms& t : rows)
+      if (t.op == o.op) sum += t.measured - l.unknowns[l.launch.at(t.mode)].value;
+    o.fixed_us = std::max(0.0, sum / static_cast<double>(o.rows));
+  }
+}
+
+double rms(std::span<const RowFit> rows, bool after, bool relative) {
+  double s = 0;
+  for (const RowFit& r : rows) {
+    double e = (after ? r.after_us : r.before_us) - r.measured_us;
+    if (relative) e /= r.measured_us;
+    s += e * e;
+  }
+  return rows.empty() ? 0 : std::sqrt(s / static_cast<double>(rows.size()));
+}
+
+std::string unknown_status(const Unknown& u) {
+  if (u.held) return "held";
+  if (!u.used) return "no data";
+  if (u.clamped) return "clamped to bound";
+  return "fitted";
+}
+
+// Prices every row with `profile` (the real cost model, not the linearization).
+std::vector<double> evaluate_rows(const DeviceProfile& profile,
+                                  std::span<const PreparedRow> prepared,
+                                  std::span<const Measurement> rows, const OpRegistry& reg,
+                                  const SymbolHints& hints) {
+  std::map<ExecMode, std::unique_ptr<NpuCostModel>> models;
+  std::vector<double> out;
+  for (size_t i = 0; i < rows.size(); ++i) {
+    auto& model = models[rows[i].mode];
+    if (!model) model = std::make_unique<NpuCostModel>(profile, rows[i].mode, hints);
+    out.push_back(price_row(prepared[i], reg, *model).total_us);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Measurement> parse_measurements(std::string_view text, std::string_view origin) {
+  std::string_view t = trim_blanks(text);
+  if (!t.empty() && (t.front() == '{' || t.front() == '[')) return parse_json(text, origin);
+  return parse_csv(text, origin);
+}
+
+std::vector<Measurement> load_measurements(const std::string& path) {
+  return parse_measurements(read_file_or_stdin(path), path);
+}
+
+CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const Measurement> rows,
+                                    const OpRegistry& reg, const CalibrateOptions& options) {
+  if (rows.empty()) throw Error("no measurements to calibrate from");
+  std::vector<PreparedRow> prepared;
+  std::vector<RowTerms> terms;
+  std::map<ExecMode, std::unique_ptr<NpuCostModel>> models;
+  for (const Measurement& m : rows) {
+    prepared.push_back(prepare_row(m, reg));
+    auto& model = models[m.mode];
+    if (!model) model = std::make_unique<NpuCostModel>(base, m.mode, options.hints);
+    CostBreakdown c = price_row(prepared.back(), reg, *model);
+    if (!c.is_kernel)
+      throw Error(
+          fmt::format("{} launches no kernel here (a free view op): nothing to calibrate", m.op),
+          m.where);
+    terms.push_back(terms_of(m, c, base));
+  }
+  double overlap = base.get("overlap");
+  Layout layout = make_layout(base, options);
+  CalibrationResult result;
+  result.dominance_iterations = fit_roofline(layout, terms, overlap);
+
+  std::vector<RowTerms> kept = terms;
+  while (auto worst = worst_fitting_op(kept, layout, overlap, options)) {
+    std::erase_if(kept, [&](const RowTerms& t) { return t.op == worst->op; });
+    result.overrides.push_back(*worst);
+    if (kept.empty()) break;
+    result.dominance_iterations += fit_roofline(layout, kept, overlap);
+  }
+  set_override_values(result.overrides, terms, layout);
+
+  result.profile = base;
+  for (const Unknown& u : layout.unknowns) {
+    double before = base.get(u.param);
+    double after = u.used && !u.held ? from_linear(u, base, u.value) : before;
+    result.profile.set(u.param, after);
+    result.profile.sources[u.param] =
+        u.used && !u.held             ? fmt::format("calibrated from {} measurements", rows.size())
+        : base.sources.count(u.param) ? base.sources.at(u.param)
+                                      : "";
+    result.params.push_back({u.param, before, after, unknown_status(u)});
+  }
+  for (const FittedOverride& o : result.overrides) {
+    OpCostOverride& ov = result.profile.overrides[o.op];
+    ov.fixed_us = o.fixed_us;
+    ov.source = fmt::format("calibrated fixed time from {} rows (roofline rel. RMS {:.0f}%)",
+                            o.rows, 100 * o.roofline_rel_rms);
+  }
+
+  std::vector<double> before = evaluate_rows(base, prepared, rows, reg, options.hints);
+  std::vector<double> after = evaluate_rows(result.profile, prepared, rows, reg, options.hints);
+  for (size_t i = 0; i < rows.size(); ++i)
+    result.rows.push_back(
+        {i, rows[i].op, rows[i].mode, rows[i].measured_us, before[i], after[i], rows[i].where});
+  result.rms_before_us = rms(result.rows, false, false);
+  result.rms_after_us = rms(result.rows, true, false);
+  result.rel_rms_before = rms(result.rows, false, true);
+  result.rel_rms_after = rms(result.rows, true, true);
+  return result;
+}
+
+std::string format_calibration(const CalibrationResult& r, size_t worst) {
+  std::string out = fmt::format("calibrated {} from {} measurements\n\nparameters:\n",
+                                r.profile.name, r.rows.size());
+  for (const FittedParam& p : r.params)
+    out += fmt::format("  {:<30} {:>10.4g} -> {:<10.4g} {}\n", p.name, p.before, p.after, p.status);
+  if (!r.overrides.empty()) {
+    out += "\nper-op fixed_us overrides (roofline fits these ops badly):\n";
+    for (const FittedOverride& o : r.overrides)
+      out += fmt::format("  {:<40} fixed {:.3g} us from {} rows (roofline rel. RMS {:.0f}%)\n",
+                         o.op, o.fixed_us, o.rows, 100 * o.roofline_rel_rms);
+  }
+  out +=
+      fmt::format("\nresiduals: RMS {:.3g} us -> {:.3g} us, relative RMS {:.1f}% -> {:.1f}%\n",
+                  r.rms_before_us, r.rms_after_us, 100 * r.rel_rms_before, 100 * r.rel_rms_after);
+  std::vector<const RowFit*> order;
+  for (const RowFit& f : r.rows) order.push_back(&f);
+  auto rel_err = [](const RowFit* f) {
+    return std::abs(f->after_us - f->measured_us) / f->measured_us;
+  };
+  std::stable_sort(order.begin(), order.end(),
+                   [&](const RowFit* a, const RowFit* b) { return rel_err(a) > rel_err(b); });
+  if (order.size() > worst) order.resize(worst);
+  if (!order.empty()) out += fmt::format("worst rows (after the fit):\n");
+  for (const RowFit* f : order) {
+    std::string where = f->where.line > 0 ? fmt::format("{}:{}", f->where.file, f->where.line)
+                                          : fmt::format("row {}", f->index);
+    out +=
+        fmt::format("  {:<24} {:<36} {:<15} measured {:>9.3f} us  model {:>9.3f} us ({:+.1f}%)\n",
+                    where, f->op, exec_mode_name(f->mode), f->measured_us, f->after_us,
+                    100 * (f->after_us - f->measured_us) / f->measured_us);
+  }
+  return out;
+}
+
+}  // namespace eqfuse

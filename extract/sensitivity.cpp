@@ -1,0 +1,249 @@
+// Sensitivity sweeps: re-optimize at swept parameter values, then bisect
+// between sweep points where a decision count changes.
+#include "extract/sensitivity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "graph/diagnostics.hpp"
+
+namespace eqfuse {
+namespace {
+
+std::set<std::string> ops_in(const Graph& g, const OpRegistry& reg) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
+    if (n.kind == NodeKind::Call && n.op != kNoOp)
+      out.insert(reg.info(n.op).schema.qualified_name());
+  }
+  return out;
+}
+
+double parse_bound(std::string_view text, std::string_view spec) {
+  std::string t(trim_blanks(text));
+  char* end = nullptr;
+  double v = std::strtod(t.c_str(), &end);
+  if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
+    throw Error(fmt::format("--param '{}': '{}' is not a number (expected NAME=LO:HI)", spec, t));
+  return v;
+}
+
+// The midpoint of [a, b]: geometric for positive ranges (parameters span
+// orders of magnitude), arithmetic otherwise.
+double midpoint(double a, double b) {
+  return a > 0 && b > 0 ? std::sqrt(a * b) : (a + b) / 2;
+}
+
+std::vector<double> sweep_values(double lo, double hi, double current, size_t steps) {
+  std::vector<double> v;
+  size_t n = std::max<size_t>(steps, 2);
+  bool geometric = lo > 0 && hi > 0;
+  for (size_t i = 0; i < n; ++i) {
+    double f = static_cast<double>(i) / static_cast<double>(n - 1);
+    v.push_back(geometric ? lo * std::pow(hi / lo, f) : lo + (hi - lo) * f);
+  }
+  if (current > lo && current < hi) v.push_back(current);
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+size_t count_of(const DecisionCounts& d, const std::string& key) {
+  auto it = d.find(key);
+  return it == d.end() ? 0 : it->second;
+}
+
+// Runs the optimizer with one parameter changed; memoized by value.
+class Evaluator {
+ public:
+  Evaluator(const Graph& input, const OpRegistry& reg, const OptimizeOptions& base,
+            const DeviceProfile& profile, std::string param)
+      : input_(input), reg_(reg), base_(base), profile_(profile), param_(std::move(param)) {}
+
+  const SweepPoint& at(double value) {
+    auto it = cache_.find(value);
+    if (it != cache_.end()) return it->second;
+    DeviceProfile p = profile_;
+    p.set(param_, value);
+    OptimizeOptions opt = base_;
+    opt.profile = &p;
+    opt.record_explanations = false;
+    opt.dump_dir.clear();
+    OptimizeResult r = optimize_graph(input_, reg_, opt);
+    ++runs_;
+    SweepPoint point{value, r.after.total_us, decisions_of(r, input_, reg_)};
+    return cache_.emplace(value, std::move(point)).first->second;
+  }
+  size_t runs() const { return runs_; }
+
+ private:
+  const Graph& input_;
+  const OpRegistry& reg_;
+  const OptimizeOptions& base_;
+  const DeviceProfile& profile_;
+  std::string param_;
+  std::map<double, SweepPoint> cache_;
+  size_t runs_ = 0;
+};
+
+// Narrows [a, b] (where `key` has different counts) to the first change
+// away from the count at `a`.
+DecisionFlip bisect(Evaluator& eval, const std::string& key, double a, double b,
+                    const SensitivityOptions& opt) {
+  size_t left = count_of(eval.at(a).decisions, key);
+  for (size_t i = 0; i < opt.max_bisections; ++i) {
+    double scale = std::max(std::abs(a), std::abs(b));
+    if (std::abs(b - a) <= opt.rel_tolerance * scale) break;
+    double m = midpoint(a, b);
+    if (m <= a || m >= b) break;
+    if (count_of(eval.at(m).decisions, key) == left)
+      a = m;
+    else
+      b = m;
+  }
+  return {midpoint(a, b), left, count_of(eval.at(b).decisions, key)};
+}
+
+ParamSensitivity analyze_param(const Graph& input, const OpRegistry& reg,
+                               const OptimizeOptions& base, const DeviceProfile& profile,
+                               const SensitivityParam& sp, const SensitivityOptions& opt,
+                               size_t& runs) {
+  ParamSensitivity out;
+  out.param = sp.name;
+  out.current = profile.get(sp.name);
+  out.lo = sp.lo.value_or(out.current * 0.25);
+  out.hi = sp.hi.value_or(out.current * 4);
+  if (!(out.lo < out.hi))
+    throw Error(fmt::format("--param {}: empty range [{}, {}] (current value {})", sp.name, out.lo,
+                            out.hi, out.current));
+  Evaluator eval(input, reg, base, profile, sp.name);
+  std::vector<double> values = sweep_values(out.lo, out.hi, out.current, opt.steps);
+  std::set<std::string> keys;
+  for (double v : values) {
+    out.sweep.push_back(eval.at(v));
+    for (const auto& [k, n] : out.sweep.back().decisions) keys.insert(k);
+  }
+  const SweepPoint& current = eval.at(out.current);
+  for (const auto& [k, n] : current.decisions) keys.insert(k);
+  for (const std::string& key : keys) {
+    DecisionSensitivity d{key, count_of(current.decisions, key), {}};
+    for (size_t i = 0; i + 1 < values.size(); ++i) {
+      if (count_of(out.sweep[i].decisions, key) != count_of(out.sweep[i + 1].decisions, key))
+        d.flips.push_back(bisect(eval, key, values[i], values[i + 1], opt));
+    }
+    out.decisions.push_back(std::move(d));
+  }
+  runs += eval.runs();
+  return out;
+}
+
+std::string format_value(double v) {
+  return fmt::format("{:.4g}", v);
+}
+
+}  // namespace
+
+SensitivityParam parse_sensitivity_param(std::string_view spec) {
+  SensitivityParam p;
+  size_t eq = spec.find('=');
+  p.name = std::string(trim_blanks(spec.substr(0, eq)));
+  if (p.name.empty()) throw Error(fmt::format("--param '{}': empty parameter name", spec));
+  if (eq == std::string_view::npos) return p;
+  std::string_view range = spec.substr(eq + 1);
+  size_t colon = range.find(':');
+  if (colon == std::string_view::npos)
+    throw Error(fmt::format("--param '{}': expected NAME=LO:HI", spec));
+  p.lo = parse_bound(range.substr(0, colon), spec);
+  p.hi = parse_bound(range.substr(colon + 1), spec);
+  if (!(*p.lo < *p.hi)) throw Error(fmt::format("--param '{}': LO must be below HI", spec));
+  return p;
+}
+
+DecisionCounts decisions_of(const OptimizeResult& r, const Graph& input, const OpRegistry& reg) {
+  DecisionCounts d;
+  for (const auto& [rule, n] : r.stats.fusions) d["rule:" + rule] = n;
+  std::set<std::string> before = ops_in(input, reg);
+  for (size_t i = 0; i < r.graph.size(); ++i) {
+    const Node& n = r.graph.node(NodeRef{static_cast<int32_t>(i)});
+    if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
+    std::string name = reg.info(n.op).schema.qualified_name();
+    if (!before.contains(name)) ++d["op:" + name];
+  }
+  return d;
+}
+
+SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
+                                      const OptimizeOptions& base,
+                                      const SensitivityOptions& options) {
+  DeviceProfile profile =
+      base.profile != nullptr ? *base.profile : load_device_profile(base.device);
+  SensitivityReport rep;
+  rep.device = profile.name;
+  rep.mode = std::string(exec_mode_name(base.rules.mode));
+  for (const SensitivityParam& sp : options.params)
+    rep.params.push_back(analyze_param(input, reg, base, profile, sp, options, rep.optimize_runs));
+  return rep;
+}
+
+std::string format_sensitivity_text(const SensitivityReport& r) {
+  std::string out =
+      fmt::format("sensitivity on {}, {} ({} optimizer runs)\n", r.device, r.mode, r.optimize_runs);
+  for (const ParamSensitivity& p : r.params) {
+    out += fmt::format("\n{}: current {}, swept {} .. {} ({} points)\n", p.param,
+                       format_value(p.current), format_value(p.lo), format_value(p.hi),
+                       p.sweep.size());
+    if (p.decisions.empty()) out += "  no fusion decisions in this graph\n";
+    out += fmt::format("  {:<52} {:>8}  {}\n", "decision", "current", "break-even");
+    for (const DecisionSensitivity& d : p.decisions) {
+      std::string flips;
+      for (const DecisionFlip& f : d.flips)
+        flips += fmt::format("{}{} ({} -> {})", flips.empty() ? "" : ", ",
+                             format_value(f.break_even), f.below, f.above);
+      if (flips.empty()) flips = "never flips in range";
+      out += fmt::format("  {:<52} {:>8}  {}\n", d.decision, d.at_current, flips);
+    }
+    out += fmt::format("  modeled cost: {:.3f} us at {} .. {:.3f} us at {}\n",
+                       p.sweep.front().cost_us, format_value(p.sweep.front().value),
+                       p.sweep.back().cost_us, format_value(p.sweep.back().value));
+  }
+  return out;
+}
+
+std::string sensitivity_to_json(const SensitivityReport& r) {
+  nlohmann::ordered_json j;
+  j["device"] = r.device;
+  j["mode"] = r.mode;
+  j["optimize_runs"] = r.optimize_runs;
+  j["params"] = nlohmann::ordered_json::array();
+  for (const ParamSensitivity& p : r.params) {
+    nlohmann::ordered_json jp;
+    jp["param"] = p.param;
+    jp["current"] = p.current;
+    jp["lo"] = p.lo;
+    jp["hi"] = p.hi;
+    jp["sweep"] = nlohmann::ordered_json::array();
+    for (const SweepPoint& s : p.sweep)
+      jp["sweep"].push_back(
+          {{"value", s.value}, {"cost_us", s.cost_us}, {"decisions", s.decisions}});
+    jp["decisions"] = nlohmann::ordered_json::array();
+    for (const DecisionSensitivity& d : p.decisions) {
+      nlohmann::ordered_json jd;
+      jd["decision"] = d.decision;
+      jd["at_current"] = d.at_current;
+      jd["flips"] = nlohmann::ordered_json::array();
+      for (const DecisionFlip& f : d.flips)
+        jd["flips"].push_back(
+            {{"break_even", f.break_even}, {"below", f.below}, {"above", f.above}});
+      jp["decisions"].push_back(std::move(jd));
+    }
+    j["params"].push_back(std::move(jp));
+  }
+  return j.dump(2);
+}
+
+}  // namespace eqfuse
