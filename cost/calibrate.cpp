@@ -226,15 +226,15 @@ std::vector<Measurement> parse_json(std::string_view text, std::string_view orig
   } catch (const nlohmann::json::parse_error& e) {
     throw error_at_offset(text, origin, e.byte > 0 ? e.byte - 1 : 0, e.what());
   }
-  std::string prefix = "measurements";
+  // The JSON path of the list, for messages (a string_view: no string
+  // assignment, which trips GCC 12's -Wrestrict false positive here).
+  std::string_view prefix = doc.is_object() ? "measurements" : "$";
   const nlohmann::json* list = &doc;
   if (doc.is_object()) {
     if (!doc.contains("measurements")) json_fail(origin, "$", "missing key 'measurements'");
     list = &doc.at("measurements");
-  } else {
-    prefix = "$";
   }
-  if (!list->is_array()) json_fail(origin, prefix, "expected an array");
+  if (!list->is_array()) json_fail(origin, std::string(prefix), "expected an array");
   std::vector<Measurement> rows;
   for (size_t i = 0; i < list->size(); ++i)
     rows.push_back(measurement_from_json((*list)[i], origin, fmt::format("{}[{}]", prefix, i)));
