@@ -53,7 +53,7 @@ uint32_t EGraph::hash_node(Symbol op, uint64_t payload, std::span<const Id> chil
 bool EGraph::same_node(Id n, Symbol op, uint64_t payload, std::span<const Id> children) const {
   const NodeRec& r = nodes_[n];
   if (r.op != op || r.payload != payload || r.arity != children.size()) return false;
-  const Id* mine = children_.data() + r.first_child;
+  const Id* mine = children_of(r).data();
   for (size_t i = 0; i < children.size(); ++i) {
     if (mine[i] != children[i]) return false;
   }
@@ -76,12 +76,17 @@ Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
   rec.op = op;
   rec.arity = static_cast<uint32_t>(canon.size());
   rec.payload = payload;
-  rec.first_child = static_cast<uint32_t>(children_.size());
   rec.hash = h;
   rec.stamp = epoch_;
+  if (canon.size() <= kInlineArity) {
+    std::copy(canon.begin(), canon.end(), rec.kids);
+  } else {
+    rec.kids[0] = static_cast<uint32_t>(children_.size());
+    children_.insert(children_.end(), canon.begin(), canon.end());
+  }
   nodes_.push_back(rec);
   class_stamp_.push_back(epoch_);
-  children_.insert(children_.end(), canon.begin(), canon.end());
+  original_first_.push_back(static_cast<uint32_t>(original_children_.size()));
   original_children_.insert(original_children_.end(), canon.begin(), canon.end());
   classes_.emplace_back();
   classes_[id].nodes.push_back(id);
@@ -100,6 +105,15 @@ Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
     analysis_->modify(*this, id);
   }
   return id;
+}
+
+void EGraph::reserve(size_t ids) {
+  uf_.reserve(ids);
+  nodes_.reserve(ids);
+  classes_.reserve(ids);
+  class_stamp_.reserve(ids);
+  original_first_.reserve(ids);
+  original_children_.reserve(ids * kInlineArity);
 }
 
 std::optional<Id> EGraph::lookup(Symbol op, std::span<const Id> children, uint64_t payload) const {
@@ -168,7 +182,7 @@ void EGraph::recanonicalize(Id n) {
   NodeRec& r = nodes_[n];
   if (r.dead) return;
   table_.erase(r.hash, n);
-  Id* ch = children_.data() + r.first_child;
+  Id* ch = children_of(r).data();
   bool changed = false;
   for (uint32_t i = 0; i < r.arity; ++i) {
     Id c = uf_.find_compress(ch[i]);
@@ -197,7 +211,7 @@ void EGraph::recanonicalize(Id n) {
     keep = n;
     retire = hit;
   }
-  nodes_[retire].dead = true;
+  nodes_[retire].dead = 1;
   for (Id c : view) dirty_classes_.push_back(c);
   dirty_classes_.push_back(uf_.find_compress(retire));
   merge(keep, retire, Reason{Reason::Kind::Congruence, 0, {}});
@@ -365,9 +379,11 @@ std::string EGraph::describe(const UnionRecord& rec) const {
 }
 
 size_t EGraph::approx_memory_bytes() const {
-  size_t bytes = nodes_.capacity() * sizeof(NodeRec) +
-                 (children_.capacity() + original_children_.capacity()) * sizeof(Id) +
-                 classes_.capacity() * sizeof(ClassRec) + uf_.memory_bytes() +
+  // Per-node arrays count by size, not capacity: reserve() hands out
+  // address space that is only touched as nodes arrive.
+  size_t ids = nodes_.size();
+  size_t bytes = ids * (sizeof(NodeRec) + sizeof(ClassRec) + 2 * sizeof(uint32_t) + sizeof(Id)) +
+                 (children_.capacity() + original_children_.size()) * sizeof(Id) +
                  table_.memory_bytes() + subst_arena_.capacity() * sizeof(Id) +
                  union_log_.capacity() * sizeof(UnionRecord);
   // Class lists hold about one node entry and ~arity parent entries per node.

@@ -1,8 +1,10 @@
 // The e-graph: hashconsed e-nodes grouped into e-classes, with egg-style
 // deferred rebuilding.
 //
-// Storage is data-oriented: e-node i lives in flat arrays (op, payload,
-// children slice of one shared pool, cached hash); node ids and class ids
+// Storage is data-oriented: e-node i lives in one 32-byte record (op,
+// payload, cached hash, stamp and its children: inline for arity <= 2, the
+// common case, otherwise a slice of one shared pool), so a hashcons probe
+// touches one cache line per candidate; node ids and class ids
 // share one counter because every node that is new to the hashcons creates
 // its own class, so `Id` of a class is the id of the node that created it.
 // Each class root owns a list of its node ids (sorted by op after rebuild,
@@ -83,6 +85,21 @@ class EGraph {
   Id add(Symbol op, std::span<const Id> children, uint64_t payload = 0);
   Id add(const ENode& n) { return add(n.op, as_span(n.children), n.payload); }
   Id add_constant(const Constant& c) { return add(c.op(), {}, c.bits); }
+  // Capacity hint: room for `ids` node ids in total (a runner passes its
+  // node limit, capped), so the arrays do not regrow and recopy while
+  // saturating. Changes no ids and no behaviour.
+  void reserve(size_t ids);
+  // Hint that add(op, children, payload) follows soon: loads the hashcons
+  // slot the lookup will probe. Children are used as given (no find()).
+  void prefetch_add(Symbol op, std::span<const Id> children, uint64_t payload = 0) const {
+    table_.prefetch(hash_node(op, payload, children));
+  }
+  // Second stage of the same hint, issued closer to the add(): once the
+  // slot is cached, loads the node record the lookup will compare against.
+  void prefetch_add_candidate(Symbol op, std::span<const Id> children, uint64_t payload = 0) const {
+    Id n = table_.first_with_hash(hash_node(op, payload, children));
+    if (n != kNoId) __builtin_prefetch(&nodes_[n]);
+  }
   // Parses and adds a ground s-expression term, e.g. "(+ x (* y 2))".
   Id add_expr(std::string_view sexpr);
   // Finds the class of a node without adding it.
@@ -111,14 +128,14 @@ class EGraph {
 
   NodeView node(Id n) const {
     const NodeRec& r = nodes_[n];
-    return {r.op, r.payload, {children_.data() + r.first_child, r.arity}};
+    return {r.op, r.payload, children_of(r)};
   }
   Symbol node_op(Id n) const { return nodes_[n].op; }
   // The children node `n` was added with (class ids canonical at that
   // moment). Never rewritten by rebuild, so every node id denotes one fixed
   // term; explanations (egraph/explain.hpp) rely on this.
   std::span<const Id> original_children(Id n) const {
-    return {original_children_.data() + nodes_[n].first_child, nodes_[n].arity};
+    return {original_children_.data() + original_first_[n], nodes_[n].arity};
   }
   bool node_alive(Id n) const { return !nodes_[n].dead; }
   // Live node ids of a class root (sorted by op, then id, after rebuild).
@@ -169,15 +186,28 @@ class EGraph {
   uint32_t class_stamp(Id root) const { return class_stamp_[root]; }
 
  private:
+  // Children of nodes with arity <= kInlineArity live in the record itself
+  // (no second cache miss when the hashcons compares a candidate); larger
+  // nodes keep an offset into children_.
+  static constexpr uint32_t kInlineArity = 2;
   struct NodeRec {
     Symbol op;
-    uint32_t arity = 0;
+    uint32_t arity : 31 = 0;
+    uint32_t dead : 1 = 0;  // retired duplicate after congruence
     uint64_t payload = 0;
-    uint32_t first_child = 0;
     uint32_t hash = 0;
-    uint32_t stamp = 0;  // epoch of the last change (see node_stamp)
-    bool dead = false;   // retired duplicate after congruence
+    uint32_t stamp = 0;                      // epoch of the last change (see node_stamp)
+    Id kids[kInlineArity] = {kNoId, kNoId};  // inline children, or kids[0] = pool offset
   };
+  static_assert(sizeof(Id) * kInlineArity >= sizeof(uint32_t));
+  std::span<const Id> children_of(const NodeRec& r) const {
+    const Id* p = r.arity <= kInlineArity ? r.kids : children_.data() + r.kids[0];
+    return {p, r.arity};
+  }
+  std::span<Id> children_of(NodeRec& r) {
+    Id* p = r.arity <= kInlineArity ? r.kids : children_.data() + r.kids[0];
+    return {p, r.arity};
+  }
   struct ClassRec {
     std::vector<Id> nodes;
     std::vector<Id> parents;
@@ -199,8 +229,9 @@ class EGraph {
   Analysis* analysis_ = nullptr;
   UnionFind uf_;
   std::vector<NodeRec> nodes_;
-  std::vector<Id> children_;
-  std::vector<Id> original_children_;  // same layout as children_, never rewritten
+  std::vector<Id> children_;              // children of nodes with arity > kInlineArity
+  std::vector<Id> original_children_;     // every node's children as added, never rewritten
+  std::vector<uint32_t> original_first_;  // node -> offset into original_children_
   std::vector<ClassRec> classes_;
   detail::HashconsTable table_;
   size_t num_classes_ = 0;

@@ -73,6 +73,26 @@ class OpenAddressingTable {
   }
   size_t size() const { return size_; }
   size_t memory_bytes() const { return slots_.capacity() * sizeof(uint64_t); }
+  // Grows once so that `n` entries fit without further rehashing.
+  void reserve(size_t n) {
+    size_t want = slots_.size();
+    while (n * 2 > want) want *= 2;
+    if (want != slots_.size()) rehash(want);
+  }
+  // Starts loading the home slot of `hash` into the cache (a hint only).
+  void prefetch(uint32_t hash) const {
+    __builtin_prefetch(slots_.data() + (hash & (slots_.size() - 1)));
+  }
+  // The first id stored under `hash` (a likely match), or kNoId; for
+  // prefetching the candidate's node record.
+  Id first_with_hash(uint32_t hash) const {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      uint64_t s = slots_[i];
+      if (s == kEmpty) return kNoId;
+      if (static_cast<uint32_t>(s >> 32) == hash) return static_cast<Id>(s);
+    }
+  }
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
@@ -83,10 +103,11 @@ class OpenAddressingTable {
     while (slots_[i] != kEmpty) i = (i + 1) & mask;
     slots_[i] = entry;
   }
-  void grow() {
+  void grow() { rehash(slots_.size() * 2); }
+  void rehash(size_t capacity) {
     std::vector<uint64_t> old;
     old.swap(slots_);
-    slots_.assign(old.size() * 2, kEmpty);
+    slots_.assign(capacity, kEmpty);
     for (uint64_t e : old) {
       if (e != kEmpty) place(e);
     }
@@ -141,6 +162,9 @@ class SetTable {
   bool erase(uint32_t hash, Id id) { return set_.erase(HashedId{hash, id}) > 0; }
   size_t size() const { return set_.size(); }
   size_t memory_bytes() const { return set_.bucket_count() * (sizeof(HashedId) + 8); }
+  void reserve(size_t n) { set_.reserve(n); }
+  void prefetch(uint32_t /*hash*/) const {}
+  Id first_with_hash(uint32_t /*hash*/) const { return kNoId; }
 
  private:
   Set set_;

@@ -48,6 +48,7 @@ void Rewrite::validate_and_compile() {
       for (const auto& v : eq.lhs->vars())
         c.lhs_var_map.push_back(slot_of(v, "an equality's left term"));
     }
+    collect_var_only_nodes(eq.rhs, c.var_map);
     compiled_eqs_.push_back(std::move(c));
   }
   for (const Condition& cond : conditions_) {
@@ -55,6 +56,34 @@ void Rewrite::validate_and_compile() {
     for (const auto& v : cond.vars)
       slots.push_back(slot_of(v, fmt::format("condition '{}'", cond.name)));
     condition_slots_.push_back(std::move(slots));
+  }
+}
+
+void Rewrite::collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_t> var_map) {
+  for (const PatternNode& n : rhs.nodes()) {
+    if (n.is_var || n.arity > 4) continue;
+    VarOnlyNode v{n.op, n.payload, n.arity, {}};
+    bool all_vars = true;
+    auto kids = rhs.children(n);
+    for (uint32_t k = 0; k < n.arity && all_vars; ++k) {
+      const PatternNode& kid = rhs.nodes()[kids[k]];
+      all_vars = kid.is_var;
+      if (all_vars) v.slots[k] = var_map[kid.var];
+    }
+    if (all_vars) var_only_nodes_.push_back(v);
+  }
+}
+
+void Rewrite::prefetch_match(const EGraph& g, std::span<const Id> match, int stage) const {
+  std::array<Id, 4> kids{};
+  for (const VarOnlyNode& v : var_only_nodes_) {
+    for (uint32_t k = 0; k < v.arity; ++k) kids[k] = match[v.slots[k]];
+    std::span<const Id> ch(kids.data(), v.arity);
+    if (stage == 0) {
+      g.prefetch_add(v.op, ch, v.payload);
+    } else {
+      g.prefetch_add_candidate(v.op, ch, v.payload);
+    }
   }
 }
 

@@ -19,6 +19,7 @@
 // compute their right side); it must only add nodes and call g.merge with
 // the given reason.
 #pragma once
+#include <array>
 #include <functional>
 #include <optional>
 #include <span>
@@ -79,14 +80,28 @@ class Rewrite {
   // Applies the equalities for one match (conditions not checked).
   // `rule_id` is this rule's id in g (EGraph::register_rule).
   size_t apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const;
+  // Cache hint for a match that will be applied soon: prefetches the
+  // hashcons slots of the right-side nodes whose children are all
+  // variables (their keys are known before anything is added).
+  // `stage` 0 loads hashcons slots; stage 1 (issued later, closer to the
+  // apply) loads the node records those slots point at.
+  void prefetch_match(const EGraph& g, std::span<const Id> match, int stage = 0) const;
 
  private:
+  // A right-side node whose children are all match variables.
+  struct VarOnlyNode {
+    Symbol op;
+    uint64_t payload = 0;
+    uint32_t arity = 0;
+    std::array<uint32_t, 4> slots{};  // match slot of each child
+  };
   struct CompiledEq {
-    uint32_t target;                // 0 = root, else 1 + var index (match slot)
-    std::vector<uint32_t> var_map;  // rhs var -> match slot
+    uint32_t target;                    // 0 = root, else 1 + var index (match slot)
+    std::vector<uint32_t> var_map;      // rhs var -> match slot
     std::vector<uint32_t> lhs_var_map;  // lhs var -> match slot (Equality::lhs set)
   };
   void validate_and_compile();
+  void collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_t> var_map);
 
   std::string name_;
   std::vector<std::string> labels_;
@@ -96,6 +111,7 @@ class Rewrite {
   std::vector<Condition> conditions_;
   std::vector<CompiledEq> compiled_eqs_;
   std::vector<std::vector<uint32_t>> condition_slots_;
+  std::vector<VarOnlyNode> var_only_nodes_;
   mutable std::vector<Id> cond_scratch_;
 };
 

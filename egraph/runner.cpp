@@ -1,5 +1,6 @@
 #include "egraph/runner.hpp"
 
+#include <algorithm>
 #include <thread>
 
 namespace eqfuse {
@@ -94,8 +95,21 @@ std::optional<StopReason> Runner::apply_all(const std::vector<Rewrite>& rules,
     size_t stride = rw.searcher().stride();
     RuleTotals& totals = report.rules[i];
     size_t applied_here = 0;
+    // Software pipelining: the hashcons probes of a match's right side are
+    // cache misses, so load the slots kSlotsAhead matches ahead and the node
+    // records they point at kNodesAhead matches ahead.
+    constexpr size_t kSlotsAhead = 8;
+    constexpr size_t kNodesAhead = 4;
+    auto prefetch_at = [&](size_t k, int stage) {
+      if ((k + 1) * stride <= ms.size())
+        rw.prefetch_match(g_, {ms.data() + k * stride, stride}, stage);
+    };
+    for (size_t k = 0; k < kSlotsAhead; ++k) prefetch_at(k, 0);
+    for (size_t k = 0; k < kNodesAhead; ++k) prefetch_at(k, 1);
     for (size_t off = 0, k = 0; off < ms.size(); off += stride, ++k) {
       std::span<const Id> match(ms.data() + off, stride);
+      prefetch_at(k + kSlotsAhead, 0);
+      prefetch_at(k + kNodesAhead, 1);
       int failed = rw.failing_condition(g_, match);
       if (failed >= 0) {
         ++totals.condition_failures[failed];
@@ -137,6 +151,10 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
     st.egraph_rule_id = g_.register_rule(rules[i].name(), rules[i].vars());
     report.rules[i].condition_failures.assign(rules[i].conditions().size(), 0);
   }
+  // Saturation grows the node arrays by doubling: reserving up front saves
+  // the copies (the memory is only touched as nodes arrive).
+  constexpr size_t kReserveCap = size_t{1} << 19;
+  g_.reserve(std::min(config_.limits.nodes, kReserveCap));
   g_.rebuild();
   std::vector<std::vector<Id>> results(rules.size());
 

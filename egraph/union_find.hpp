@@ -19,6 +19,7 @@ class UnionFind {
     return id;
   }
   size_t size() const { return parent_.size(); }
+  void reserve(size_t n) { parent_.reserve(n); }
 
   Id find(Id x) const {
     while (parent_[x] != x) x = parent_[x];
