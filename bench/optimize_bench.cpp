@@ -35,12 +35,14 @@ void run(benchmark::State& state, const Graph& g) {
   state.counters["cost_after_us"] = after;
 }
 
-void BM_OptimizeDeepSeekLayer(benchmark::State& state) { run(state, layer()); }
+void BM_OptimizeDeepSeekLayer(benchmark::State& state) {
+  run(state, layer());
+}
 BENCHMARK(BM_OptimizeDeepSeekLayer)->Unit(benchmark::kMillisecond);
 
 void BM_OptimizeDeepSeekStack(benchmark::State& state) {
-  Graph deep = stack_layers(layer(), static_cast<int>(state.range(0)),
-                            {{"arg1_1", 2}, {"arg2_1", 2}});
+  Graph deep =
+      stack_layers(layer(), static_cast<int>(state.range(0)), {{"arg1_1", 2}, {"arg2_1", 2}});
   run(state, deep);
 }
 BENCHMARK(BM_OptimizeDeepSeekStack)->Arg(61)->Unit(benchmark::kMillisecond)->Iterations(3);

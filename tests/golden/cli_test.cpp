@@ -40,8 +40,7 @@ std::string slurp(const fs::path& p) {
 fs::path scratch_dir() {
   // One directory per process: ctest -j runs each test in its own process
   // and they must not overwrite each other's files.
-  fs::path dir =
-      fs::path(::testing::TempDir()) / ("eqfuse_cli_test_" + std::to_string(::getpid()));
+  fs::path dir = fs::path(::testing::TempDir()) / ("eqfuse_cli_test_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   return dir;
 }

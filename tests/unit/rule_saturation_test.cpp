@@ -97,7 +97,8 @@ TEST(RuleSaturation, PatternFusionPassOffMeansNoFusedOp) {
 
 TEST(RuleSaturation, UnsupportedDtypeIsRejectedAndLogged) {
   std::string fx(kDynamicQuant);
-  for (size_t p = fx.find("f16"); p != std::string::npos; p = fx.find("f16", p)) fx.replace(p, 3, "f32");
+  for (size_t p = fx.find("f16"); p != std::string::npos; p = fx.find("f16", p))
+    fx.replace(p, 3, "f32");
   Saturated s = saturate(fx);
   EXPECT_FALSE(s.egraph_has("npu::npu_add_rms_norm_dynamic_quant"));
   bool logged = false;
@@ -135,7 +136,8 @@ def forward(self, x1: "bf16[2, 3, 64]", x2: "bf16[2, 3, 64]", gamma: "bf16[64]")
     getitem = npu_add_rms_norm[0]
     getitem_2 = npu_add_rms_norm[2]
     view = torch.ops.aten.view.default(getitem, [-1, 64])
-    cast = )" + std::string(cast) + R"(
+    cast = )" + std::string(cast) +
+                     R"(
     return (cast, getitem_2)
 )";
     Saturated s = saturate(fx);
@@ -148,7 +150,8 @@ TEST(RuleSaturation, BmmTransposeInEveryTransposeSpelling) {
     std::string fx = R"(
 def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
     bmm = torch.ops.aten.bmm.default(a, b)
-    transpose = torch.ops.aten.transpose.int(bmm, )" + std::string(dims) + R"()
+    transpose = torch.ops.aten.transpose.int(bmm, )" +
+                     std::string(dims) + R"()
     return (transpose,)
 )";
     Saturated s = saturate(fx);
@@ -192,9 +195,9 @@ def forward(self, a: "f16[64, 4, 512]", b: "f16[64, 512, 128]"):
 TEST(RuleSaturation, QuantRuleChecksAlignmentAndZeroPointDtype) {
   auto graph = [](std::string_view last, std::string_view zp) {
     return "def forward(self, x1: \"bf16[2, " + std::string(last) + "]\", x2: \"bf16[2, " +
-           std::string(last) + "]\", gamma: \"bf16[" + std::string(last) +
-           "]\", scales: \"bf16[" + std::string(last) + "]\", zp: \"" + std::string(zp) + "[" +
-           std::string(last) + "]\"):\n" +
+           std::string(last) + "]\", gamma: \"bf16[" + std::string(last) + "]\", scales: \"bf16[" +
+           std::string(last) + "]\", zp: \"" + std::string(zp) + "[" + std::string(last) +
+           "]\"):\n" +
            "    npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)\n"
            "    getitem = npu_add_rms_norm[0]\n"
            "    getitem_2 = npu_add_rms_norm[2]\n"
