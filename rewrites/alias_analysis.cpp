@@ -171,7 +171,9 @@ bool AliasAnalysis::compute_overlap(const Node& n) const {
   if (n.kind == NodeKind::GetItem) return overlap_.at(size_t(n.getitem_source().index));
   if (n.kind != NodeKind::Call || n.op == kNoOp) return false;
   const OpInfo& info = reg_.info(n.op);
-  std::string_view base = op_base_name(info.schema.qualified_name());
+  // qualified_name() returns a new string: keep it alive for the view.
+  const std::string qualified = info.schema.qualified_name();
+  std::string_view base = op_base_name(qualified);
   if (base == "aten::expand" || base == "aten::expand_as") return true;
   // A view or an in-place op keeps the layout of its (first) argument.
   bool keeps_layout = info.traits.is_view || info.schema.mutates_any() ||
