@@ -376,9 +376,12 @@ TEST(Runner, DeterministicAcrossRunsAndThreads) {
   EXPECT_EQ(run(1, false).size(), base.size());
 }
 
-TEST(EGraphCore, TinyRunOverheadIsSmall) {
+// The fixed overhead of a tiny run is a benchmark figure (bench/egraph_bench,
+// "ac 3"; docs/benchmarks.md), not a timed unit test; here only its result.
+TEST(EGraphCore, TinyRunSaturatesExactly) {
   WorkloadResult r = run_ac_workload(3);
-  EXPECT_LT(r.seconds, 0.01);  // target is < 100 µs; generous for sanitizers
+  EXPECT_EQ(r.eclasses, 7u);  // 2^3 - 1
+  EXPECT_EQ(r.enodes, 15u);   // 3^3 - 2^4 + 1 + 3
 }
 
 }  // namespace
