@@ -5,9 +5,7 @@
 // Runs the optimize pipeline with explanations recorded and prints why each
 // fusion was chosen, not chosen or rejected (extract/explain_report.hpp;
 // the JSON keys and the HTML page are described in docs/explain.md).
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -31,18 +29,10 @@ struct ExplainCliOptions {
   std::string config;
 };
 
-std::string read_config(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read config file '{}'", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Same precedence as `eqfuse optimize`: config file first, flags on top.
 OptimizeOptions build_options(const ExplainCliOptions& o) {
   OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_config(o.config), o.config);
+  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
   if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
   if (!o.device.empty()) opt.device = o.device;
   for (const auto& d : o.disable) opt.rules.disable.push_back(d);

@@ -7,9 +7,7 @@
 // enabled rules, extract the cheapest graph under the NPU cost model, emit.
 // The optimized graph goes to stdout (or -o), the summary to stderr.
 #include <cstdio>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -43,18 +41,10 @@ struct OptimizeCliOptions {
   bool quiet = false;
 };
 
-std::string read_text_file(const std::string& path, std::string_view what) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read {} '{}'", what, path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 // Config file first, then command-line flags on top (flags win).
 OptimizeOptions build_options(const OptimizeCliOptions& o) {
   OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_text_file(o.config, "config file"), o.config);
+  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
   if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
   if (!o.device.empty()) opt.device = o.device;
   if (!o.extractor.empty()) opt.extractor = o.extractor == "tree" ? "bottom-up" : o.extractor;
@@ -78,7 +68,7 @@ int run_optimize(const OptimizeCliOptions& o) {
   std::unique_ptr<RuleLibrary> lib;
   if (!o.rule_files.empty()) {
     lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
-    for (const auto& f : o.rule_files) lib->load_text(read_text_file(f, "rule file"), f);
+    for (const auto& f : o.rule_files) lib->load_text(read_file_or_stdin(f), f);
     opt.library = lib.get();
   }
   OptimizeResult r = optimize_graph(in.graph, reg, opt);

@@ -7,9 +7,7 @@
 // syntax). Loading a user file validates it: a bad rule is reported at its
 // file:line:column and the command exits 2, so `eqfuse rules --rules
 // my.rules` doubles as a rule-file checker.
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -31,14 +29,6 @@ struct RulesCliOptions {
   bool json = false;
 };
 
-std::string read_rule_input(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(fmt::format("cannot read file '{}'", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
   for (const auto& s : v) {
@@ -55,7 +45,7 @@ std::string loc_text(const SourceLoc& loc) {
 
 RuleConfig toggles(const RulesCliOptions& o) {
   OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_rule_input(o.config), o.config);
+  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
   if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
   for (const auto& d : o.disable) opt.rules.disable.push_back(d);
   for (const auto& e : o.enable) opt.rules.enable.push_back(e);
@@ -76,7 +66,7 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
 int run_rules(const RulesCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   RuleLibrary lib = RuleLibrary::builtin(reg);
-  for (const auto& f : o.rule_files) lib.load_text(read_rule_input(f), f);
+  for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
   RuleConfig cfg = toggles(o);
   if (!o.show.empty()) {
     const RuleDef* r = lib.find(o.show);
