@@ -10,6 +10,27 @@
 
 namespace eqfuse::cli {
 
+void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool with_device) {
+  cmd->add_option("--mode", t.mode,
+                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
+  if (with_device)
+    cmd->add_option("--device", t.device,
+                    "Device profile: a built-in name (default ascend910b2) or a JSON file");
+  cmd->add_option("--disable-rule", t.disable, "Disable a rule or a label (repeatable)");
+  cmd->add_option("--enable-rule", t.enable, "Enable an opt-in rule or label (repeatable)");
+  cmd->add_option("--config", t.config, "JSON config file (TorchAir key names accepted)");
+}
+
+OptimizeOptions options_from_toggles(const ToggleOptions& t) {
+  OptimizeOptions opt;
+  if (!t.config.empty()) apply_config_json(opt, read_file_or_stdin(t.config), t.config);
+  if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
+  if (!t.device.empty()) opt.device = t.device;
+  opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
+  opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
+  return opt;
+}
+
 InputTypes read_input_types(const std::string& spec) {
   if (spec.empty()) return {};
   std::error_code ec;

@@ -15,6 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "extract/optimize.hpp"
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
@@ -39,6 +40,22 @@ void add_reinplace_command(CLI::App& app, Action& action);
 void add_explain_command(CLI::App& app, Action& action);
 void add_calibrate_command(CLI::App& app, Action& action);
 void add_sensitivity_command(CLI::App& app, Action& action);
+
+// The options that choose which rules run and what they are priced on,
+// shared by optimize, explain, rules and sensitivity so they spell and
+// combine them the same way.
+struct ToggleOptions {
+  std::string mode, device, config;
+  std::vector<std::string> disable, enable;
+};
+
+// Declares --mode, --device (unless `with_device` is false: `rules` prices
+// nothing), --disable-rule, --enable-rule and --config on `cmd`.
+void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool with_device = true);
+
+// The optimize options they describe: the config file first, then the
+// command-line flags on top (flags win).
+OptimizeOptions options_from_toggles(const ToggleOptions& t);
 
 // `--input-types` value: the text form, or the path of a file holding the
 // text or JSON form. Empty -> no types.

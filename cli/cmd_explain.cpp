@@ -23,20 +23,11 @@ struct ExplainCliOptions {
   std::string output;
   std::string format = "text";
   std::string input_types;
-  std::string mode;
-  std::string device;
-  std::vector<std::string> disable, enable;
-  std::string config;
+  ToggleOptions toggles;
 };
 
-// Same precedence as `eqfuse optimize`: config file first, flags on top.
 OptimizeOptions build_options(const ExplainCliOptions& o) {
-  OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
-  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
-  if (!o.device.empty()) opt.device = o.device;
-  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
-  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
+  OptimizeOptions opt = options_from_toggles(o.toggles);
   opt.record_explanations = true;
   return opt;
 }
@@ -70,13 +61,7 @@ void add_explain_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--input-types", o->input_types,
                   "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
-  cmd->add_option("--mode", o->mode,
-                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
-  cmd->add_option("--device", o->device,
-                  "Device profile: a built-in name (default ascend910b2) or a JSON file");
-  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
-  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
+  add_toggle_options(cmd, o->toggles);
   cmd->callback([o, &action] { action = [o] { return run_explain(*o); }; });
 }
 

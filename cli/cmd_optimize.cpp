@@ -27,26 +27,21 @@ struct OptimizeCliOptions {
   std::string output;
   std::string format = "fx";
   std::string input_types;
-  std::string mode;
-  std::string device;
+  ToggleOptions toggles;
   std::string extractor;
   double time_limit = -1;
   long node_limit = -1;
   long iter_limit = -1;
-  std::vector<std::string> disable, enable, rule_files;
-  std::string config;
+  std::vector<std::string> rule_files;
   std::string stats_json;
   std::string dump_dir;
   bool explain = false;
   bool quiet = false;
 };
 
-// Config file first, then command-line flags on top (flags win).
+// The toggles (config file, then flags), then the optimize-only flags.
 OptimizeOptions build_options(const OptimizeCliOptions& o) {
-  OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
-  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
-  if (!o.device.empty()) opt.device = o.device;
+  OptimizeOptions opt = options_from_toggles(o.toggles);
   if (!o.extractor.empty()) opt.extractor = o.extractor == "tree" ? "bottom-up" : o.extractor;
   if (o.time_limit >= 0) {
     opt.limits.seconds = o.time_limit;
@@ -54,8 +49,6 @@ OptimizeOptions build_options(const OptimizeCliOptions& o) {
   }
   if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
   if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);
-  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
-  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
   opt.dump_dir = o.dump_dir;
   opt.record_explanations = o.explain;
   return opt;
@@ -97,20 +90,14 @@ void add_optimize_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--input-types", o->input_types,
                   "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
-  cmd->add_option("--mode", o->mode,
-                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
-  cmd->add_option("--device", o->device,
-                  "Device profile: a built-in name (default ascend910b2) or a JSON file");
+  add_toggle_options(cmd, o->toggles);
   cmd->add_option("--extractor", o->extractor, "tree | greedy-dag | ilp | auto (default)")
       ->check(CLI::IsMember({"tree", "bottom-up", "greedy-dag", "ilp", "auto"}));
   cmd->add_option("--time-limit", o->time_limit,
                   "Seconds for saturation and for exact extraction (default 10)");
   cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)");
   cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)");
-  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
   cmd->add_option("--rules", o->rule_files, "Load extra rules from a .rules file (repeatable)");
-  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
   cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
   cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");
   cmd->add_flag("--explain", o->explain,

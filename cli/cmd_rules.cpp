@@ -22,9 +22,8 @@ namespace eqfuse::cli {
 namespace {
 
 struct RulesCliOptions {
-  std::string mode;
-  std::vector<std::string> disable, enable, rule_files;
-  std::string config;
+  ToggleOptions toggles;
+  std::vector<std::string> rule_files;
   std::string show;
   bool json = false;
 };
@@ -43,15 +42,6 @@ std::string loc_text(const SourceLoc& loc) {
   return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
 }
 
-RuleConfig toggles(const RulesCliOptions& o) {
-  OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
-  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
-  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
-  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
-  return opt.rules;
-}
-
 std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
   std::string out = fmt::format("rule {} {}\n", r.name, r.bidirectional ? "<=>" : "=>");
   out += fmt::format("  labels: {}\n", join(r.labels, ", "));
@@ -67,7 +57,7 @@ int run_rules(const RulesCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   RuleLibrary lib = RuleLibrary::builtin(reg);
   for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
-  RuleConfig cfg = toggles(o);
+  RuleConfig cfg = options_from_toggles(o.toggles).rules;
   if (!o.show.empty()) {
     const RuleDef* r = lib.find(o.show);
     if (r == nullptr) throw Error(fmt::format("no rule named '{}' (see 'eqfuse rules')", o.show));
@@ -107,11 +97,8 @@ void add_rules_command(CLI::App& app, Action& action) {
       "rules",
       "List the rewrite rules with their labels and whether they are on; load and check "
       "user .rules files; --show prints one rule.");
-  cmd->add_option("--mode", o->mode, "Execution mode the toggles are evaluated for");
-  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
+  add_toggle_options(cmd, o->toggles, /*with_device=*/false);
   cmd->add_option("--rules", o->rule_files, "Also load (and check) this .rules file");
-  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
   cmd->add_option("--show", o->show, "Print one rule in full");
   cmd->add_flag("--json", o->json, "List as JSON");
   cmd->callback([o, &action] { action = [o] { return run_rules(*o); }; });

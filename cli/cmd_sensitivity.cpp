@@ -1,5 +1,5 @@
 // `eqfuse sensitivity IN --param NAME[=LO:HI]... [--mode M] [--device D]
-//   [--steps N] [--json] [-o FILE] [--input-types T] [--disable-rule X]...
+//   [--steps N] [--json] [-o FILE] [--input-types T] [--config FILE] [--disable-rule X]...
 //   [--enable-rule X]...`
 //
 // For each profile parameter, re-optimizes IN over the range and reports
@@ -19,8 +19,8 @@ namespace {
 struct SensitivityCliOptions {
   std::string file;
   std::vector<std::string> params;
-  std::string mode, device, input_types, output;
-  std::vector<std::string> disable, enable;
+  std::string input_types, output;
+  ToggleOptions toggles;
   size_t steps = 9;
   bool json = false;
 };
@@ -28,11 +28,7 @@ struct SensitivityCliOptions {
 int run_sensitivity(const SensitivityCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  OptimizeOptions opt;
-  if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
-  if (!o.device.empty()) opt.device = o.device;
-  for (const auto& d : o.disable) opt.rules.disable.push_back(d);
-  for (const auto& e : o.enable) opt.rules.enable.push_back(e);
+  OptimizeOptions opt = options_from_toggles(o.toggles);
   SensitivityOptions so;
   so.steps = o.steps;
   for (const auto& p : o.params) so.params.push_back(parse_sensitivity_param(p));
@@ -54,15 +50,11 @@ void add_sensitivity_command(CLI::App& app, Action& action) {
                   "NAME[=LO:HI], e.g. launch_us.reduce-overhead=0.5:8 (default x0.25..x4; "
                   "repeatable)")
       ->required();
-  cmd->add_option("--mode", o->mode,
-                  "Execution mode: eager | max-autotune | reduce-overhead (default)");
-  cmd->add_option("--device", o->device, "Device profile: built-in name or JSON file");
+  add_toggle_options(cmd, o->toggles);
   cmd->add_option("--steps", o->steps, "Sweep points per parameter")
       ->check(CLI::Range(2, 1000))
       ->capture_default_str();
   cmd->add_option("--input-types", o->input_types, "Input types for untyped dumps, or a file");
-  cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
   cmd->add_flag("--json", o->json, "JSON output (keys: docs/cli.md)");
   cmd->add_option("-o,--output", o->output, "Write the report here instead of stdout");
   cmd->callback([o, &action] { action = [o] { return run_sensitivity(*o); }; });

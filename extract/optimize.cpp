@@ -85,13 +85,6 @@ std::set<std::string> introduced_ops(const RuleDef& r) {
   return out;
 }
 
-std::map<std::string, int> op_counts(const Graph& g) {
-  std::map<std::string, int> counts;
-  for (const Node& n : g.nodes())
-    if (n.kind == NodeKind::Call) ++counts[n.target];
-  return counts;
-}
-
 void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& input,
                 const Graph& output, OptimizeStats& stats) {
   std::map<std::string, RuleRunStats> by_name;
@@ -113,13 +106,14 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
   }
   // Fused kernels in the output beyond what the input already had, credited
   // to the first fusion rule that introduces their op and fired.
-  std::map<std::string, int> before = op_counts(input), after = op_counts(output);
+  std::map<std::string, int64_t> before = call_target_counts(input);
+  std::map<std::string, int64_t> after = call_target_counts(output);
   for (const RuleDef& r : st.library->rules()) {
     if (!r.has_label("fusion")) continue;
     RuleRunStats& s = by_name[r.name];
     if (s.applications == 0) continue;
     for (const std::string& op : introduced_ops(r)) {
-      int extra = after[op] - before[op];
+      int64_t extra = after[op] - before[op];
       if (extra <= 0) continue;
       s.chosen += static_cast<size_t>(extra);
       stats.fusions[r.name] += static_cast<size_t>(extra);

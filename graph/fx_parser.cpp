@@ -985,13 +985,7 @@ class Parser {
       if (!seen.insert(name.text).second)
         fail_at(name, fmt::format("duplicate definition of '{}'", name.text));
       Param p{name.text, name.offset, ValueType::unknown(), false};
-      if (lex_->accept(":")) {
-        size_t offset = 0;
-        bool quoted = false;
-        std::string_view text = lex_->raw_annotation(offset, quoted);
-        p.type = annotation_type(text, offset, quoted);
-        p.annotated = p.type.is_known();
-      }
+      parse_optional_annotation(p);
       if (lex_->peek().is("="))
         fail_at(lex_->peek(), "default values for inputs are not supported");
       params_.push_back(p);
@@ -1111,6 +1105,16 @@ class Parser {
                                describe_token(after)));
   }
 
+  // `: "f16[s0, 64]"` (quoted or not) after a parameter or unpack target.
+  void parse_optional_annotation(Param& p) {
+    if (!lex_->accept(":")) return;
+    size_t offset = 0;
+    bool quoted = false;
+    std::string_view text = lex_->raw_annotation(offset, quoted);
+    p.type = annotation_type(text, offset, quoted);
+    p.annotated = p.type.is_known();
+  }
+
   // `a, b, c, = fx_pytree.tree_flatten_spec([primals, tangents], self._in_spec)`
   void parse_unpack(const Token& first, ValueType first_type, bool first_annotated) {
     std::vector<Param> targets{{first.text, first.offset, std::move(first_type), first_annotated}};
@@ -1118,13 +1122,7 @@ class Parser {
       if (lex_->peek().is("=")) break;
       const Token name = expect_name("in the tuple unpack");
       Param p{name.text, name.offset, ValueType::unknown(), false};
-      if (lex_->accept(":")) {
-        size_t offset = 0;
-        bool quoted = false;
-        std::string_view text = lex_->raw_annotation(offset, quoted);
-        p.type = annotation_type(text, offset, quoted);
-        p.annotated = p.type.is_known();
-      }
+      parse_optional_annotation(p);
       targets.push_back(std::move(p));
     }
     expect("=", "after the tuple unpack targets");

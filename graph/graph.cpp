@@ -6,11 +6,16 @@ namespace eqfuse {
 
 std::string_view node_kind_name(NodeKind k) {
   switch (k) {
-    case NodeKind::Placeholder: return "placeholder";
-    case NodeKind::GetAttr: return "get_attr";
-    case NodeKind::Call: return "call_function";
-    case NodeKind::GetItem: return "getitem";
-    case NodeKind::Output: return "output";
+    case NodeKind::Placeholder:
+      return "placeholder";
+    case NodeKind::GetAttr:
+      return "get_attr";
+    case NodeKind::Call:
+      return "call_function";
+    case NodeKind::GetItem:
+      return "getitem";
+    case NodeKind::Output:
+      return "output";
   }
   return "?";
 }
@@ -56,7 +61,8 @@ std::vector<std::vector<NodeRef>> Graph::users() const {
     inputs = node_inputs(nodes_[i]);
     std::sort(inputs.begin(), inputs.end());
     inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
-    for (NodeRef in : inputs) users.at(static_cast<size_t>(in.index)).push_back(NodeRef{static_cast<int32_t>(i)});
+    for (NodeRef in : inputs)
+      users.at(static_cast<size_t>(in.index)).push_back(NodeRef{static_cast<int32_t>(i)});
   }
   return users;
 }
@@ -95,6 +101,13 @@ std::vector<NodeRef> node_inputs(const Node& n) {
   for (const Arg& a : n.args) collect_node_refs(a, out);
   for (const auto& [k, a] : n.kwargs) collect_node_refs(a, out);
   return out;
+}
+
+std::map<std::string, int64_t> call_target_counts(const Graph& g) {
+  std::map<std::string, int64_t> counts;
+  for (const Node& n : g.nodes())
+    if (n.kind == NodeKind::Call) ++counts[n.target];
+  return counts;
 }
 
 }  // namespace eqfuse

@@ -13,6 +13,7 @@
 // raw args/kwargs, `op == kNoOp`, type taken from the annotation.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,9 +51,9 @@ struct ArgList {
 };
 
 struct Arg {
-  using Value = std::variant<std::monostate,  // None
-                             bool, int64_t, double, std::string, DType, Device, Literal, NodeRef,
-                             ArgList>;
+  using Value =
+      std::variant<std::monostate,  // None
+                   bool, int64_t, double, std::string, DType, Device, Literal, NodeRef, ArgList>;
   Value value;
 
   Arg() = default;
@@ -84,8 +85,8 @@ using OpId = int32_t;
 inline constexpr OpId kNoOp = -1;
 
 struct NodeMeta {
-  SourceLoc loc;       // where the node was defined in the input
-  std::string stream;  // stream label (air.scope_enter scopes); empty = default stream
+  SourceLoc loc;            // where the node was defined in the input
+  std::string stream;       // stream label (air.scope_enter scopes); empty = default stream
   std::string stack_trace;  // the `# File: ...` comment preceding the node, if any
 };
 
@@ -146,5 +147,8 @@ class Graph {
 void collect_node_refs(const Arg& arg, std::vector<NodeRef>& out);
 // Every NodeRef used by the node's args and kwargs.
 std::vector<NodeRef> node_inputs(const Node& n);
+// How many call nodes the graph has per target ("aten::bmm" -> 2), in
+// name order: what "did this op appear or disappear" questions compare.
+std::map<std::string, int64_t> call_target_counts(const Graph& g);
 
 }  // namespace eqfuse

@@ -18,53 +18,20 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "tests/support/cli_runner.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::StartsWith;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-fs::path scratch_dir() {
-  // One directory per process: ctest -j runs each test in its own process
-  // and they must not overwrite each other's files.
-  fs::path dir = fs::path(::testing::TempDir()) / ("eqfuse_cli_test_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-fs::path write_temp(const std::string& name, const std::string& text) {
-  fs::path p = scratch_dir() / name;
-  std::ofstream(p, std::ios::binary) << text;
-  return p;
-}
-
-// Runs `eqfuse <args>` with `stdin_text` on standard input.
-CliRun eqfuse(const std::string& args, const std::string& stdin_text = "") {
-  fs::path dir = scratch_dir();
-  fs::path in = write_temp("stdin.txt", stdin_text);
-  std::string cmd =
-      fmt::format("cd '{}' && '{}' {} < '{}' > '{}' 2> '{}'", EQFUSE_SOURCE_DIR, EQFUSE_BINARY,
-                  args, in.string(), (dir / "out.txt").string(), (dir / "err.txt").string());
-  int status = std::system(cmd.c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  r.out = slurp(dir / "out.txt");
-  r.err = slurp(dir / "err.txt");
-  return r;
-}
+using eqfuse::testing_support::CliRun;
+using eqfuse::testing_support::run_eqfuse;
+using eqfuse::testing_support::scratch_dir;
+using eqfuse::testing_support::slurp_file;
+using eqfuse::testing_support::write_scratch;
 
 const char* const kExamples[] = {
     "examples/seed_add_rms_norm_dynamic_quant.fx",
@@ -74,15 +41,15 @@ const char* const kExamples[] = {
 };
 
 TEST(Cli, HelpAndVersion) {
-  CliRun help = eqfuse("--help");
+  CliRun help = run_eqfuse("--help");
   EXPECT_EQ(help.exit_code, 0);
   for (const char* sub : {"print", "check", "ops", "bench"}) EXPECT_THAT(help.out, HasSubstr(sub));
   for (const char* sub : {"print", "check", "ops", "bench", "bench ac", "bench math"}) {
-    CliRun r = eqfuse(fmt::format("{} --help", sub));
+    CliRun r = run_eqfuse(fmt::format("{} --help", sub));
     EXPECT_EQ(r.exit_code, 0) << sub;
     EXPECT_THAT(r.out, HasSubstr("Usage:")) << sub;
   }
-  CliRun version = eqfuse("--version");
+  CliRun version = run_eqfuse("--version");
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_THAT(version.out, HasSubstr("0.1.0"));
 }
@@ -92,7 +59,7 @@ TEST(Cli, UsageErrorsExitTwo) {
        {"", "frobnicate", "print", "print --format yaml examples/matmul_transpose.fx",
         "check examples/matmul_transpose.fx", "bench ac", "bench ac 99",
         "print --no-such-flag x"}) {
-    CliRun r = eqfuse(args);
+    CliRun r = run_eqfuse(args);
     EXPECT_EQ(r.exit_code, 2) << args;
     EXPECT_THAT(r.err, HasSubstr("error")) << args;
     EXPECT_TRUE(r.out.empty()) << args;
@@ -102,22 +69,22 @@ TEST(Cli, UsageErrorsExitTwo) {
 TEST(Cli, PrintsEveryExampleAndRoundTrips) {
   for (const char* example : kExamples) {
     SCOPED_TRACE(example);
-    CliRun fx = eqfuse(fmt::format("print {}", example));
+    CliRun fx = run_eqfuse(fmt::format("print {}", example));
     ASSERT_EQ(fx.exit_code, 0) << fx.err;
     EXPECT_THAT(fx.out, StartsWith("class GraphModule(torch.nn.Module):\n"));
     // Printing the printed text again is a fixed point.
-    CliRun again = eqfuse("print -", fx.out);
+    CliRun again = run_eqfuse("print -", fx.out);
     ASSERT_EQ(again.exit_code, 0) << again.err;
     EXPECT_EQ(again.out, fx.out);
     // FX -> JSON -> FX gives the same text; JSON -> JSON is a fixed point.
-    CliRun json = eqfuse(fmt::format("print --format json {}", example));
+    CliRun json = run_eqfuse(fmt::format("print --format json {}", example));
     ASSERT_EQ(json.exit_code, 0) << json.err;
     nlohmann::json doc = nlohmann::json::parse(json.out);
     EXPECT_EQ(doc["format"], "eqfuse-graph");
-    CliRun from_json = eqfuse("print -", json.out);
+    CliRun from_json = run_eqfuse("print -", json.out);
     ASSERT_EQ(from_json.exit_code, 0) << from_json.err;
     EXPECT_EQ(from_json.out, fx.out);
-    CliRun json_again = eqfuse("print --format json -", json.out);
+    CliRun json_again = run_eqfuse("print --format json -", json.out);
     EXPECT_EQ(json_again.out, json.out);
   }
 }
@@ -125,13 +92,13 @@ TEST(Cli, PrintsEveryExampleAndRoundTrips) {
 TEST(Cli, TheBundledExamplesAreUnchangedByPrinting) {
   // The examples are stored in the printer's canonical form, except the seed
   // and docs examples that keep torch's `# No stacktrace` comments.
-  CliRun r = eqfuse("print examples/deepseek_layer.fx");
+  CliRun r = run_eqfuse("print examples/deepseek_layer.fx");
   ASSERT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, slurp(fs::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+  EXPECT_EQ(r.out, slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
 }
 
 TEST(Cli, DeepSeekLayerContents) {
-  CliRun r = eqfuse("print examples/deepseek_layer.fx");
+  CliRun r = run_eqfuse("print examples/deepseek_layer.fx");
   ASSERT_EQ(r.exit_code, 0);
   for (const char* op :
        {"npu_add_rms_norm.default", "npu_dynamic_quant.default", "npu_quant_matmul.default",
@@ -148,7 +115,7 @@ TEST(Cli, ParseErrorsShowLocationAndCaret) {
   std::string text =
       "def forward(self, x: \"f32[2]\"):\n"
       "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, [1, \n";
-  CliRun r = eqfuse("print -", text);
+  CliRun r = run_eqfuse("print -", text);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_TRUE(r.out.empty());
   // First line: <stdin>:LINE:COL: error: message; then the line; then a caret.
@@ -169,33 +136,33 @@ TEST(Cli, ParseErrorsShowLocationAndCaret) {
 }
 
 TEST(Cli, FileErrorsNameTheFile) {
-  fs::path bad = write_temp("bad_use.fx",
-                            "def forward(self, x: \"f32[2]\"):\n"
-                            "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, zz)\n"
-                            "    return (y,)\n");
-  CliRun r = eqfuse(fmt::format("print '{}'", bad.string()));
+  fs::path bad = write_scratch("bad_use.fx",
+                               "def forward(self, x: \"f32[2]\"):\n"
+                               "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, zz)\n"
+                               "    return (y,)\n");
+  CliRun r = run_eqfuse(fmt::format("print '{}'", bad.string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, StartsWith(bad.string() + ":2:"));
   EXPECT_THAT(r.err, HasSubstr("zz"));
 
-  CliRun missing = eqfuse("print does/not/exist.fx");
+  CliRun missing = run_eqfuse("print does/not/exist.fx");
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("cannot read 'does/not/exist.fx'"));
-  CliRun dir = eqfuse("print examples");
+  CliRun dir = run_eqfuse("print examples");
   EXPECT_EQ(dir.exit_code, 2);
   EXPECT_THAT(dir.err, HasSubstr("is a directory"));
 }
 
 TEST(Cli, JsonErrorsShowLocation) {
   CliRun r =
-      eqfuse("print -", "{\"format\": \"eqfuse-graph\",\n \"version\": 1,\n \"nodes\": [}\n");
+      run_eqfuse("print -", "{\"format\": \"eqfuse-graph\",\n \"version\": 1,\n \"nodes\": [}\n");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, StartsWith("<stdin>:3:"));
   EXPECT_THAT(r.err, HasSubstr("invalid JSON"));
   EXPECT_THAT(r.err, HasSubstr("^"));
-  CliRun structural =
-      eqfuse("print -",
-             R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "a", "op": "call"}]})");
+  CliRun structural = run_eqfuse(
+      "print -",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "a", "op": "call"}]})");
   EXPECT_EQ(structural.exit_code, 2);
   EXPECT_THAT(structural.err, HasSubstr("nodes[0] (a).op: unknown op kind"));
 }
@@ -213,7 +180,7 @@ TEST(Cli, BadInputNeverCrashes) {
       R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "o", "op": "output", "args": [{"node": "o"}]}]})",
   };
   for (const std::string& text : cases) {
-    CliRun r = eqfuse("print -", text);
+    CliRun r = run_eqfuse("print -", text);
     EXPECT_EQ(r.exit_code, 2) << "input: " << text.substr(0, 60) << "\nstderr: " << r.err;
     EXPECT_THAT(r.err, HasSubstr("error")) << text.substr(0, 60);
     EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error"))) << text.substr(0, 60);
@@ -228,32 +195,32 @@ TEST(Cli, InputTypesTypeAnUnannotatedGraph) {
       "    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = "
       "(%arg0_1, %arg1_1), kwargs = {})\n"
       "    return (add,)\n";
-  CliRun r = eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=bf16[4096]'", text);
+  CliRun r = run_eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=bf16[4096]'", text);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out,
               HasSubstr("add: \"bf16[s0, 4096]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)"));
 
-  fs::path types = write_temp("types.json", R"({"arg0_1": "f32[3]", "arg1_1": "f32[3]"})");
-  CliRun from_file = eqfuse(fmt::format("print - --input-types '{}'", types.string()), text);
+  fs::path types = write_scratch("types.json", R"({"arg0_1": "f32[3]", "arg1_1": "f32[3]"})");
+  CliRun from_file = run_eqfuse(fmt::format("print - --input-types '{}'", types.string()), text);
   ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
   EXPECT_THAT(from_file.out, HasSubstr("add: \"f32[3]\""));
 
-  CliRun bad = eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=xx[2]'", text);
+  CliRun bad = run_eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=xx[2]'", text);
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.err, HasSubstr("input 'arg1_1'"));
   EXPECT_THAT(bad.err, StartsWith("--input-types:1:"));
-  CliRun not_input = eqfuse("print - --input-types 'add=f32[3]'", text);
+  CliRun not_input = run_eqfuse("print - --input-types 'add=f32[3]'", text);
   EXPECT_EQ(not_input.exit_code, 2);
   EXPECT_THAT(not_input.err, HasSubstr("not an input of the graph"));
 }
 
 TEST(Cli, OpsListsSchemas) {
-  CliRun text = eqfuse("ops");
+  CliRun text = run_eqfuse("ops");
   ASSERT_EQ(text.exit_code, 0);
   EXPECT_THAT(text.out, HasSubstr("npu::npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float "
                                   "epsilon=1e-06) -> (Tensor y, Tensor rstd, Tensor x)"));
   EXPECT_THAT(text.out, HasSubstr("kind=norm"));
-  CliRun json = eqfuse("ops --json");
+  CliRun json = run_eqfuse("ops --json");
   ASSERT_EQ(json.exit_code, 0);
   nlohmann::json ops = nlohmann::json::parse(json.out);
   ASSERT_TRUE(ops.is_array());
@@ -269,14 +236,14 @@ TEST(Cli, OpsListsSchemas) {
     }
   }
   EXPECT_TRUE(found);
-  CliRun filtered = eqfuse("ops --json --filter npu_add_rms_norm");
+  CliRun filtered = run_eqfuse("ops --json --filter npu_add_rms_norm");
   nlohmann::json some = nlohmann::json::parse(filtered.out);
   EXPECT_GE(some.size(), 4u);
   EXPECT_LT(some.size(), ops.size());
 }
 
 TEST(Cli, BenchPrintsOneJsonLine) {
-  CliRun ac = eqfuse("bench ac 4");
+  CliRun ac = run_eqfuse("bench ac 4");
   ASSERT_EQ(ac.exit_code, 0) << ac.err;
   EXPECT_EQ(std::count(ac.out.begin(), ac.out.end(), '\n'), 1);
   nlohmann::json j = nlohmann::json::parse(ac.out);
@@ -285,12 +252,12 @@ TEST(Cli, BenchPrintsOneJsonLine) {
   EXPECT_EQ(j["enodes"], 81 - 32 + 1 + 4);
   EXPECT_EQ(j["stop_reason"], "Saturated");
   for (const char* key : {"iterations", "seconds"}) EXPECT_TRUE(j.contains(key)) << key;
-  CliRun math = eqfuse("bench math --iters 8");
+  CliRun math = run_eqfuse("bench math --iters 8");
   ASSERT_EQ(math.exit_code, 0) << math.err;
   nlohmann::json m = nlohmann::json::parse(math.out);
   EXPECT_EQ(m["enodes"], 600);
   EXPECT_EQ(m["eclasses"], 71);
-  EXPECT_EQ(eqfuse("bench ac 4 --scheduler backoff").exit_code, 0);
+  EXPECT_EQ(run_eqfuse("bench ac 4 --scheduler backoff").exit_code, 0);
 }
 
 const char* const kAddTwice =
@@ -299,12 +266,12 @@ const char* const kAddTwice =
     "    return (add,)\n";
 
 TEST(Cli, CheckAcceptsEquivalentGraphs) {
-  fs::path a = write_temp("add.fx", kAddTwice);
-  fs::path b = write_temp("mul2.fx",
-                          "def forward(self, x: \"f32[2, 3]\"):\n"
-                          "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
-                          "    return (mul,)\n");
-  CliRun r = eqfuse(fmt::format("check '{}' '{}' --trials 4", a.string(), b.string()));
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  fs::path b = write_scratch("mul2.fx",
+                             "def forward(self, x: \"f32[2, 3]\"):\n"
+                             "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
+                             "    return (mul,)\n");
+  CliRun r = run_eqfuse(fmt::format("check '{}' '{}' --trials 4", a.string(), b.string()));
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("equivalent: 4 trials"));
   for (const char* example : kExamples) {
@@ -313,29 +280,29 @@ TEST(Cli, CheckAcceptsEquivalentGraphs) {
     // trial keeps this test binary quick.
     bool large = std::string_view(example).find("deepseek") != std::string_view::npos;
     CliRun self =
-        eqfuse(fmt::format("check {} {}{}", example, example, large ? " --trials 1" : ""));
+        run_eqfuse(fmt::format("check {} {}{}", example, example, large ? " --trials 1" : ""));
     EXPECT_EQ(self.exit_code, 0) << example << self.out << self.err;
   }
   // JSON and FX forms of the same graph are equivalent.
-  fs::path json =
-      write_temp("seed.json", eqfuse("print --format json " + std::string(kExamples[0])).out);
-  EXPECT_EQ(eqfuse(fmt::format("check {} '{}'", kExamples[0], json.string())).exit_code, 0);
+  fs::path json = write_scratch("seed.json",
+                                run_eqfuse("print --format json " + std::string(kExamples[0])).out);
+  EXPECT_EQ(run_eqfuse(fmt::format("check {} '{}'", kExamples[0], json.string())).exit_code, 0);
 }
 
 TEST(Cli, CheckNamesTheFirstDifferingOutput) {
-  fs::path a = write_temp("add.fx", kAddTwice);
-  fs::path c = write_temp("mul3.fx",
-                          "def forward(self, x: \"f32[2, 3]\"):\n"
-                          "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 3)\n"
-                          "    return (mul,)\n");
-  CliRun r = eqfuse(fmt::format("check '{}' '{}'", a.string(), c.string()));
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  fs::path c = write_scratch("mul3.fx",
+                             "def forward(self, x: \"f32[2, 3]\"):\n"
+                             "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 3)\n"
+                             "    return (mul,)\n");
+  CliRun r = run_eqfuse(fmt::format("check '{}' '{}'", a.string(), c.string()));
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_THAT(r.out, HasSubstr("not equivalent"));
   EXPECT_THAT(r.out, HasSubstr("output 0"));
 
   // A deliberately altered example: the seed with the rms-norm inputs swapped
   // for the gamma-scaled ones is not the same computation.
-  std::string seed = slurp(fs::path(EQFUSE_SOURCE_DIR) / kExamples[0]);
+  std::string seed = slurp_file(fs::path(EQFUSE_SOURCE_DIR) / kExamples[0]);
   std::string altered = seed;
   size_t at =
       altered.find("view_1: \"f32[6, 1]\" = torch.ops.aten.view.default(getitem_4, [-1, 1])");
@@ -346,31 +313,59 @@ TEST(Cli, CheckNamesTheFirstDifferingOutput) {
   altered.replace(
       altered.find("        return"), 0,
       "        getitem_2_neg: \"f16[2, 3, 4]\" = torch.ops.aten.neg.default(getitem_2)\n");
-  fs::path alt = write_temp("seed_altered.fx", altered);
-  CliRun mismatch = eqfuse(fmt::format("check {} '{}'", kExamples[0], alt.string()));
+  fs::path alt = write_scratch("seed_altered.fx", altered);
+  CliRun mismatch = run_eqfuse(fmt::format("check {} '{}'", kExamples[0], alt.string()));
   EXPECT_EQ(mismatch.exit_code, 1) << mismatch.out << mismatch.err;
   EXPECT_THAT(mismatch.out, HasSubstr("output 2"));
 }
 
 TEST(Cli, CheckRejectsIncomparableGraphs) {
-  fs::path a = write_temp("add.fx", kAddTwice);
-  CliRun r = eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  CliRun r = run_eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_THAT(r.err, HasSubstr("error"));
-  CliRun bind = eqfuse(fmt::format("check '{}' '{}' --bind s0", a.string(), a.string()));
+  CliRun bind = run_eqfuse(fmt::format("check '{}' '{}' --bind s0", a.string(), a.string()));
   EXPECT_EQ(bind.exit_code, 2);
   EXPECT_THAT(bind.err, HasSubstr("--bind expects SYMBOL=SIZE"));
 }
 
 TEST(Cli, PrintWritesToAFile) {
   fs::path out = scratch_dir() / "printed.json";
-  CliRun r =
-      eqfuse(fmt::format("print examples/matmul_transpose.fx --format json -o '{}'", out.string()));
+  CliRun r = run_eqfuse(
+      fmt::format("print examples/matmul_transpose.fx --format json -o '{}'", out.string()));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_TRUE(r.out.empty());
-  EXPECT_THAT(slurp(out), HasSubstr("\"format\": \"eqfuse-graph\""));
-  CliRun compact = eqfuse("print examples/matmul_transpose.fx --format json --compact");
+  EXPECT_THAT(slurp_file(out), HasSubstr("\"format\": \"eqfuse-graph\""));
+  CliRun compact = run_eqfuse("print examples/matmul_transpose.fx --format json --compact");
   EXPECT_EQ(std::count(compact.out.begin(), compact.out.end(), '\n'), 1);
+}
+
+// optimize, explain, sensitivity and rules share their toggle options
+// (cli/cli_common.hpp): --config is applied first, the flags on top.
+TEST(Cli, ToggleOptionsReadTheConfigAndFlagsWin) {
+  fs::path cfg = write_scratch("ge.json", R"({"mode": "max-autotune"})");
+  const std::string config = fmt::format(" --config '{}'", cfg.string());
+  const std::string on_top = config + " --mode reduce-overhead";
+  const std::string excluded = "excluded in max-autotune";
+  EXPECT_THAT(run_eqfuse("rules" + config).out, HasSubstr(excluded));
+  EXPECT_THAT(run_eqfuse("rules" + on_top).out, Not(HasSubstr(excluded)));
+
+  const std::string optimize = "optimize examples/matmul_transpose.fx -o /dev/null";
+  EXPECT_THAT(run_eqfuse(optimize + config).err, HasSubstr("max-autotune on"));
+  EXPECT_THAT(run_eqfuse(optimize + on_top).err, HasSubstr("reduce-overhead on"));
+
+  const std::string explain = "explain examples/matmul_transpose.fx --format json";
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(explain + config).out)["mode"], "max-autotune");
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(explain + on_top).out)["mode"], "reduce-overhead");
+
+  const std::string sweep =
+      "sensitivity examples/matmul_transpose.fx --param eff_mem --steps 2 --json";
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(sweep + config).out)["mode"], "max-autotune");
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(sweep + on_top).out)["mode"], "reduce-overhead");
+
+  CliRun bad = run_eqfuse("rules --config /nonexistent/eqfuse.json");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("/nonexistent/eqfuse.json"));
 }
 
 }  // namespace

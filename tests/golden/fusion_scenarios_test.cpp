@@ -35,13 +35,6 @@ std::vector<Json> scenarios() {
   return doc.at("scenarios").get<std::vector<Json>>();
 }
 
-std::map<std::string, int> op_counts(const Graph& g) {
-  std::map<std::string, int> counts;
-  for (const Node& n : g.nodes())
-    if (n.kind == NodeKind::Call) ++counts[n.target];
-  return counts;
-}
-
 OptimizeOptions options_for(const Json& s) {
   OptimizeOptions opt;
   opt.rules.mode = parse_exec_mode(s.at("mode").get<std::string>());
@@ -59,7 +52,7 @@ TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
   fs::path file = kDir / s.at("file").get<std::string>();
   Graph in = load_graph(read_file_or_stdin(file.string()), file.string(), reg()).graph;
   OptimizeResult r = optimize_graph(in, reg(), options_for(s));
-  std::map<std::string, int> ops = op_counts(r.graph);
+  std::map<std::string, int64_t> ops = call_target_counts(r.graph);
   SCOPED_TRACE(s.at("description").get<std::string>() + "\n" + print_fx(r.graph, &reg()));
   const Json& ex = s.at("expected");
   for (const auto& [op, count] : ex.at("output_has").items())

@@ -55,7 +55,7 @@ inline CliRun run_eqfuse(const std::string& args, const std::string& stdin_text 
                   args, in.string(), (dir / "out.txt").string(), (dir / "err.txt").string());
   int status = std::system(cmd.c_str());
   CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = slurp_file(dir / "out.txt");
   r.err = slurp_file(dir / "err.txt");
   return r;

@@ -347,20 +347,13 @@ size_t kernel_count(const Graph& g, const OpRegistry& reg) {
   return graph_cost(g, reg, model).kernels;
 }
 
-std::map<std::string, int64_t> op_counts(const Graph& g) {
-  std::map<std::string, int64_t> counts;
-  for (const Node& n : g.nodes())
-    if (n.kind == NodeKind::Call) ++counts[n.target];
-  return counts;
-}
-
 // What an optimized graph must satisfy: every problem with `expected` (output_has
 // counts, output_lacks, kernels_max), empty when the graph meets it. An optimizer test
 // calls this on optimize_graph's result; here it runs on the input graph.
 std::vector<std::string> expectation_problems(const Graph& g, const json& expected,
                                               const OpRegistry& reg) {
   std::vector<std::string> problems;
-  const std::map<std::string, int64_t> ops = op_counts(g);
+  const std::map<std::string, int64_t> ops = call_target_counts(g);
   auto count = [&](const std::string& op) { return ops.contains(op) ? ops.at(op) : 0; };
   for (const auto& [op, want] : expected.at("output_has").items())
     if (count(op) != want.get<int64_t>())
@@ -458,7 +451,7 @@ TEST_P(ScenarioFile, ExpectationsFitTheInput) {
   }
   // A positive case: the input must fail the expectation by creating a fused op it does
   // not have and removing one it has, without promising more kernels than it has.
-  const std::map<std::string, int64_t> input_ops = op_counts(graph());
+  const std::map<std::string, int64_t> input_ops = call_target_counts(graph());
   bool creates_op = false, removes_op = false;
   for (const auto& [op, count] : expected.at("output_has").items())
     creates_op |= !input_ops.contains(op);
