@@ -8,6 +8,7 @@
 #include "graph/auto_functionalized.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
@@ -70,6 +71,18 @@ bool is_int_list(const Arg& a) {
   return true;
 }
 
+// The three keywords `{prefix}_{name}` of one kind of view information, all
+// required once any of them is given; false when none is.
+bool read_view_keywords(Keywords& kw, const std::string& prefix,
+                        const std::array<std::string_view, 3>& names, std::string_view kind,
+                        const std::array<Arg*, 3>& out) {
+  auto key = [&](size_t i) { return fmt::format("{}_{}", prefix, names[i]); };
+  if (!kw.has(key(0)) && !kw.has(key(1)) && !kw.has(key(2))) return false;
+  for (size_t i = 0; i < 3; ++i)
+    *out[i] = kw.require(key(i), fmt::format("{} view information", kind));
+  return true;
+}
+
 // One `{prefix}_base_index` entry and its view information (v2).
 std::optional<BaseView> read_view(Keywords& kw, const std::string& prefix, size_t base_count) {
   const Arg& index = kw.require(prefix + "_base_index", "the index of its base in _all_bases");
@@ -83,20 +96,14 @@ std::optional<BaseView> read_view(Keywords& kw, const std::string& prefix, size_
   if (const Arg* alias = kw.find(prefix + "_alias")) {
     if (!alias->is_bool()) kw.error("'{}_alias' must be True", prefix);
     v.kind = BaseView::Kind::Alias;
-  } else if (kw.has(prefix + "_storage_offset") || kw.has(prefix + "_size") ||
-             kw.has(prefix + "_stride")) {
+  } else if (read_view_keywords(kw, prefix, {"size", "stride", "storage_offset"}, "as_strided",
+                                {&v.size, &v.stride, &v.storage_offset})) {
     v.kind = BaseView::Kind::AsStrided;
-    v.size = kw.require(prefix + "_size", "as_strided view information");
-    v.stride = kw.require(prefix + "_stride", "as_strided view information");
-    v.storage_offset = kw.require(prefix + "_storage_offset", "as_strided view information");
     if (!is_int_list(v.size) || !is_int_list(v.stride) || !is_int_like(v.storage_offset))
       kw.error("the as_strided view information of '{}' must be int lists and an int", prefix);
-  } else if (kw.has(prefix + "_slice_dim") || kw.has(prefix + "_slice_start") ||
-             kw.has(prefix + "_slice_end")) {
+  } else if (read_view_keywords(kw, prefix, {"slice_dim", "slice_start", "slice_end"}, "slice",
+                                {&v.dim, &v.start, &v.end})) {
     v.kind = BaseView::Kind::Slice;
-    v.dim = kw.require(prefix + "_slice_dim", "slice view information");
-    v.start = kw.require(prefix + "_slice_start", "slice view information");
-    v.end = kw.require(prefix + "_slice_end", "slice view information");
     if (!is_int_like(v.dim) || !is_int_like(v.start) || !is_int_like(v.end))
       kw.error("the slice view information of '{}' must be ints", prefix);
   }

@@ -232,6 +232,17 @@ std::string refusal_of(const ReinplaceLog& log, const std::string& node) {
   return "<not refused>";
 }
 
+// The rewritten graph computes what its input did, and prints and reads back
+// as the same graph.
+void expect_equivalent_and_reread(const Loaded& l, const Graph& after, const std::string& id) {
+  EquivalenceOptions two_trials;
+  two_trials.trials = 2;
+  EquivalenceResult eq = equivalent(l.graph, after, l.reg, two_trials);
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
+  Graph again = load_graph(print_fx(after, &l.reg), id + "-out.fx", l.reg).graph;
+  EXPECT_EQ(print_fx(again, &l.reg), print_fx(after, &l.reg));
+}
+
 class ReinplaceScenario : public ::testing::TestWithParam<Scenario> {};
 
 TEST_P(ReinplaceScenario, InPlaceNodesReasonsLogAndEquivalence) {
@@ -252,13 +263,7 @@ TEST_P(ReinplaceScenario, InPlaceNodesReasonsLogAndEquivalence) {
   for (const std::string& want : s.log) EXPECT_THAT(all, HasSubstr(want));
   for (const std::string& unwanted : s.not_in_log) EXPECT_THAT(all, Not(HasSubstr(unwanted)));
 
-  EquivalenceOptions two_trials;
-  two_trials.trials = 2;
-  EquivalenceResult eq = equivalent(l->graph, r.graph, l->reg, two_trials);
-  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
-  // The result prints and reads back as the same graph.
-  Graph again = load_graph(print_fx(r.graph, &l->reg), s.id + "-out.fx", l->reg).graph;
-  EXPECT_EQ(print_fx(again, &l->reg), print_fx(r.graph, &l->reg));
+  expect_equivalent_and_reread(*l, r.graph, s.id);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spec, ReinplaceScenario, ::testing::ValuesIn(scenarios()),
@@ -375,12 +380,7 @@ TEST_P(AutoFunctionalizedScenario, ClonesCountersDecompositionAndEquivalence) {
     EXPECT_THAT(log, HasSubstr("possible missed reinplacing opportunities"));
   }
 
-  EquivalenceOptions two_trials;
-  two_trials.trials = 2;
-  EquivalenceResult eq = equivalent(l->graph, r.graph, l->reg, two_trials);
-  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
-  Graph again = load_graph(print_fx(r.graph, &l->reg), s.id + "-out.fx", l->reg).graph;
-  EXPECT_EQ(print_fx(again, &l->reg), print_fx(r.graph, &l->reg));
+  expect_equivalent_and_reread(*l, r.graph, s.id);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spec, AutoFunctionalizedScenario, ::testing::ValuesIn(hop_scenarios()),
