@@ -1175,7 +1175,7 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
   }
   if (std::string why = check_decomposable(st, *af, slots); !why.empty()) {
     d.output_buffer_bytes = d.copy_bytes = SymInt(0);
-    finish(st, std::move(d), "kept as " + hop_name + ": " + why);
+    finish(st, std::move(d), "cannot be decomposed: " + why);
     return static_cast<size_t>(hop.index);
   }
   NodeRef hop_after = hop;

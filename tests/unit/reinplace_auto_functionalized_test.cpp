@@ -215,6 +215,23 @@ TEST(AutoFunctionalizedPass, ACallUsedAsAWholeIsKept) {
   EXPECT_EQ(r.graph, g);
 }
 
+// A cloned base that is a view (its storage offset unknown) cannot be copied
+// with its layout, which the as_strided view of `x` needs: the call stays.
+TEST(AutoFunctionalizedPass, ACloneThatCannotKeepItsLayoutKeepsTheCall) {
+  Graph g =
+      typed("x: \"f32[4]\"", R"(    slice_1: "f32[2]" = torch.ops.aten.slice.Tensor(x, 0, 1, 3)
+    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _x_size = (1,), _x_stride = (1,), _x_storage_offset = 2, _all_bases = [slice_1])
+    getitem_1: "f32[2]" = af[1]
+    return (getitem_1,)
+)");
+  ReinplaceResult r = pass_b(g);
+  EXPECT_FALSE(only_decision(r).success);
+  EXPECT_THAT(only_decision(r).reason,
+              HasSubstr("cannot be decomposed: base 'slice_1' is a view whose storage layout is "
+                        "not known statically"));
+  EXPECT_EQ(r.graph, g);
+}
+
 TEST(AutoFunctionalizedPass, DisablingPassBKeepsTheCalls) {
   Graph g = typed(
       "x: \"f32[3]\"",
