@@ -15,32 +15,17 @@
 #include "graph/graph_json.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/random_inputs.hpp"
+#include "tests/support/custom_ops.hpp"
 
 namespace eqfuse {
 namespace {
 
 using ::testing::HasSubstr;
 
-const OpRegistry& custom_ops() {
-  static const OpRegistry reg = [] {
-    OpRegistry r = OpRegistry::with_builtin_ops();
-    r.load_catalog(
-        "custom::sin(Tensor x, Tensor(a!) result) -> () | kind=other\n"
-        "custom::boo(Tensor(a!) x) -> () | kind=other\n"
-        "custom::scaled(Tensor x, Tensor(a!) out, float alpha=2.0) -> Tensor | kind=other\n"
-        "custom::mutate_op(Tensor(a!)[] y) -> () | kind=other\n"
-        "custom::pure(Tensor x) -> Tensor | kind=other\n",
-        "custom.schemas");
-    return r;
-  }();
-  return reg;
-}
+using testing_support::custom_ops;
 
 Graph typed(const std::string& sig, const std::string& body) {
-  Graph g = parse_fx("def forward(self, " + sig + "):\n" + body, "af.py");
-  resolve_ops(g, custom_ops());
-  infer_types(g, custom_ops());
-  return g;
+  return testing_support::typed_custom(sig, body);
 }
 
 const Node& node(const Graph& g, const std::string& name) {

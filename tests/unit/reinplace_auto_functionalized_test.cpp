@@ -11,6 +11,7 @@
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "rewrites/reinplace.hpp"
+#include "tests/support/custom_ops.hpp"
 
 namespace eqfuse {
 namespace {
@@ -18,27 +19,20 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::Not;
 
-const OpRegistry& custom_ops() {
-  static const OpRegistry reg = [] {
-    OpRegistry r = OpRegistry::with_builtin_ops();
-    r.load_catalog(
-        "custom::sin(Tensor x, Tensor(a!) result) -> () | kind=other\n"
-        "custom::sin_cos(Tensor x, Tensor(a!) out_sin, Tensor(b!) out_cos) -> () | kind=other\n"
-        "custom::boo(Tensor(a!) x) -> () | kind=other\n"
-        "custom::scaled(Tensor x, Tensor(a!) out, float alpha=2.0) -> Tensor | kind=other\n"
-        "custom::split2(Tensor(a!) x) -> (Tensor, Tensor) | kind=other\n"
-        "custom::maybe(Tensor x, Tensor(a!)? out) -> () | kind=other\n",
-        "custom.schemas");
-    return r;
-  }();
-  return reg;
-}
+using testing_support::custom_ops;
 
 Graph typed(const std::string& sig, const std::string& body) {
-  Graph g = parse_fx("def forward(self, " + sig + "):\n" + body, "af.py");
-  resolve_ops(g, custom_ops());
-  infer_types(g, custom_ops());
-  return g;
+  return testing_support::typed_custom(sig, body);
+}
+
+// boo mutates input x through auto_functionalized_v2; no copy_ epilogue.
+std::string boo_on_input(const std::string& type) {
+  return "    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, "
+         "_x_base_index = 0, _all_bases = [x])\n"
+         "    getitem_1: \"" +
+         type +
+         "\" = af[1]\n"
+         "    return (getitem_1,)\n";
 }
 
 ReinplaceResult pass_b(const Graph& g, ReinplaceOptions o = {}) {
@@ -131,12 +125,7 @@ TEST(AutoFunctionalizedPass, SliceAndAliasViewsAreRegeneratedFromTheBase) {
 }
 
 TEST(AutoFunctionalizedPass, SymbolicShapesCloneWithoutCountingBytes) {
-  Graph g = typed(
-      "x: \"f32[s0]\"",
-      R"(    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _all_bases = [x])
-    getitem_1: "f32[s0]" = af[1]
-    return (getitem_1,)
-)");
+  Graph g = typed("x: \"f32[s0]\"", boo_on_input("f32[s0]"));
   ReinplaceResult r = pass_b(g);
   ReinplaceCounters c = reinplace_counters(r.log);
   EXPECT_EQ(c.missed, 1u);
@@ -147,19 +136,23 @@ TEST(AutoFunctionalizedPass, SymbolicShapesCloneWithoutCountingBytes) {
   expect_equivalent(g, r.graph, {{"s0", 5}});
 }
 
-// x's epilogue copies the second call's value; the first call's new value is
-// read after the epilogue, so the first call may not write x.
-TEST(AutoFunctionalizedPass, ANewValueReadAfterAnEpilogueOfAnotherValueKeepsItsClone) {
-  Graph g = typed(
-      "x: \"f32[3]\", y: \"f32[3]\"",
-      R"(    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _all_bases = [x])
+// boo then sin write x through two calls; the epilogue copies the second
+// call's value, and `tail` follows it.
+std::string mutation_chain(const std::string& tail) {
+  return R"(    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _all_bases = [x])
     getitem_1: "f32[3]" = af[1]
     af_1 = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.sin.default, x = y, _result_base_index = 0, _all_bases = [getitem_1])
     getitem_3: "f32[3]" = af_1[1]
     copy_: "f32[3]" = torch.ops.aten.copy_.default(x, getitem_3)
-    mul: "f32[3]" = torch.ops.aten.mul.Tensor(getitem_1, 2)
-    return (mul,)
-)");
+)" + tail;
+}
+
+// The first call's new value is read after the epilogue, so the first call
+// may not write x.
+TEST(AutoFunctionalizedPass, ANewValueReadAfterAnEpilogueOfAnotherValueKeepsItsClone) {
+  Graph g = typed("x: \"f32[3]\", y: \"f32[3]\"",
+                  mutation_chain("    mul: \"f32[3]\" = torch.ops.aten.mul.Tensor(getitem_1, 2)\n"
+                                 "    return (mul,)\n"));
   ReinplaceResult r = pass_b(g);
   ASSERT_EQ(r.log.decisions.size(), 2u);
   ASSERT_EQ(r.log.decisions[0].slots.size(), 1u);
@@ -169,15 +162,7 @@ TEST(AutoFunctionalizedPass, ANewValueReadAfterAnEpilogueOfAnotherValueKeepsItsC
   expect_equivalent(g, r.graph);
 
   // Without the late read both calls write x in place (a chain of mutations, R8).
-  Graph chain = typed(
-      "x: \"f32[3]\", y: \"f32[3]\"",
-      R"(    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _all_bases = [x])
-    getitem_1: "f32[3]" = af[1]
-    af_1 = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.sin.default, x = y, _result_base_index = 0, _all_bases = [getitem_1])
-    getitem_3: "f32[3]" = af_1[1]
-    copy_: "f32[3]" = torch.ops.aten.copy_.default(x, getitem_3)
-    return ()
-)");
+  Graph chain = typed("x: \"f32[3]\", y: \"f32[3]\"", mutation_chain("    return ()\n"));
   ReinplaceResult rc = pass_b(chain);
   EXPECT_EQ(reinplace_counters(rc.log).missed, 0u);
   EXPECT_THAT(print_fx(rc.graph, &custom_ops()), HasSubstr("torch.ops.custom.sin.default(y, x)"));
@@ -233,12 +218,7 @@ TEST(AutoFunctionalizedPass, ACloneThatCannotKeepItsLayoutKeepsTheCall) {
 }
 
 TEST(AutoFunctionalizedPass, DisablingPassBKeepsTheCalls) {
-  Graph g = typed(
-      "x: \"f32[3]\"",
-      R"(    af = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _all_bases = [x])
-    getitem_1: "f32[3]" = af[1]
-    return (getitem_1,)
-)");
+  Graph g = typed("x: \"f32[3]\"", boo_on_input("f32[3]"));
   ReinplaceOptions o;
   o.disable_reinplace_input_mutated_ops_pass = true;
   ReinplaceResult r = reinplace(g, custom_ops(), o);
