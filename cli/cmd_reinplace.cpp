@@ -60,6 +60,12 @@ int run_reinplace(const ReinplaceCliOptions& o) {
     if (o.log || line.starts_with("warning:")) fmt::print(stderr, "{}\n", line);
   }
   if (o.log) fmt::print(stderr, "{}\n", savings_line(r.savings));
+  ReinplaceCounters af = reinplace_counters(r.log);
+  if (o.log && af.decomposed_calls > 0)
+    fmt::print(stderr,
+               "auto_functionalized: {} call(s) decomposed; missed reinplacing opportunities: {} "
+               "({} bytes, {} tensor(s) cloned)\n",
+               af.decomposed_calls, af.missed, af.missed_bytes, af.cloned_tensors);
   if (o.format == "json") {
     write_output(o.output, save_graph_json(r.graph, 2, &reg));
   } else {
@@ -74,7 +80,8 @@ void add_reinplace_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "reinplace",
       "Run TorchAir's reduce-overhead reinplace passes: out-of-place ops whose input dies "
-      "become in-place, and op + copy_ epilogues into graph inputs become in-place ops.");
+      "become in-place, op + copy_ epilogues into graph inputs become in-place ops, and "
+      "auto_functionalized calls become the in-place custom op (cloning only what must be).");
   cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
   cmd->add_option("-o,--output", o->output, "Write to this file instead of stdout");
   cmd->add_option("--format", o->format, "Output format")

@@ -136,6 +136,7 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
   s.reinplaced_nodes = rr.savings.reinplaced_nodes;
   s.removed_copies = rr.savings.removed_copies;
   s.reinplace_saved_bytes = static_cast<double>(opt.hints.evaluate(rr.savings.total_bytes()));
+  s.auto_functionalized = reinplace_counters(result.reinplace_log);
 }
 
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
@@ -239,6 +240,13 @@ std::string format_summary(const OptimizeStats& s) {
         fmt::format("  reinplace    {} op{} in place, {} copy_ removed, {} traffic saved\n",
                     s.reinplaced_nodes, s.reinplaced_nodes == 1 ? "" : "s", s.removed_copies,
                     kb < 1e3 ? fmt::format("{:.1f} KB", kb) : fmt::format("{:.1f} MB", kb / 1e3));
+    const ReinplaceCounters& af = s.auto_functionalized;
+    if (af.decomposed_calls > 0)
+      out += fmt::format(
+          "  auto_func    {} call{} decomposed, {} missed reinplacing opportunit{} ({} bytes "
+          "cloned)\n",
+          af.decomposed_calls, af.decomposed_calls == 1 ? "" : "s", af.missed,
+          af.missed == 1 ? "y" : "ies", af.missed_bytes);
   }
   out += fmt::format("  extraction   {}{}\n", s.extractor,
                      s.extraction_optimal ? " (proven optimal)" : "");
@@ -274,7 +282,12 @@ std::string stats_to_json(const OptimizeStats& s) {
   j["reinplace"] = {{"ran", s.reinplace_ran},
                     {"reinplaced_nodes", s.reinplaced_nodes},
                     {"removed_copies", s.removed_copies},
-                    {"saved_bytes", s.reinplace_saved_bytes}};
+                    {"saved_bytes", s.reinplace_saved_bytes},
+                    {"auto_functionalized",
+                     {{"decomposed_calls", s.auto_functionalized.decomposed_calls},
+                      {"missed", s.auto_functionalized.missed},
+                      {"missed_bytes", s.auto_functionalized.missed_bytes},
+                      {"cloned_tensors", s.auto_functionalized.cloned_tensors}}}};
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const RuleRunStats& r : s.rules) {
     nlohmann::ordered_json e;

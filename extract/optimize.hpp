@@ -76,7 +76,8 @@ struct OptimizeStats {
   std::vector<RuleRunStats> rules;
   bool reinplace_ran = false;
   size_t reinplaced_nodes = 0, removed_copies = 0;
-  double reinplace_saved_bytes = 0;  // memory traffic saved, symbols at their hints
+  double reinplace_saved_bytes = 0;       // memory traffic saved, symbols at their hints
+  ReinplaceCounters auto_functionalized;  // clones the reinplace passes could not elide
 };
 
 struct OptimizeResult {

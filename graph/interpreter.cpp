@@ -2,9 +2,11 @@
 // functions for opaque ops, mutation tracking and type cross-checks.
 #include "graph/interpreter.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
+#include "graph/auto_functionalized.hpp"
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
 #include "graph/random_inputs.hpp"
@@ -167,6 +169,9 @@ class Evaluation {
   void bind_input(const Node& ph, const RuntimeValue& v);
   RuntimeValue eval(const Node& n);
   RuntimeValue eval_call(const Node& n);
+  RuntimeValue eval_registered(const Node& n, const OpInfo& info);
+  RuntimeValue eval_auto_functionalized(const Node& n);
+  Arg scratch_arg(RuntimeValue v);
   RuntimeValue eval_opaque(const Node& n, const std::string& key);
   RuntimeValue opaque_with_seed(const Node& n, const std::string& key, uint64_t seed);
   ValueType effective_type(const Node& n);
@@ -180,16 +185,25 @@ class Evaluation {
   const InterpreterOptions& opts_;
   SymBindings bindings_;
   std::vector<RuntimeValue> env_;
+  // Values of the synthetic arguments of a wrapped op call (see scratch_arg).
+  std::vector<RuntimeValue> scratch_;
   std::optional<std::vector<std::vector<NodeRef>>> users_;  // computed on first need
 };
 
 // The node's type; for an untyped multi-output node, a tuple assembled from
 // the annotations of its getitem users (elements nobody reads stay Unknown
-// and evaluate to None).
+// and evaluate to None). A tuple type with Unknown elements (an
+// auto_functionalized call wrapping an op without a meta function) has those
+// elements filled in the same way.
 ValueType Evaluation::effective_type(const Node& n) {
-  if (n.type.is_known()) return n.type;
+  bool partial = n.type.kind == ValueType::Kind::Tuple &&
+                 std::any_of(n.type.elements.begin(), n.type.elements.end(),
+                             [](const ValueType& e) { return !e.is_known(); });
+  if (n.type.is_known() && !partial) return n.type;
+  // A synthetic call (the op wrapped by auto_functionalized) has no users.
+  if (&n < g_.nodes().data() || &n >= g_.nodes().data() + g_.size()) return n.type;
   if (!users_) users_ = g_.users();
-  std::vector<ValueType> elements;
+  std::vector<ValueType> elements = partial ? n.type.elements : std::vector<ValueType>{};
   bool any = false;
   int32_t self = static_cast<int32_t>(&n - g_.nodes().data());
   for (NodeRef u : (*users_)[static_cast<size_t>(self)]) {
@@ -198,6 +212,7 @@ ValueType Evaluation::effective_type(const Node& n) {
     int64_t idx = user.getitem_index();
     if (idx < 0 || idx > 4096) continue;
     if (elements.size() <= static_cast<size_t>(idx)) elements.resize(static_cast<size_t>(idx) + 1);
+    if (elements[static_cast<size_t>(idx)].is_known()) continue;
     elements[static_cast<size_t>(idx)] = user.type;
     any = any || user.type.is_known();
   }
@@ -242,6 +257,8 @@ RuntimeValue Evaluation::resolve(const Arg& a) const {
                              std::is_same_v<T, double>) {
           return RuntimeValue(x);
         } else if constexpr (std::is_same_v<T, NodeRef>) {
+          if (static_cast<size_t>(x.index) >= env_.size())
+            return scratch_.at(static_cast<size_t>(x.index) - env_.size());
           return env_.at(static_cast<size_t>(x.index));
         } else if constexpr (std::is_same_v<T, ArgList>) {
           RuntimeValue::List out;
@@ -374,10 +391,14 @@ RuntimeValue Evaluation::eval(const Node& n) {
 
 RuntimeValue Evaluation::eval_call(const Node& n) {
   if (n.op == kNoOp) {
+    if (auto_functionalized_version(n)) return eval_auto_functionalized(n);
     if (std::optional<RuntimeValue> v = eval_builtin(n)) return *v;
     return eval_opaque(n, n.target);
   }
-  const OpInfo& info = reg_.info(n.op);
+  return eval_registered(n, reg_.info(n.op));
+}
+
+RuntimeValue Evaluation::eval_registered(const Node& n, const OpInfo& info) {
   if (const Kernel* kernel = find_kernel(info.schema)) {
     KernelCall call(n, info.schema, [this](const Arg& a) { return resolve(a); });
     call.set_round_like_unfused(opts_.round_like_unfused);
@@ -417,16 +438,21 @@ RuntimeValue Evaluation::opaque_with_seed(const Node& n, const std::string& key,
 // npu_mla_prolog_v3, user ops): both variants evaluate the SAME uninterpreted
 // function (keyed by the functional op) returning (outputs..., new values of
 // the mutated args); the in-place variant writes the latter into its args.
+// An in-place op without a functional twin (a custom op such as
+// `custom::boo(Tensor(a!) x) -> ()`, which auto_functionalized wraps) is its
+// own family, so the wrapped call and the direct call agree. Tensor-list
+// arguments (`Tensor(a!)[]`) get one new value per element; a return that
+// aliases a mutated argument (`-> Tensor(a!)`) is that argument.
 std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo& info) {
   const OpSchema& schema = info.schema;
   std::string family;
   std::vector<int> mutated;
   if (schema.mutates_any()) {
+    family = schema.qualified_name();
     for (const OpInfo& other : reg_.all()) {
       if (other.traits.inplace_variant == schema.qualified_name())
         family = other.schema.qualified_name();
     }
-    if (family.empty()) return std::nullopt;
     for (size_t i = 0; i < schema.args.size(); ++i) {
       if (schema.args[i].mutates()) mutated.push_back(static_cast<int>(i));
     }
@@ -440,7 +466,7 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
     seed = hash_arg(hash_string(seed, schema.args[i].name), n.args[i]);
   }
   if (mutated.empty()) return opaque_with_seed(n, family, seed);
-  // In-place variant: declared outputs, then one value per mutated arg.
+  // In-place variant: declared outputs, then one value per mutated tensor.
   std::vector<ValueType> types;
   ValueType type = effective_type(n);
   if (type.kind == ValueType::Kind::Tuple) {
@@ -452,13 +478,18 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
     fail(n, "the in-place op's output types are unknown; annotate the node");
   }
   std::vector<Tensor> targets;
+  std::map<std::string, Tensor> written;  // alias letter -> first tensor written
   for (int i : mutated) {
-    RuntimeValue v = resolve(n.args[static_cast<size_t>(i)]);
-    if (!v.is_tensor())
-      fail(n, fmt::format("mutated argument '{}' is not a tensor",
-                          schema.args[static_cast<size_t>(i)].name));
-    targets.push_back(v.tensor());
-    types.push_back(type_of_tensor(v.tensor()));
+    const SchemaArg& a = schema.args[static_cast<size_t>(i)];
+    RuntimeValue v = resolve(n.args.at(static_cast<size_t>(i)));
+    std::vector<RuntimeValue> tensors = v.is_list() ? v.list() : std::vector<RuntimeValue>{v};
+    for (const RuntimeValue& t : tensors) {
+      if (t.is_none() && (a.optional || v.is_list())) continue;
+      if (!t.is_tensor()) fail(n, fmt::format("mutated argument '{}' is not a tensor", a.name));
+      targets.push_back(t.tensor());
+      types.push_back(type_of_tensor(t.tensor()));
+      written.emplace(a.alias.substr(0, a.alias.size() - 1), t.tensor());
+    }
   }
   RuntimeValue all;
   try {
@@ -469,9 +500,137 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
   size_t n_out = types.size() - targets.size();
   for (size_t k = 0; k < targets.size(); ++k) targets[k].copy_from(all.list()[n_out + k].tensor());
   RuntimeValue::List outs(all.list().begin(), all.list().begin() + static_cast<ptrdiff_t>(n_out));
+  for (size_t j = 0; j < n_out; ++j) {
+    const std::string& alias = schema.returns[j].alias;
+    auto it = written.find(alias.ends_with('!') ? alias.substr(0, alias.size() - 1) : alias);
+    if (!alias.empty() && it != written.end()) outs[j] = it->second;
+  }
   if (schema.returns.size() == 1 && type.kind != ValueType::Kind::Tuple) return outs.at(0);
   if (schema.returns.empty()) return RuntimeValue();
   return outs;
+}
+
+// ---- auto_functionalized ---------------------------------------------------------------
+
+// torch's clone_preserve_strides: the storage prefix the tensor spans is
+// copied, then viewed with the tensor's own sizes, strides and offset.
+Tensor clone_preserve_strides(const Tensor& x) {
+  int64_t needed = x.numel() == 0 ? 0 : x.offset() + 1;
+  for (size_t d = 0; d < x.shape().size() && x.numel() > 0; ++d)
+    needed += (x.shape()[d] - 1) * x.strides()[d];
+  Tensor buffer = x.as_strided({needed}, {1}, 0).clone();
+  return buffer.as_strided(x.shape(), x.strides(), x.offset());
+}
+
+RuntimeValue clone_value(const RuntimeValue& v) {
+  if (v.is_tensor()) return clone_preserve_strides(v.tensor());
+  if (v.is_list()) {
+    RuntimeValue::List out;
+    for (const RuntimeValue& e : v.list()) out.push_back(clone_value(e));
+    return out;
+  }
+  return v;
+}
+
+// A synthetic argument for a wrapped op call: a node reference past the end
+// of the graph, which resolve() maps into scratch_. Lists become lists of
+// such references and None stays None, so the call hashes its arguments
+// exactly as a direct call of the op does.
+Arg Evaluation::scratch_arg(RuntimeValue v) {
+  if (v.is_none()) return Arg::none();
+  if (v.is_list()) {
+    std::vector<Arg> items;
+    for (const RuntimeValue& e : v.list()) items.push_back(scratch_arg(e));
+    return Arg::list(std::move(items));
+  }
+  scratch_.push_back(std::move(v));
+  return Arg(NodeRef{static_cast<int32_t>(env_.size() + scratch_.size() - 1)});
+}
+
+// The functional semantics (graph/auto_functionalized.hpp): the wrapped
+// in-place op runs on copies of its mutable arguments (v1) or on views of
+// copies of the bases (v2); the result is (op outputs..., new values).
+RuntimeValue Evaluation::eval_auto_functionalized(const Node& n) {
+  std::optional<AutoFunctionalized> af = decode_auto_functionalized(n, reg_);
+  if (!af) {
+    std::optional<std::string> op = auto_functionalized_wrapped_op(n);
+    fail(n, fmt::format("the wrapped op '{}' is not registered, so the call cannot be evaluated "
+                        "(register its schema: a catalog line or a reinplace config \"ops\" "
+                        "entry)",
+                        op.value_or("?")));
+  }
+  const OpInfo& info = reg_.info(af->op);
+  Node call = n;
+  call.op = af->op;
+  call.target = info.schema.qualified_name();
+  call.args = af->args;
+  call.kwargs.clear();
+  ValueType type = effective_type(n);
+  if (type.kind == ValueType::Kind::Tuple && info.schema.returns.size() == 1)
+    call.type = type.elements.at(0);
+  else if (type.kind == ValueType::Kind::Tuple && info.schema.returns.size() > 1)
+    call.type = ValueType::of_tuple(
+        {type.elements.begin(), type.elements.begin() + static_cast<ptrdiff_t>(af->op_outputs)});
+
+  RuntimeValue::List new_values;
+  if (af->version == AutoFunctionalizedVersion::V1) {
+    for (const MutableArg& m : af->mutables) {
+      new_values.push_back(clone_value(resolve(m.value)));
+      call.args[static_cast<size_t>(m.position)] = scratch_arg(new_values.back());
+    }
+  } else {
+    for (const Arg& b : af->bases) new_values.push_back(clone_value(resolve(b)));
+    for (const MutableArg& m : af->mutables) {
+      RuntimeValue::List views;
+      for (const std::optional<BaseView>& v : m.views) {
+        if (!v) {
+          views.emplace_back();
+          continue;
+        }
+        const Tensor& base = new_values.at(static_cast<size_t>(v->base_index)).tensor();
+        try {
+          switch (v->kind) {
+            case BaseView::Kind::Base:
+            case BaseView::Kind::Alias:
+              views.emplace_back(base);
+              break;
+            case BaseView::Kind::Slice:
+              views.emplace_back(base.slice(resolve(v->dim).as_int(), resolve(v->start).as_int(),
+                                            resolve(v->end).as_int(), 1));
+              break;
+            case BaseView::Kind::AsStrided: {
+              auto ints = [&](const Arg& a) {
+                RuntimeValue list = resolve(a);
+                Dims out;
+                for (const RuntimeValue& e : list.list()) out.push_back(e.as_int());
+                return out;
+              };
+              views.emplace_back(base.as_strided(ints(v->size), ints(v->stride),
+                                                 resolve(v->storage_offset).as_int()));
+              views.back().tensor().check_in_bounds();
+              break;
+            }
+          }
+        } catch (const std::exception& e) {
+          fail(n, fmt::format("cannot regenerate mutable argument '{}' from its base: {}", m.name,
+                              e.what()));
+        }
+      }
+      RuntimeValue arg = m.is_none   ? RuntimeValue()
+                         : m.is_list ? RuntimeValue(std::move(views))
+                                     : views.at(0);
+      call.args[static_cast<size_t>(m.position)] = scratch_arg(std::move(arg));
+    }
+  }
+  RuntimeValue out = eval_registered(call, info);
+  scratch_.clear();
+  RuntimeValue::List result;
+  if (info.schema.returns.size() > 1 && out.is_list())
+    result = out.list();
+  else
+    result.push_back(out);
+  for (RuntimeValue& v : new_values) result.push_back(std::move(v));
+  return result;
 }
 
 // Python builtins on SymInts/floats (`operator.mul(sym_size, 4)`) in

@@ -1,6 +1,8 @@
 // Shared meta-function helpers and the infer_types() driver.
 #include "graph/meta_common.hpp"
 
+#include "graph/auto_functionalized.hpp"
+
 #include <algorithm>
 
 namespace eqfuse {
@@ -360,7 +362,18 @@ void infer_types(Graph& g, const OpRegistry& reg) {
         break;
       case NodeKind::Call: {
         if (n.op == kNoOp) {
-          if (auto t = infer_python_op(g, n)) merge_type(n, std::move(*t));
+          if (auto af = decode_auto_functionalized(n, reg)) {
+            ValueType t;
+            try {
+              t = auto_functionalized_type(*af, g, reg);
+            } catch (const Error& e) {
+              fail(n.meta.loc, "node '{}' ({}): {}", n.name,
+                   reg.info(af->op).schema.qualified_name(), e.what());
+            }
+            merge_type(n, std::move(t));
+          } else if (auto t = infer_python_op(g, n)) {
+            merge_type(n, std::move(*t));
+          }
           break;
         }
         const OpInfo& info = reg.info(n.op);

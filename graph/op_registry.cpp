@@ -8,6 +8,7 @@
 #include <charconv>
 #include <set>
 
+#include "graph/auto_functionalized.hpp"
 #include "graph/embedded.hpp"
 #include "graph/meta_common.hpp"
 
@@ -323,6 +324,15 @@ std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
   std::set<std::string> unknown;
   for (Node& n : g.nodes()) {
     if (n.kind != NodeKind::Call) continue;
+    if (auto_functionalized_version(n)) {
+      // Validated against the wrapped op's schema when it is registered; the
+      // call itself keeps its raw form (graph/auto_functionalized.hpp).
+      if (!decode_auto_functionalized(n, reg)) {
+        std::optional<std::string> wrapped = auto_functionalized_wrapped_op(n);
+        unknown.insert(wrapped ? *wrapped : n.target);
+      }
+      continue;
+    }
     std::optional<OpId> exact = reg.find(n.target);
     std::vector<OpId> candidates;
     if (exact) candidates.push_back(*exact);

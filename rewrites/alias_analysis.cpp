@@ -1,5 +1,7 @@
 #include "rewrites/alias_analysis.hpp"
 
+#include "graph/auto_functionalized.hpp"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -159,11 +161,29 @@ void AliasAnalysis::analyze_call(NodeRef r, const Node& n) {
 }
 
 void AliasAnalysis::analyze_opaque_call(NodeRef r, const Node& n) {
+  if (auto_functionalized_version(n)) return analyze_auto_functionalized(r, n);
   if (!holds_tensor(n.type)) return;
   StorageSet where{fresh(false)};
   for (NodeRef in : node_inputs(n)) append(where, storages_of(in));
   elements_[static_cast<size_t>(r.index)].push_back(std::move(where));
   shared_elements_[size_t(r.index)] = true;
+}
+
+// auto_functionalized is functional: every output is a new tensor (the op's
+// outputs, the copies it mutated), whatever op it wraps.
+void AliasAnalysis::analyze_auto_functionalized(NodeRef r, const Node& n) {
+  auto& elements = elements_[static_cast<size_t>(r.index)];
+  if (n.type.kind != ValueType::Kind::Tuple) {
+    elements.push_back({fresh(false)});
+    shared_elements_[size_t(r.index)] = true;
+    return;
+  }
+  for (const ValueType& t : n.type.elements) {
+    if (t.kind == ValueType::Kind::None)
+      elements.emplace_back();
+    else
+      elements.push_back({fresh(false)});
+  }
 }
 
 bool AliasAnalysis::compute_overlap(const Node& n) const {

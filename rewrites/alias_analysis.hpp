@@ -15,7 +15,9 @@
 //  * a getitem lives where the projected element lives (all elements of a
 //    `Tensor(a)[]` list such as split share their base's storage);
 //  * an opaque op (no schema) may return any of its tensor arguments, so its
-//    value points to all their storages as well as to a fresh one.
+//    value points to all their storages as well as to a fresh one;
+//  * auto_functionalized / auto_functionalized_v2 are functional: each output
+//    gets a fresh storage.
 // Values are therefore *sets* of storages. Program order is node index order.
 #pragma once
 #include <cstdint>
@@ -76,6 +78,7 @@ class AliasAnalysis {
   void analyze_node(NodeRef r);
   void analyze_call(NodeRef r, const Node& n);
   void analyze_opaque_call(NodeRef r, const Node& n);
+  void analyze_auto_functionalized(NodeRef r, const Node& n);
   StorageSet storages_of_arg(const Arg& a) const;
   bool compute_overlap(const Node& n) const;
 

@@ -14,7 +14,12 @@
 // (InplaceableOpTable) become their multi-mutation in-place op.
 // Pass B (`reinplace_input_mutated_ops`, graph inputs): `b = op(x, ...)` +
 // `copy_(x, b)` becomes `op_(x, ...)` without the copy_ when no alias of x is
-// read in between. The rules and their reasons: docs/reinplace.md.
+// read in between. It also decides, for each auto_functionalized /
+// auto_functionalized_v2 call (graph/auto_functionalized.hpp), which mutable
+// arguments (v1) or bases (v2) the wrapped op may write in place and which it
+// must clone, then decomposes the call into the in-place op itself
+// (inductor's decompose_auto_functionalized). The rules and their reasons:
+// docs/reinplace.md.
 #pragma once
 #include <string>
 #include <string_view>
@@ -95,6 +100,12 @@ struct ReinplaceOptions {
   // unsound when the old value of a mutated arg is read later. On (default):
   // check it; off: TorchAir's exact behaviour.
   bool check_multi_mutation_liveness = true;
+  // TorchAir lets an auto_functionalized op write a base in place even when
+  // one of its read-only arguments is the same tensor (`sin(out, out)`): fine
+  // for the user's elementwise op, wrong for an op that reads an input after
+  // writing its output (and eqfuse's e-graph may merge two equal copies into
+  // one tensor). On (default): clone such a base; off: TorchAir's behaviour.
+  bool check_auto_functionalized_read_aliasing = true;
   InplaceableOpTable table = InplaceableOpTable::defaults();
 };
 
@@ -108,6 +119,7 @@ inline constexpr std::string_view kDisableInputMutatedKey =
 // "reinplace" section:
 //   {"reinplace": {"multi_stream": "skip-graph" | "per-node",
 //                  "check_multi_mutation_liveness": true,
+//                  "check_auto_functionalized_read_aliasing": true,
 //                  "ops": ["custom::f(Tensor x, Tensor(a!) y) -> () | kind=other", ...],
 //                  "inplaceable_ops": [{"op": "custom::f_functional", "inplace": "custom::f",
 //                                       "mutated_args": [1],
@@ -125,6 +137,19 @@ enum class ReinplacePass { InplaceableOps, InputMutatedOps };
 // "reinplace_inplaceable_ops", "reinplace_input_mutated_ops".
 std::string_view reinplace_pass_name(ReinplacePass p);
 
+// One mutable argument (v1) or base (v2) of an auto_functionalized call:
+// written in place by the wrapped op, or cloned first.
+struct AutoFunctionalizedSlot {
+  std::string name;                  // "result" (v1 argument) or "_all_bases[0]" (v2)
+  std::vector<std::string> tensors;  // the tensor nodes (several for a Tensor[] argument)
+  bool reinplaced = false;
+  std::string reason;  // cloned: why
+  // numel * element size of the tensors with static shapes (TorchAir's missed
+  // bytes when cloned); symbolic shapes count 0, as in torch's ReinplaceCounters.
+  int64_t bytes = 0;
+  std::string stream_check;  // TorchAir's `multi_stream_auto_functionalize` line, if run
+};
+
 // One candidate considered by a pass.
 struct ReinplaceDecision {
   ReinplacePass pass = ReinplacePass::InplaceableOps;
@@ -140,6 +165,11 @@ struct ReinplaceDecision {
   std::vector<std::string> removed_projections;  // getitems of mutated-arg outputs deleted
   SymInt output_buffer_bytes;                    // the output buffer no longer allocated
   SymInt copy_bytes;                             // read + write traffic of removed copy_ kernels
+  // auto_functionalized calls only: one entry per mutable argument (v1) or
+  // base (v2). `success` means at least one slot was written in place; the
+  // call is decomposed either way, so `inplace_target` (the wrapped op) is
+  // what remains.
+  std::vector<AutoFunctionalizedSlot> slots;
 };
 
 struct ReinplaceLog {
@@ -162,6 +192,17 @@ struct ReinplaceSavings {
   SymInt total_bytes() const { return output_buffer_bytes + copy_bytes; }
 };
 ReinplaceSavings memory_traffic_saved(const ReinplaceLog& log);
+
+// torch's ReinplaceCounters over the auto_functionalized decisions: each
+// cloned slot is one missed opportunity (a Tensor[] argument counts once);
+// `only_clone_these_tensors` totals the clones TorchAir's tests count.
+struct ReinplaceCounters {
+  size_t missed = 0;
+  int64_t missed_bytes = 0;  // static shapes only
+  size_t cloned_tensors = 0;
+  size_t decomposed_calls = 0;
+};
+ReinplaceCounters reinplace_counters(const ReinplaceLog& log);
 
 struct ReinplaceResult {
   Graph graph;

@@ -184,13 +184,16 @@ void apply_reinplace_section(ReinplaceOptions& o, OpRegistry& reg, const nlohman
     } else if (k == "check_multi_mutation_liveness") {
       o.check_multi_mutation_liveness =
           json_bool(v, origin, "reinplace.check_multi_mutation_liveness");
+    } else if (k == "check_auto_functionalized_read_aliasing") {
+      o.check_auto_functionalized_read_aliasing =
+          json_bool(v, origin, "reinplace.check_auto_functionalized_read_aliasing");
     } else if (k == "inplaceable_ops") {
       if (!v.is_array()) config_error(origin, "reinplace.inplaceable_ops", "expected a list");
       for (const auto& e : v) o.table.add(json_entry(e, reg, origin));
     } else {
       config_error(origin, fmt::format("reinplace.{}", k),
-                   "unknown key (expected multi_stream, check_multi_mutation_liveness, ops, "
-                   "inplaceable_ops)");
+                   "unknown key (expected multi_stream, check_multi_mutation_liveness, "
+                   "check_auto_functionalized_read_aliasing, ops, inplaceable_ops)");
     }
   }
 }

@@ -1,0 +1,12 @@
+# R5: R4, but the view is read (x10) between auto_functionalized_v2 and the copy_ epilogue.
+class f(torch.nn.Module):
+    def forward(self, arg0_1_1: "f32[3]"):
+        # No stacktrace found for following nodes
+        select: "f32[]" = torch.ops.aten.select.int(arg0_1_1, 0, 0);  select = None
+        select_1: "f32[]" = torch.ops.aten.select.int(arg0_1_1, 0, 2)
+        auto_functionalized_v2 = torch.ops.higher_order.auto_functionalized_v2(torch.ops.custom.boo.default, _x_base_index = 0, _x_size = (3,), _x_stride = (1,), _x_storage_offset = 0, _all_bases = [arg0_1_1])
+        getitem = auto_functionalized_v2[0];  getitem = None
+        getitem_1: "f32[3]" = auto_functionalized_v2[1];  auto_functionalized_v2 = None
+        mul: "f32[]" = torch.ops.aten.mul.Tensor(select_1, 10);  select_1 = None
+        copy_: "f32[3]" = torch.ops.aten.copy_.default(arg0_1_1, getitem_1);  arg0_1_1 = getitem_1 = copy_ = None
+        return mul
