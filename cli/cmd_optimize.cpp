@@ -59,8 +59,9 @@ int run_optimize(const OptimizeCliOptions& o) {
   OptimizeOptions opt = build_options(o);
   // The config's reinplace section registers custom ops (those wrapped by
   // auto_functionalized, say) before the graph that calls them is read.
-  if (!o.config.empty())
-    apply_reinplace_config_json(opt.reinplace, reg, read_file_or_stdin(o.config), o.config);
+  if (!o.toggles.config.empty())
+    apply_reinplace_config_json(opt.reinplace, reg, read_file_or_stdin(o.toggles.config),
+                                o.toggles.config);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   std::unique_ptr<RuleLibrary> lib;
   if (!o.rule_files.empty()) {
