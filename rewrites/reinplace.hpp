@@ -125,14 +125,55 @@ enum class ReinplacePass { InplaceableOps, InputMutatedOps };
 // "reinplace_inplaceable_ops", "reinplace_input_mutated_ops".
 std::string_view reinplace_pass_name(ReinplacePass p);
 
+// Why a candidate was rewritten or kept, as a stable kind (the JSON `kind`
+// of `eqfuse explain`'s reinplace section; docs/reinplace.md lists them).
+enum class ReinplaceReason {
+  // rewritten
+  DeadIntermediate,     // writes into an intermediate nobody reads afterwards
+  MutatedArgsInPlace,   // a table op writes its (intermediate) mutated arguments
+  GraphInputInPlace,    // writes graph input(s); their copy_ epilogues are removed
+  // kept
+  MultiStreamUsers,     // the users of a mutated argument run on several streams
+  TypeMismatch,         // the result's dtype/shape differs from the argument's
+  InternalOverlap,      // the argument may overlap itself (expanded, zero strides)
+  ArgumentAliases,      // another argument is, or may alias, the mutated one
+  MutatedArgsAlias,     // two mutated arguments of a table op may share memory
+  ResultUsedWhole,      // a table op's tuple result is used as a whole
+  NotATensor,           // the mutated argument is not a tensor value
+  MutatesGraphInput,    // pass A: the argument is a graph input or an alias of one
+  ReadLater,            // the argument (or an alias) is read after the node
+  ViewOfGraphInput,     // pass B: the argument is a view of a graph input
+  NotAGraphInput,       // pass B, table op: a mutated argument is not a graph input
+  NewValueNotCopied,    // pass B, table op: a mutated argument's new value is not copied back
+  NoCopyEpilogue,       // pass B: the input has no copy_ epilogue
+  SeveralCopyEpilogues, // pass B: the input has more than one
+  EpilogueCopiesOther,  // pass B: the input's epilogue copies another value
+  ReadBeforeEpilogue,   // pass B: the input is read between the node and its epilogue
+  NoInplaceVariant,     // pass B: copied into an input, but the op has no in-place form
+};
+// "dead_intermediate", "multi_stream_users", ... (snake case of the enumerator).
+std::string_view reinplace_reason_name(ReinplaceReason r);
+
+// A node a decision's reason names, with its stream label ("" = default).
+struct ReinplaceNodeRef {
+  std::string name;
+  std::string stream;
+  bool operator==(const ReinplaceNodeRef&) const = default;
+};
+
 // One candidate considered by a pass.
 struct ReinplaceDecision {
   ReinplacePass pass = ReinplacePass::InplaceableOps;
   std::string node;            // the candidate's name
   std::string target;          // its op before the pass ("aten::add.Tensor")
-  std::string inplace_target;  // the in-place op it became / would become
+  std::string inplace_target;  // the in-place op it became / would become ("" if none)
   bool success = false;
+  ReinplaceReason kind = ReinplaceReason::DeadIntermediate;
   std::string reason;  // refused: why; success: what was written where
+  // The nodes the reason names: the later readers, the users on other
+  // streams, the aliasing argument, the copy_ epilogue, ...
+  std::vector<ReinplaceNodeRef> related;
+  std::vector<std::string> written;  // the mutated argument nodes (rewritten or would be)
   // TorchAir's stream-check log line for this candidate (spec §6.4), if the
   // check ran.
   std::string stream_check;
@@ -140,6 +181,7 @@ struct ReinplaceDecision {
   std::vector<std::string> removed_projections;  // getitems of mutated-arg outputs deleted
   SymInt output_buffer_bytes;                    // the output buffer no longer allocated
   SymInt copy_bytes;                             // read + write traffic of removed copy_ kernels
+  SymInt saved_bytes() const { return output_buffer_bytes + copy_bytes; }
 };
 
 struct ReinplaceLog {
