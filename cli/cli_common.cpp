@@ -35,6 +35,21 @@ void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops)
              path, ops.size(), ops.size() == 1 ? "" : "s", fmt::join(ops, ", "));
 }
 
+void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
+                              std::string_view config_origin, std::string_view multi_stream) {
+  if (!config_text.empty()) apply_reinplace_config_json(opt, reg, config_text, config_origin);
+  if (!multi_stream.empty())
+    opt.multi_stream =
+        multi_stream == "per-node" ? MultiStreamPolicy::PerNode : MultiStreamPolicy::SkipGraph;
+}
+
+void add_multi_stream_option(CLI::App* cmd, std::string& target) {
+  cmd->add_option("--multi-stream", target,
+                  "Reinplace policy for multi-stream graphs: skip-graph (default: left alone, as "
+                  "TorchAir documents) or per-node (TorchAir's per-node stream check)")
+      ->check(CLI::IsMember({"skip-graph", "per-node"}));
+}
+
 void write_output(const std::string& path, std::string_view text) {
   if (path.empty() || path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);

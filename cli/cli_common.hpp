@@ -18,6 +18,7 @@
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "rewrites/reinplace.hpp"
 
 namespace eqfuse::cli {
 
@@ -51,6 +52,16 @@ LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
 
 // "note: 2 ops without a schema are kept opaque: foo::bar, mylib::baz"
 void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops);
+
+// The reinplace side of a JSON config and of --multi-stream, shared by
+// `reinplace`, `optimize` and `explain`: the config text's "reinplace"
+// section (catalog lines registered into `reg`, table entries,
+// multi_stream) and debug.aclgraph.* keys, then `multi_stream` ("skip-graph"
+// | "per-node") on top. Empty `config_text` / `multi_stream`: not given.
+void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
+                              std::string_view config_origin, std::string_view multi_stream);
+// Declares `--multi-stream skip-graph|per-node` on `cmd`, stored in `target`.
+void add_multi_stream_option(CLI::App* cmd, std::string& target);
 
 // Writes `text` to stdout, or to `path` when non-empty ("-" = stdout).
 void write_output(const std::string& path, std::string_view text);

@@ -1,10 +1,11 @@
 // `eqfuse explain IN [--mode M] [--device D] [--disable-rule X]...
-//   [--enable-rule X]... [--config FILE] [--input-types T]
+//   [--enable-rule X]... [--config FILE] [--multi-stream P] [--input-types T]
 //   [--format text|json|html] [-o FILE]`
 //
 // Runs the optimize pipeline with explanations recorded and prints why each
-// fusion was chosen, not chosen or rejected (extract/explain_report.hpp;
-// the JSON keys and the HTML page are described in docs/explain.md).
+// fusion was chosen, not chosen or rejected, and what the reinplace passes
+// did (extract/explain_report.hpp; the JSON keys and the HTML page are
+// described in docs/explain.md).
 #include <memory>
 
 #include <fmt/format.h>
@@ -27,12 +28,17 @@ struct ExplainCliOptions {
   std::string device;
   std::vector<std::string> disable, enable;
   std::string config;
+  std::string multi_stream;
 };
 
 // Same precedence as `eqfuse optimize`: config file first, flags on top.
-OptimizeOptions build_options(const ExplainCliOptions& o) {
+// The config's reinplace section may register ops, so this runs before the
+// graph is loaded.
+OptimizeOptions build_options(const ExplainCliOptions& o, OpRegistry& reg) {
   OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
+  std::string config = o.config.empty() ? "" : read_file_or_stdin(o.config);
+  if (!config.empty()) apply_config_json(opt, config, o.config);
+  apply_reinplace_settings(opt.reinplace, reg, config, o.config, o.multi_stream);
   if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
   if (!o.device.empty()) opt.device = o.device;
   for (const auto& d : o.disable) opt.rules.disable.push_back(d);
@@ -43,8 +49,9 @@ OptimizeOptions build_options(const ExplainCliOptions& o) {
 
 int run_explain(const ExplainCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  OptimizeResult r = optimize_graph(in.graph, reg, build_options(o));
+  OptimizeResult r = optimize_graph(in.graph, reg, opt);
   ExplainReport rep = explain_run(r, reg);
   if (o.format == "json")
     write_output(o.output, explanation_to_json(rep) + "\n");
@@ -76,7 +83,10 @@ void add_explain_command(CLI::App& app, Action& action) {
                   "Device profile: a built-in name (default ascend910b2) or a JSON file");
   cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
   cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
-  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
+  cmd->add_option("--config", o->config,
+                  "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
+                  "`eqfuse reinplace`)");
+  add_multi_stream_option(cmd, o->multi_stream);
   cmd->callback([o, &action] { action = [o] { return run_explain(*o); }; });
 }
 

@@ -1,6 +1,6 @@
 // `eqfuse optimize IN [-o OUT] [--format fx|json] [--mode M] [--device D]
 //   [--extractor E] [--time-limit S] [--node-limit N] [--iter-limit N]
-//   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--rules FILE]...
+//   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--multi-stream P] [--rules FILE]...
 //   [--stats-json FILE] [--dump-dir DIR] [--input-types T] [--explain] [--quiet]`
 //
 // Runs the whole pipeline (extract/optimize.hpp): load, saturate with the
@@ -35,16 +35,21 @@ struct OptimizeCliOptions {
   long iter_limit = -1;
   std::vector<std::string> disable, enable, rule_files;
   std::string config;
+  std::string multi_stream;
   std::string stats_json;
   std::string dump_dir;
   bool explain = false;
   bool quiet = false;
 };
 
-// Config file first, then command-line flags on top (flags win).
-OptimizeOptions build_options(const OptimizeCliOptions& o) {
+// Config file first, then command-line flags on top (flags win). The
+// config's reinplace section may register ops, so this runs before the
+// graph is loaded.
+OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
   OptimizeOptions opt;
-  if (!o.config.empty()) apply_config_json(opt, read_file_or_stdin(o.config), o.config);
+  std::string config = o.config.empty() ? "" : read_file_or_stdin(o.config);
+  if (!config.empty()) apply_config_json(opt, config, o.config);
+  apply_reinplace_settings(opt.reinplace, reg, config, o.config, o.multi_stream);
   if (!o.mode.empty()) opt.rules.mode = parse_exec_mode(o.mode);
   if (!o.device.empty()) opt.device = o.device;
   if (!o.extractor.empty()) opt.extractor = o.extractor == "tree" ? "bottom-up" : o.extractor;
@@ -63,8 +68,8 @@ OptimizeOptions build_options(const OptimizeCliOptions& o) {
 
 int run_optimize(const OptimizeCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  OptimizeOptions opt = build_options(o);
   std::unique_ptr<RuleLibrary> lib;
   if (!o.rule_files.empty()) {
     lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
@@ -110,7 +115,10 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_option("--disable-rule", o->disable, "Disable a rule or a label (repeatable)");
   cmd->add_option("--enable-rule", o->enable, "Enable an opt-in rule or label (repeatable)");
   cmd->add_option("--rules", o->rule_files, "Load extra rules from a .rules file (repeatable)");
-  cmd->add_option("--config", o->config, "JSON config file (TorchAir key names accepted)");
+  cmd->add_option("--config", o->config,
+                  "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
+                  "`eqfuse reinplace`)");
+  add_multi_stream_option(cmd, o->multi_stream);
   cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
   cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");
   cmd->add_flag("--explain", o->explain,

@@ -300,9 +300,12 @@ Refusal check_streams(const PassState& st, const Candidate& c, ReinplaceDecision
       head, fmt::join(names, ", "));
   std::vector<std::string> labels;
   for (const std::string& s : streams) labels.push_back(s.empty() ? "default" : "'" + s + "'");
+  std::vector<std::string> inputs;
+  for (const std::string& w : d.written) inputs.push_back("'" + w + "'");
   return refuse(ReinplaceReason::MultiStreamUsers,
-                fmt::format("the users of the mutated input run on several streams ({}): {}",
-                            fmt::join(labels, ", "), fmt::join(names, ", ")),
+                fmt::format("the users of the mutated input {} run on several streams ({}): {}",
+                            fmt::join(inputs, " and "), fmt::join(labels, ", "),
+                            fmt::join(names, ", ")),
                 node_refs(st.graph(), users));
 }
 
