@@ -1,6 +1,6 @@
 // `eqfuse explain IN [--mode M] [--device D] [--disable-rule X]...
 //   [--enable-rule X]... [--config FILE] [--multi-stream P] [--input-types T]
-//   [--format text|json|html] [-o FILE]`
+//   [--format text|json|html] [--dot-timeout S] [-o FILE]`
 //
 // Runs the optimize pipeline with explanations recorded and prints why each
 // fusion was chosen, not chosen or rejected, and what the reinplace passes
@@ -29,6 +29,7 @@ struct ExplainCliOptions {
   std::vector<std::string> disable, enable;
   std::string config;
   std::string multi_stream;
+  double dot_timeout_s = kDotTimeoutSeconds;
 };
 
 // Same precedence as `eqfuse optimize`: config file first, flags on top.
@@ -47,6 +48,19 @@ OptimizeOptions build_options(const ExplainCliOptions& o, OpRegistry& reg) {
   return opt;
 }
 
+// The page; graphs Graphviz could not draw are also noted on stderr.
+std::string html_page(const ExplainCliOptions& o, const ExplainReport& rep, const Graph& before,
+                      const Graph& after) {
+  std::vector<std::string> notes;
+  HtmlOptions html;
+  html.dot_timeout_s = o.dot_timeout_s;
+  html.notes = &notes;
+  std::string page = explanation_to_html(rep, before, after, html);
+  for (const std::string& n : notes)
+    fmt::print(stderr, "note: {}; the page shows it as DOT text\n", n);
+  return page;
+}
+
 int run_explain(const ExplainCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   OptimizeOptions opt = build_options(o, reg);
@@ -56,7 +70,7 @@ int run_explain(const ExplainCliOptions& o) {
   if (o.format == "json")
     write_output(o.output, explanation_to_json(rep) + "\n");
   else if (o.format == "html")
-    write_output(o.output, explanation_to_html(rep, in.graph, r.graph));
+    write_output(o.output, html_page(o, rep, in.graph, r.graph));
   else
     write_output(o.output, format_explanation_text(rep));
   return kOk;
@@ -87,6 +101,10 @@ void add_explain_command(CLI::App& app, Action& action) {
                   "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
                   "`eqfuse reinplace`)");
   add_multi_stream_option(cmd, o->multi_stream);
+  cmd->add_option("--dot-timeout", o->dot_timeout_s,
+                  "HTML: seconds Graphviz dot may take per graph before it is stopped")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->callback([o, &action] { action = [o] { return run_explain(*o); }; });
 }
 

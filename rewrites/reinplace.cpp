@@ -217,9 +217,12 @@ ReinplaceDecision start_decision(const PassState& st, const Candidate& c) {
   d.node = n.name;
   d.target = st.reg().info(n.op).schema.qualified_name();
   d.inplace_target = st.reg().info(c.inplace_op).schema.qualified_name();
-  for (int position : c.mutated)
-    if (std::optional<NodeRef> a = mutated_node(st, c, position))
-      d.written.push_back(st.graph().node(*a).name);
+  for (int position : c.mutated) {
+    std::optional<NodeRef> a = mutated_node(st, c, position);
+    const std::string* name = a ? &st.graph().node(*a).name : nullptr;
+    if (name && std::find(d.written.begin(), d.written.end(), *name) == d.written.end())
+      d.written.push_back(*name);
+  }
   return d;
 }
 
@@ -955,8 +958,7 @@ std::vector<std::string> ReinplaceLog::lines() const {
     if (!d.stream_check.empty()) out.push_back(d.stream_check);
     std::string head = fmt::format("{}: {} ({})", reinplace_pass_name(d.pass), d.node, d.target);
     if (d.success) {
-      std::vector<std::string> gone = d.removed_copies;
-      gone.insert(gone.end(), d.removed_projections.begin(), d.removed_projections.end());
+      std::vector<std::string> gone = d.removed_nodes();
       std::string removed = gone.empty() ? "" : fmt::format(" [removed {}]", fmt::join(gone, ", "));
       out.push_back(
           fmt::format("{} -> {}: reinplaced: {}{}", head, d.inplace_target, d.reason, removed));
@@ -967,6 +969,12 @@ std::vector<std::string> ReinplaceLog::lines() const {
     }
   }
   return out;
+}
+
+std::vector<std::string> ReinplaceDecision::removed_nodes() const {
+  std::vector<std::string> gone = removed_copies;
+  gone.insert(gone.end(), removed_projections.begin(), removed_projections.end());
+  return gone;
 }
 
 const ReinplaceDecision* ReinplaceLog::find(std::string_view node, ReinplacePass pass) const {

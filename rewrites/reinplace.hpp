@@ -173,7 +173,7 @@ struct ReinplaceDecision {
   // The nodes the reason names: the later readers, the users on other
   // streams, the aliasing argument, the copy_ epilogue, ...
   std::vector<ReinplaceNodeRef> related;
-  std::vector<std::string> written;  // the mutated argument nodes (rewritten or would be)
+  std::vector<std::string> written;  // the mutated argument nodes, each once (written or would be)
   // TorchAir's stream-check log line for this candidate (spec §6.4), if the
   // check ran.
   std::string stream_check;
@@ -182,6 +182,7 @@ struct ReinplaceDecision {
   SymInt output_buffer_bytes;                    // the output buffer no longer allocated
   SymInt copy_bytes;                             // read + write traffic of removed copy_ kernels
   SymInt saved_bytes() const { return output_buffer_bytes + copy_bytes; }
+  std::vector<std::string> removed_nodes() const;  // removed_copies, then removed_projections
 };
 
 struct ReinplaceLog {
