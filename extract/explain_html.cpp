@@ -97,21 +97,6 @@ std::string dot_node_style(const Node& n) {
   return "";
 }
 
-// Path of `dot` found on PATH, or empty.
-std::string find_dot() {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return {};
-  std::string_view rest(path);
-  while (!rest.empty()) {
-    size_t colon = rest.find(':');
-    std::filesystem::path dir(std::string(rest.substr(0, colon)));
-    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    std::filesystem::path candidate = dir / "dot";
-    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  return {};
-}
-
 // What a child process printed and how it ended.
 struct ProgramRun {
   std::string out, err;
@@ -344,9 +329,23 @@ std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string
   return out + "}\n";
 }
 
+std::string find_on_path(std::string_view program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  std::string_view rest(path);
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    std::filesystem::path dir(std::string(rest.substr(0, colon)));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    std::filesystem::path candidate = dir / program;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return {};
+}
+
 DotRender render_dot(const std::string& dot_text, double timeout_s) {
   DotRender result;
-  std::string dot = find_dot();
+  std::string dot = find_on_path("dot");
   if (dot.empty()) return (result.failure = "Graphviz dot was not found on PATH"), result;
   std::string tmpl = (std::filesystem::temp_directory_path() / "eqfuse-dot-XXXXXX").string();
   int fd = ::mkstemp(tmpl.data());

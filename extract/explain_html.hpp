@@ -49,6 +49,9 @@ struct DotRender {
   std::string failure;  // "" when svg is set
 };
 
+// The first executable `program` in a PATH directory, or empty.
+std::string find_on_path(std::string_view program);
+
 // Runs the `dot` found on PATH in its own process group, with no input but
 // the DOT file, and kills the group after `timeout_s` seconds.
 DotRender render_dot(const std::string& dot_text, double timeout_s = kDotTimeoutSeconds);
