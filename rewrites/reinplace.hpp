@@ -14,7 +14,9 @@
 // (InplaceableOpTable) become their multi-mutation in-place op.
 // Pass B (`reinplace_input_mutated_ops`, graph inputs): `b = op(x, ...)` +
 // `copy_(x, b)` becomes `op_(x, ...)` without the copy_ when no alias of x is
-// read in between. The rules and their reasons: docs/reinplace.md.
+// read in between. Every candidate gets a ReinplaceDecision with a stable
+// reason kind (ReinplaceReason) and the nodes its reason names; `eqfuse
+// explain` shows them. The rules and their reasons: docs/reinplace.md.
 #pragma once
 #include <string>
 #include <string_view>
