@@ -273,11 +273,12 @@ std::string graph_section(std::string_view title, const std::string& dot,
 
 // One row per reinplace decision, each an anchor `reinplace-N`.
 std::string reinplace_section(const ReinplaceExplanation& e) {
-  std::string out = fmt::format("<h2>Reinplace</h2>\n<p>{}</p>\n",
-                                escape_html(reinplace_summary_sentence(e)));
+  std::string out =
+      fmt::format("<h2>Reinplace</h2>\n<p>{}</p>\n", escape_html(reinplace_summary_sentence(e)));
   if (!e.ran) return out;
   out += "<ul class=\"note\">\n";
-  for (const std::string& note : e.log.notes) out += fmt::format("<li>{}</li>\n", escape_html(note));
+  for (const std::string& note : e.log.notes)
+    out += fmt::format("<li>{}</li>\n", escape_html(note));
   out += "</ul>\n";
   if (e.log.decisions.empty()) return out + "<p>no candidates</p>\n";
   out +=

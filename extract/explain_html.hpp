@@ -28,7 +28,7 @@ namespace eqfuse {
 inline constexpr double kDotTimeoutSeconds = 20;
 
 struct HtmlOptions {
-  bool use_dot = true;  // false: never run `dot` (embed DOT text)
+  bool use_dot = true;                        // false: never run `dot` (embed DOT text)
   double dot_timeout_s = kDotTimeoutSeconds;  // `dot` is killed after this long
   // When set, receives one line per graph `dot` could not draw (the CLI
   // prints them on stderr; the page carries the same note).

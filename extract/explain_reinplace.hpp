@@ -27,10 +27,10 @@ struct OptimizeResult;
 struct ReinplaceExplanation {
   bool ran = false;
   std::string mode;
-  std::string not_run;              // why the passes did not run ("" when they ran)
-  ReinplaceLog log;                 // pass-level notes and one decision per candidate
+  std::string not_run;               // why the passes did not run ("" when they ran)
+  ReinplaceLog log;                  // pass-level notes and one decision per candidate
   std::vector<int64_t> saved_bytes;  // per decision, symbols at the cost model's hints
-  SymInt total_saved;               // over the rewritten decisions
+  SymInt total_saved;                // over the rewritten decisions
   int64_t total_saved_bytes = 0;     // the same at the hints
 };
 

@@ -305,11 +305,11 @@ Refusal check_streams(const PassState& st, const Candidate& c, ReinplaceDecision
   for (const std::string& s : streams) labels.push_back(s.empty() ? "default" : "'" + s + "'");
   std::vector<std::string> inputs;
   for (const std::string& w : d.written) inputs.push_back("'" + w + "'");
-  return refuse(ReinplaceReason::MultiStreamUsers,
-                fmt::format("the users of the mutated input {} run on several streams ({}): {}",
-                            fmt::join(inputs, " and "), fmt::join(labels, ", "),
-                            fmt::join(names, ", ")),
-                node_refs(st.graph(), users));
+  return refuse(
+      ReinplaceReason::MultiStreamUsers,
+      fmt::format("the users of the mutated input {} run on several streams ({}): {}",
+                  fmt::join(inputs, " and "), fmt::join(labels, ", "), fmt::join(names, ", ")),
+      node_refs(st.graph(), users));
 }
 
 // ---- per-argument checks ------------------------------------------------------------------
@@ -505,11 +505,11 @@ Refusal check_intermediate_arg(PassState& st, const Candidate& c, int position) 
   if (Refusal why = check_shape_and_overlap(st, c, *a); !why.empty()) return why;
   if (Refusal why = check_no_other_reader(st, c, position, *a); !why.empty()) return why;
   if (st.aa().touches_input(*a))
-    return refuse(ReinplaceReason::MutatesGraphInput,
-                  fmt::format("'{}' is a graph input or an alias of one (handled by {})",
-                              st.graph().node(*a).name,
-                              reinplace_pass_name(ReinplacePass::InputMutatedOps)),
-                  {node_ref(st.graph(), *a)});
+    return refuse(
+        ReinplaceReason::MutatesGraphInput,
+        fmt::format("'{}' is a graph input or an alias of one (handled by {})",
+                    st.graph().node(*a).name, reinplace_pass_name(ReinplacePass::InputMutatedOps)),
+        {node_ref(st.graph(), *a)});
   bool liveness = !c.entry || st.options().check_multi_mutation_liveness;
   return liveness ? check_dead_after(st, c.node, *a) : Refusal{};
 }
@@ -597,8 +597,7 @@ std::variant<NodeRef, Refusal> epilogue_of(const PassState& st, const Epilogues&
 
 // No alias of input `a` is read between `node` and its epilogue `copy`
 // (metadata-only reads and copy_ into `a` itself excepted).
-Refusal check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef a,
-                                      NodeRef copy) {
+Refusal check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef a, NodeRef copy) {
   AliasAnalysis::Window w;
   w.after = node.index;
   w.before = copy.index;
@@ -641,10 +640,10 @@ void reinplace_table_inputs(PassState& st, const Candidate& c, const Epilogues& 
     }
     std::vector<NodeRef> proj = projections(st, c.node, output_of_arg(*c.entry, position));
     if (proj.size() != 1) {
-      refusal = refuse(
-          ReinplaceReason::NewValueNotCopied,
-          fmt::format("the new value of '{}' is not copied back", arg_name(st, c, position)),
-          node_refs(st.graph(), proj));
+      refusal =
+          refuse(ReinplaceReason::NewValueNotCopied,
+                 fmt::format("the new value of '{}' is not copied back", arg_name(st, c, position)),
+                 node_refs(st.graph(), proj));
       break;
     }
     auto copy = epilogue_of(st, e, *a, proj[0]);
@@ -724,8 +723,8 @@ std::string no_inplace_form(const PassState& st, const Node& n) {
   if (info.schema.returns.size() != 1)
     return fmt::format("{} returns {} values and is not in the multi-mutation table", op,
                        info.schema.returns.size());
-  return fmt::format("{} has no in-place twin: no {}::{}_ with a matching schema is registered",
-                     op, info.schema.ns, info.schema.name);
+  return fmt::format("{} has no in-place twin: no {}::{}_ with a matching schema is registered", op,
+                     info.schema.ns, info.schema.name);
 }
 
 // A node copied into a graph input whose op has no in-place form: kept, and

@@ -131,27 +131,27 @@ std::string_view reinplace_pass_name(ReinplacePass p);
 // of `eqfuse explain`'s reinplace section; docs/reinplace.md lists them).
 enum class ReinplaceReason {
   // rewritten
-  DeadIntermediate,     // writes into an intermediate nobody reads afterwards
-  MutatedArgsInPlace,   // a table op writes its (intermediate) mutated arguments
-  GraphInputInPlace,    // writes graph input(s); their copy_ epilogues are removed
+  DeadIntermediate,    // writes into an intermediate nobody reads afterwards
+  MutatedArgsInPlace,  // a table op writes its (intermediate) mutated arguments
+  GraphInputInPlace,   // writes graph input(s); their copy_ epilogues are removed
   // kept
-  MultiStreamUsers,     // the users of a mutated argument run on several streams
-  TypeMismatch,         // the result's dtype/shape differs from the argument's
-  InternalOverlap,      // the argument may overlap itself (expanded, zero strides)
-  ArgumentAliases,      // another argument is, or may alias, the mutated one
-  MutatedArgsAlias,     // two mutated arguments of a table op may share memory
-  ResultUsedWhole,      // a table op's tuple result is used as a whole
-  NotATensor,           // the mutated argument is not a tensor value
-  MutatesGraphInput,    // pass A: the argument is a graph input or an alias of one
-  ReadLater,            // the argument (or an alias) is read after the node
-  ViewOfGraphInput,     // pass B: the argument is a view of a graph input
-  NotAGraphInput,       // pass B, table op: a mutated argument is not a graph input
-  NewValueNotCopied,    // pass B, table op: a mutated argument's new value is not copied back
-  NoCopyEpilogue,       // pass B: the input has no copy_ epilogue
-  SeveralCopyEpilogues, // pass B: the input has more than one
-  EpilogueCopiesOther,  // pass B: the input's epilogue copies another value
-  ReadBeforeEpilogue,   // pass B: the input is read between the node and its epilogue
-  NoInplaceVariant,     // pass B: copied into an input, but the op has no in-place form
+  MultiStreamUsers,      // the users of a mutated argument run on several streams
+  TypeMismatch,          // the result's dtype/shape differs from the argument's
+  InternalOverlap,       // the argument may overlap itself (expanded, zero strides)
+  ArgumentAliases,       // another argument is, or may alias, the mutated one
+  MutatedArgsAlias,      // two mutated arguments of a table op may share memory
+  ResultUsedWhole,       // a table op's tuple result is used as a whole
+  NotATensor,            // the mutated argument is not a tensor value
+  MutatesGraphInput,     // pass A: the argument is a graph input or an alias of one
+  ReadLater,             // the argument (or an alias) is read after the node
+  ViewOfGraphInput,      // pass B: the argument is a view of a graph input
+  NotAGraphInput,        // pass B, table op: a mutated argument is not a graph input
+  NewValueNotCopied,     // pass B, table op: a mutated argument's new value is not copied back
+  NoCopyEpilogue,        // pass B: the input has no copy_ epilogue
+  SeveralCopyEpilogues,  // pass B: the input has more than one
+  EpilogueCopiesOther,   // pass B: the input's epilogue copies another value
+  ReadBeforeEpilogue,    // pass B: the input is read between the node and its epilogue
+  NoInplaceVariant,      // pass B: copied into an input, but the op has no in-place form
 };
 // "dead_intermediate", "multi_stream_users", ... (snake case of the enumerator).
 std::string_view reinplace_reason_name(ReinplaceReason r);

@@ -212,8 +212,9 @@ TEST(BrowserRender, HeadlessChromiumLoadsThePageWithBothGraphs) {
   fs::path page = testing_support::scratch_dir("browser") / "report.html";
   std::ofstream(page) << explanation_to_html(e.report, e.input, e.result.graph);
   fs::path dom = testing_support::scratch_dir("browser") / "dom.html";
-  std::string cmd = fmt::format("'{}' --headless --disable-gpu --no-sandbox --dump-dom 'file://{}' > '{}' 2>/dev/null",
-                                browser, page.string(), dom.string());
+  std::string cmd = fmt::format(
+      "'{}' --headless --disable-gpu --no-sandbox --dump-dom 'file://{}' > '{}' 2>/dev/null",
+      browser, page.string(), dom.string());
   ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   std::string loaded = testing_support::slurp_file(dom);
   EXPECT_THAT(loaded, HasSubstr("<h1>eqfuse explain</h1>"));

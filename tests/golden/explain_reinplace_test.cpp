@@ -301,9 +301,9 @@ TEST(ExplainReinplace, JsonKeysAndValues) {
   EXPECT_EQ(j["saved_bytes_expr"], "1024");
   const auto& d = j["decisions"];
   ASSERT_EQ(d.size(), 3u);
-  for (const char* key : {"pass", "node", "op", "inplace_op", "reinplaced", "kind", "reason",
-                          "related", "writes", "removed", "stream_check", "saved_bytes",
-                          "saved_bytes_expr", "text"})
+  for (const char* key :
+       {"pass", "node", "op", "inplace_op", "reinplaced", "kind", "reason", "related", "writes",
+        "removed", "stream_check", "saved_bytes", "saved_bytes_expr", "text"})
     EXPECT_TRUE(d[0].contains(key)) << key;
   EXPECT_EQ(d[0]["pass"], "reinplace_inplaceable_ops");
   EXPECT_EQ(d[0]["kind"], "dead_intermediate");
@@ -335,8 +335,8 @@ TEST(ExplainReinplace, HtmlHasOneAnchoredRowPerDecision) {
 // ---- CLI -----------------------------------------------------------------------------
 
 TEST(ExplainReinplaceCli, MultiStreamFlagAndConfigSection) {
-  auto json = run_eqfuse(
-      "explain tests/scenarios/reinplace/E13.fx --multi-stream per-node --format json");
+  auto json =
+      run_eqfuse("explain tests/scenarios/reinplace/E13.fx --multi-stream per-node --format json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   auto d = nlohmann::json::parse(json.out)["reinplace"]["decisions"];
   ASSERT_EQ(d.size(), 3u);
@@ -351,13 +351,12 @@ TEST(ExplainReinplaceCli, MultiStreamFlagAndConfigSection) {
   EXPECT_THAT(text.out, HasSubstr("A sin_cos_functional: kept custom::sin_cos_functional, not "
                                   "custom::sin_cos_inplace (multi_stream_users)"));
 
-  auto optimize = run_eqfuse(
-      "optimize tests/scenarios/reinplace/E13.fx --multi-stream per-node --format fx");
+  auto optimize =
+      run_eqfuse("optimize tests/scenarios/reinplace/E13.fx --multi-stream per-node --format fx");
   ASSERT_EQ(optimize.exit_code, 0) << optimize.err;
   EXPECT_THAT(optimize.out, HasSubstr("torch.ops.aten.mul_.Tensor(add_3, 2)"));
-  EXPECT_EQ(run_eqfuse("explain tests/scenarios/reinplace/E13.fx --multi-stream sometimes")
-                .exit_code,
-            2);
+  EXPECT_EQ(
+      run_eqfuse("explain tests/scenarios/reinplace/E13.fx --multi-stream sometimes").exit_code, 2);
 }
 
 }  // namespace
