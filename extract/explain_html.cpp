@@ -105,18 +105,20 @@ struct ProgramRun {
   std::string spawn_error;  // non-empty: the program did not start
 };
 
-// Reads both pipes until they close or the deadline passes; true on deadline.
-bool drain_until(int out_fd, int err_fd, double timeout_s, ProgramRun& run) {
-  extract_detail::Deadline deadline(timeout_s);
+enum class Drained { Closed, TimedOut, PollFailed };
+
+// Reads both pipes until they close, the deadline passes or poll fails.
+Drained drain_until(int out_fd, int err_fd, const extract_detail::Deadline& deadline,
+                    ProgramRun& run) {
   pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
   std::string* sinks[2] = {&run.out, &run.err};
   int open_fds = 2;
   char buf[1 << 14];
   while (open_fds > 0) {
-    if (deadline.passed()) return true;
+    if (deadline.passed()) return Drained::TimedOut;
     int wait_ms = static_cast<int>(deadline.remaining_s() * 1000) + 1;
     int ready = ::poll(fds, 2, wait_ms);
-    if (ready < 0 && errno != EINTR) return false;
+    if (ready < 0 && errno != EINTR) return Drained::PollFailed;
     for (int i = 0; ready > 0 && i < 2; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
@@ -128,7 +130,24 @@ bool drain_until(int out_fd, int err_fd, double timeout_s, ProgramRun& run) {
       }
     }
   }
-  return false;
+  return Drained::Closed;
+}
+
+// The child's output and exit status. One deadline covers both, so a
+// program that closes its output and keeps running is stopped as well; a
+// stopped program's whole process group is killed.
+void collect(pid_t pid, int out_fd, int err_fd, double timeout_s, ProgramRun& run) {
+  extract_detail::Deadline deadline(timeout_s);
+  Drained drained = drain_until(out_fd, err_fd, deadline, run);
+  while (drained == Drained::Closed && !deadline.passed()) {
+    pid_t done = ::waitpid(pid, &run.status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return;
+    ::usleep(1000);
+  }
+  run.timed_out = drained != Drained::PollFailed;
+  ::kill(-pid, SIGKILL);
+  while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
+  }
 }
 
 // Runs `argv` (argv[0] a path) in its own process group with stdin from
@@ -165,10 +184,7 @@ ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s) {
   if (rc != 0) {
     run.spawn_error = std::strerror(rc);
   } else {
-    run.timed_out = drain_until(out[0], err[0], timeout_s, run);
-    if (run.timed_out) ::kill(-pid, SIGKILL);
-    while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
-    }
+    collect(pid, out[0], err[0], timeout_s, run);
   }
   ::close(out[0]);
   ::close(err[0]);

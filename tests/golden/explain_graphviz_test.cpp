@@ -168,18 +168,21 @@ TEST(BrokenDot, FailingDotIsNotedWithItsErrorAndTheDotTextIsEmbedded) {
 
 TEST(BrokenDot, HangingDotIsStoppedAfterTheTimeout) {
   Explained e = explain_file("examples/matmul_transpose.fx");
-  // The script's child keeps the pipes open: only killing the process
-  // group ends it.
-  FakeDot fake("hangdot", "sleep 30 &\nwait\n");
-  std::vector<std::string> notes;
-  HtmlOptions opt;
-  opt.dot_timeout_s = 0.2;
-  opt.notes = &notes;
-  std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
-  ASSERT_EQ(notes.size(), 2u);
-  EXPECT_THAT(notes[0], HasSubstr("did not finish within 0.2 s and was stopped"));
-  EXPECT_THAT(html, HasSubstr("did not finish within 0.2 s and was stopped, so the graph is "
-                              "shown as DOT text"));
+  // A child that keeps the pipes open (only killing the process group ends
+  // it), and a dot that closes its output but does not exit.
+  for (const char* body : {"sleep 30 &\nwait\n", "exec >&- 2>&-\nsleep 30\n"}) {
+    SCOPED_TRACE(body);
+    FakeDot fake("hangdot", body);
+    std::vector<std::string> notes;
+    HtmlOptions opt;
+    opt.dot_timeout_s = 0.2;
+    opt.notes = &notes;
+    std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_THAT(notes[0], HasSubstr("did not finish within 0.2 s and was stopped"));
+    EXPECT_THAT(html, HasSubstr("did not finish within 0.2 s and was stopped, so the graph is "
+                                "shown as DOT text"));
+  }
 }
 
 TEST(BrokenDot, DotWithoutSvgOutputIsNoted) {
