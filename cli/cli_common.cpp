@@ -10,20 +10,25 @@
 
 namespace eqfuse::cli {
 
-void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool with_device) {
+void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
   cmd->add_option("--mode", t.mode,
                   "Execution mode: eager | max-autotune | reduce-overhead (default)");
-  if (with_device)
+  if (pipeline)
     cmd->add_option("--device", t.device,
                     "Device profile: a built-in name (default ascend910b2) or a JSON file");
   cmd->add_option("--disable-rule", t.disable, "Disable a rule or a label (repeatable)");
   cmd->add_option("--enable-rule", t.enable, "Enable an opt-in rule or label (repeatable)");
-  cmd->add_option("--config", t.config, "JSON config file (TorchAir key names accepted)");
+  cmd->add_option("--config", t.config,
+                  "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
+                  "`eqfuse reinplace`)");
+  if (pipeline) add_multi_stream_option(cmd, t.multi_stream);
 }
 
-OptimizeOptions options_from_toggles(const ToggleOptions& t) {
+OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
-  if (!t.config.empty()) apply_config_json(opt, read_file_or_stdin(t.config), t.config);
+  std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
+  if (!config.empty()) apply_config_json(opt, config, t.config);
+  apply_reinplace_settings(opt.reinplace, reg, config, t.config, t.multi_stream);
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
@@ -54,6 +59,21 @@ void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops)
   fmt::print(stderr,
              "{}: note: {} op{} without a schema kept opaque (passed through unchanged): {}\n",
              path, ops.size(), ops.size() == 1 ? "" : "s", fmt::join(ops, ", "));
+}
+
+void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
+                              std::string_view config_origin, std::string_view multi_stream) {
+  if (!config_text.empty()) apply_reinplace_config_json(opt, reg, config_text, config_origin);
+  if (!multi_stream.empty())
+    opt.multi_stream =
+        multi_stream == "per-node" ? MultiStreamPolicy::PerNode : MultiStreamPolicy::SkipGraph;
+}
+
+void add_multi_stream_option(CLI::App* cmd, std::string& target) {
+  cmd->add_option("--multi-stream", target,
+                  "Reinplace policy for multi-stream graphs: skip-graph (default: left alone, as "
+                  "TorchAir documents) or per-node (TorchAir's per-node stream check)")
+      ->check(CLI::IsMember({"skip-graph", "per-node"}));
 }
 
 void write_output(const std::string& path, std::string_view text) {

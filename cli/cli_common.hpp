@@ -19,6 +19,7 @@
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "rewrites/reinplace.hpp"
 
 namespace eqfuse::cli {
 
@@ -45,17 +46,20 @@ void add_sensitivity_command(CLI::App& app, Action& action);
 // shared by optimize, explain, rules and sensitivity so they spell and
 // combine them the same way.
 struct ToggleOptions {
-  std::string mode, device, config;
+  std::string mode, device, config, multi_stream;
   std::vector<std::string> disable, enable;
 };
 
-// Declares --mode, --device (unless `with_device` is false: `rules` prices
-// nothing), --disable-rule, --enable-rule and --config on `cmd`.
-void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool with_device = true);
+// Declares --mode, --disable-rule, --enable-rule and --config on `cmd`;
+// for the commands that run the pipeline (`pipeline`; not `rules`, which
+// prices and reinplaces nothing) also --device and --multi-stream.
+void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline = true);
 
-// The optimize options they describe: the config file first, then the
-// command-line flags on top (flags win).
-OptimizeOptions options_from_toggles(const ToggleOptions& t);
+// The optimize options they describe: the config file first (its optimize
+// keys, then its reinplace section, whose catalog lines are registered into
+// `reg`, so call this before loading the graph), then the command-line
+// flags on top (flags win).
+OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg);
 
 // `--input-types` value: the text form, or the path of a file holding the
 // text or JSON form. Empty -> no types.
@@ -68,6 +72,16 @@ LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
 
 // "note: 2 ops without a schema are kept opaque: foo::bar, mylib::baz"
 void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops);
+
+// The reinplace side of a JSON config and of --multi-stream, shared by
+// `reinplace`, `optimize` and `explain`: the config text's "reinplace"
+// section (catalog lines registered into `reg`, table entries,
+// multi_stream) and debug.aclgraph.* keys, then `multi_stream` ("skip-graph"
+// | "per-node") on top. Empty `config_text` / `multi_stream`: not given.
+void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
+                              std::string_view config_origin, std::string_view multi_stream);
+// Declares `--multi-stream skip-graph|per-node` on `cmd`, stored in `target`.
+void add_multi_stream_option(CLI::App* cmd, std::string& target);
 
 // Writes `text` to stdout, or to `path` when non-empty ("-" = stdout).
 void write_output(const std::string& path, std::string_view text);

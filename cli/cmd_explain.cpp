@@ -1,10 +1,11 @@
 // `eqfuse explain IN [--mode M] [--device D] [--disable-rule X]...
-//   [--enable-rule X]... [--config FILE] [--input-types T]
-//   [--format text|json|html] [-o FILE]`
+//   [--enable-rule X]... [--config FILE] [--multi-stream P] [--input-types T]
+//   [--format text|json|html] [--dot-timeout S] [-o FILE]`
 //
 // Runs the optimize pipeline with explanations recorded and prints why each
-// fusion was chosen, not chosen or rejected (extract/explain_report.hpp;
-// the JSON keys and the HTML page are described in docs/explain.md).
+// fusion was chosen, not chosen or rejected, and what the reinplace passes
+// did (extract/explain_report.hpp; the JSON keys and the HTML page are
+// described in docs/explain.md).
 #include <memory>
 
 #include <fmt/format.h>
@@ -24,23 +25,39 @@ struct ExplainCliOptions {
   std::string format = "text";
   std::string input_types;
   ToggleOptions toggles;
+  double dot_timeout_s = kDotTimeoutSeconds;
 };
 
-OptimizeOptions build_options(const ExplainCliOptions& o) {
-  OptimizeOptions opt = options_from_toggles(o.toggles);
+// The toggles as for `eqfuse optimize`, with explanations recorded.
+OptimizeOptions build_options(const ExplainCliOptions& o, OpRegistry& reg) {
+  OptimizeOptions opt = options_from_toggles(o.toggles, reg);
   opt.record_explanations = true;
   return opt;
 }
 
+// The page; graphs Graphviz could not draw are also noted on stderr.
+std::string html_page(const ExplainCliOptions& o, const ExplainReport& rep, const Graph& before,
+                      const Graph& after) {
+  std::vector<std::string> notes;
+  HtmlOptions html;
+  html.dot_timeout_s = o.dot_timeout_s;
+  html.notes = &notes;
+  std::string page = explanation_to_html(rep, before, after, html);
+  for (const std::string& n : notes)
+    fmt::print(stderr, "note: {}; the page shows it as DOT text\n", n);
+  return page;
+}
+
 int run_explain(const ExplainCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  OptimizeResult r = optimize_graph(in.graph, reg, build_options(o));
+  OptimizeResult r = optimize_graph(in.graph, reg, opt);
   ExplainReport rep = explain_run(r, reg);
   if (o.format == "json")
     write_output(o.output, explanation_to_json(rep) + "\n");
   else if (o.format == "html")
-    write_output(o.output, explanation_to_html(rep, in.graph, r.graph));
+    write_output(o.output, html_page(o, rep, in.graph, r.graph));
   else
     write_output(o.output, format_explanation_text(rep));
   return kOk;
@@ -62,6 +79,10 @@ void add_explain_command(CLI::App& app, Action& action) {
   cmd->add_option("--input-types", o->input_types,
                   "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
   add_toggle_options(cmd, o->toggles);
+  cmd->add_option("--dot-timeout", o->dot_timeout_s,
+                  "HTML: seconds Graphviz dot may take per graph before it is stopped")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   cmd->callback([o, &action] { action = [o] { return run_explain(*o); }; });
 }
 

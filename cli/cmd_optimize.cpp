@@ -1,6 +1,6 @@
 // `eqfuse optimize IN [-o OUT] [--format fx|json] [--mode M] [--device D]
 //   [--extractor E] [--time-limit S] [--node-limit N] [--iter-limit N]
-//   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--rules FILE]...
+//   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--multi-stream P] [--rules FILE]...
 //   [--stats-json FILE] [--dump-dir DIR] [--input-types T] [--explain] [--quiet]`
 //
 // Runs the whole pipeline (extract/optimize.hpp): load, saturate with the
@@ -39,9 +39,11 @@ struct OptimizeCliOptions {
   bool quiet = false;
 };
 
-// The toggles (config file, then flags), then the optimize-only flags.
-OptimizeOptions build_options(const OptimizeCliOptions& o) {
-  OptimizeOptions opt = options_from_toggles(o.toggles);
+// The toggles (config file, then flags), then the optimize-only flags. The
+// config's reinplace section may register ops (those wrapped by
+// auto_functionalized, say), so this runs before the graph is loaded.
+OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
+  OptimizeOptions opt = options_from_toggles(o.toggles, reg);
   if (!o.extractor.empty()) opt.extractor = o.extractor == "tree" ? "bottom-up" : o.extractor;
   if (o.time_limit >= 0) {
     opt.limits.seconds = o.time_limit;
@@ -56,12 +58,7 @@ OptimizeOptions build_options(const OptimizeCliOptions& o) {
 
 int run_optimize(const OptimizeCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
-  OptimizeOptions opt = build_options(o);
-  // The config's reinplace section registers custom ops (those wrapped by
-  // auto_functionalized, say) before the graph that calls them is read.
-  if (!o.toggles.config.empty())
-    apply_reinplace_config_json(opt.reinplace, reg, read_file_or_stdin(o.toggles.config),
-                                o.toggles.config);
+  OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   std::unique_ptr<RuleLibrary> lib;
   if (!o.rule_files.empty()) {

@@ -30,12 +30,9 @@ struct ReinplaceCliOptions {
 
 ReinplaceOptions pass_options(const ReinplaceCliOptions& o, OpRegistry& reg) {
   ReinplaceOptions opt;
-  if (!o.config.empty())
-    apply_reinplace_config_json(opt, reg, read_file_or_stdin(o.config), o.config);
+  std::string config = o.config.empty() ? "" : read_file_or_stdin(o.config);
+  apply_reinplace_settings(opt, reg, config, o.config, o.multi_stream);
   if (!o.mode.empty()) opt.mode = parse_exec_mode(o.mode);
-  if (!o.multi_stream.empty())
-    opt.multi_stream =
-        o.multi_stream == "per-node" ? MultiStreamPolicy::PerNode : MultiStreamPolicy::SkipGraph;
   for (const std::string& pass : o.disable) {
     (pass == "inplaceable" ? opt.disable_reinplace_inplaceable_ops_pass
                            : opt.disable_reinplace_input_mutated_ops_pass) = true;
@@ -99,10 +96,7 @@ void add_reinplace_command(CLI::App& app, Action& action) {
                   "(ops, inplaceable_ops, multi_stream); see docs/reinplace.md");
   cmd->add_option("--mode", o->mode,
                   "Execution mode (the passes run only in reduce-overhead; others warn)");
-  cmd->add_option("--multi-stream", o->multi_stream,
-                  "skip-graph (default: multi-stream graphs are left alone, as TorchAir "
-                  "documents) or per-node (TorchAir's per-node stream check)")
-      ->check(CLI::IsMember({"skip-graph", "per-node"}));
+  add_multi_stream_option(cmd, o->multi_stream);
   cmd->add_option("--input-types", o->input_types,
                   "Input types, e.g. 'arg0_1=bf16[s0, 4096]', or a file with them");
   cmd->callback([o, &action] { action = [o] { return run_reinplace(*o); }; });

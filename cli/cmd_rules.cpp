@@ -55,9 +55,10 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
 
 int run_rules(const RulesCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  // First: the config may register custom ops that user rules refer to.
+  RuleConfig cfg = options_from_toggles(o.toggles, reg).rules;
   RuleLibrary lib = RuleLibrary::builtin(reg);
   for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
-  RuleConfig cfg = options_from_toggles(o.toggles).rules;
   if (!o.show.empty()) {
     const RuleDef* r = lib.find(o.show);
     if (r == nullptr) throw Error(fmt::format("no rule named '{}' (see 'eqfuse rules')", o.show));

@@ -27,8 +27,8 @@ struct SensitivityCliOptions {
 
 int run_sensitivity(const SensitivityCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeOptions opt = options_from_toggles(o.toggles, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  OptimizeOptions opt = options_from_toggles(o.toggles);
   SensitivityOptions so;
   so.steps = o.steps;
   for (const auto& p : o.params) so.params.push_back(parse_sensitivity_param(p));

@@ -1,16 +1,27 @@
 // explanation_to_html and its Graphviz helpers (extract/explain_html.hpp).
 #include "extract/explain_html.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include "extract/internal.hpp"
+
+extern char** environ;
 
 namespace eqfuse {
 namespace {
@@ -86,19 +97,119 @@ std::string dot_node_style(const Node& n) {
   return "";
 }
 
-// Path of `dot` found on PATH, or empty.
-std::string find_dot() {
-  const char* path = std::getenv("PATH");
-  if (path == nullptr) return {};
-  std::string_view rest(path);
-  while (!rest.empty()) {
-    size_t colon = rest.find(':');
-    std::filesystem::path dir(std::string(rest.substr(0, colon)));
-    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
-    std::filesystem::path candidate = dir / "dot";
-    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+// What a child process printed and how it ended.
+struct ProgramRun {
+  std::string out, err;
+  int status = 0;  // waitpid status
+  bool timed_out = false;
+  std::string spawn_error;  // non-empty: the program did not start
+};
+
+enum class Drained { Closed, TimedOut, PollFailed };
+
+// Reads both pipes until they close, the deadline passes or poll fails.
+Drained drain_until(int out_fd, int err_fd, const extract_detail::Deadline& deadline,
+                    ProgramRun& run) {
+  pollfd fds[2] = {{out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+  std::string* sinks[2] = {&run.out, &run.err};
+  int open_fds = 2;
+  char buf[1 << 14];
+  while (open_fds > 0) {
+    if (deadline.passed()) return Drained::TimedOut;
+    int wait_ms = static_cast<int>(deadline.remaining_s() * 1000) + 1;
+    int ready = ::poll(fds, 2, wait_ms);
+    if (ready < 0 && errno != EINTR) return Drained::PollFailed;
+    for (int i = 0; ready > 0 && i < 2; ++i) {
+      if (fds[i].fd < 0 || fds[i].revents == 0) continue;
+      ssize_t n = ::read(fds[i].fd, buf, sizeof buf);
+      if (n > 0) {
+        sinks[i]->append(buf, static_cast<size_t>(n));
+      } else if (n == 0 || errno != EINTR) {
+        fds[i].fd = -1;  // poll ignores negative descriptors
+        --open_fds;
+      }
+    }
   }
-  return {};
+  return Drained::Closed;
+}
+
+// The child's output and exit status. One deadline covers both, so a
+// program that closes its output and keeps running is stopped as well; a
+// stopped program's whole process group is killed.
+void collect(pid_t pid, int out_fd, int err_fd, double timeout_s, ProgramRun& run) {
+  extract_detail::Deadline deadline(timeout_s);
+  Drained drained = drain_until(out_fd, err_fd, deadline, run);
+  while (drained == Drained::Closed && !deadline.passed()) {
+    pid_t done = ::waitpid(pid, &run.status, WNOHANG);
+    if (done == pid || (done < 0 && errno != EINTR)) return;
+    ::usleep(1000);
+  }
+  run.timed_out = drained != Drained::PollFailed;
+  ::kill(-pid, SIGKILL);
+  while (::waitpid(pid, &run.status, 0) < 0 && errno == EINTR) {
+  }
+}
+
+// Runs `argv` (argv[0] a path) in its own process group with stdin from
+// /dev/null; after `timeout_s` the whole group is killed, so a hanging
+// program (or a script's children) cannot hang the caller.
+ProgramRun run_program(const std::vector<std::string>& argv, double timeout_s) {
+  ProgramRun run;
+  int out[2], err[2];
+  if (::pipe2(out, O_CLOEXEC) != 0) return (run.spawn_error = std::strerror(errno)), run;
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    run.spawn_error = std::strerror(errno);
+    ::close(out[0]);
+    ::close(out[1]);
+    return run;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, 0);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  pid_t pid = -1;
+  int rc = ::posix_spawn(&pid, args[0], &actions, &attr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (rc != 0) {
+    run.spawn_error = std::strerror(rc);
+  } else {
+    collect(pid, out[0], err[0], timeout_s, run);
+  }
+  ::close(out[0]);
+  ::close(err[0]);
+  return run;
+}
+
+std::string first_line(std::string_view text) {
+  size_t end = text.find('\n');
+  return std::string(text.substr(0, end));
+}
+
+// Why a finished `dot` run gave no SVG; "" when it did.
+std::string dot_failure(const std::string& path, const ProgramRun& run, double timeout_s) {
+  std::string dot = fmt::format("Graphviz dot ({})", path);
+  if (!run.spawn_error.empty()) return fmt::format("could not run {}: {}", dot, run.spawn_error);
+  if (run.timed_out)
+    return fmt::format("{} did not finish within {:g} s and was stopped", dot, timeout_s);
+  std::string said = run.err.empty() ? "" : ": " + first_line(run.err);
+  if (WIFSIGNALED(run.status))
+    return fmt::format("{} was killed by signal {}{}", dot, WTERMSIG(run.status), said);
+  if (!WIFEXITED(run.status) || WEXITSTATUS(run.status) != 0)
+    return fmt::format("{} failed (exit status {}){}", dot, WEXITSTATUS(run.status), said);
+  if (run.out.find("<svg") == std::string::npos)
+    return fmt::format("{} printed no <svg> element", dot);
+  return "";
 }
 
 std::string cost_row(std::string_view what, double fused, double unfused) {
@@ -157,14 +268,52 @@ std::string rule_table(const ExplainReport& rep) {
   return out + "</table>\n";
 }
 
-std::string graph_section(std::string_view title, const std::string& dot, bool use_dot) {
+std::string graph_section(std::string_view title, const std::string& dot,
+                          const HtmlOptions& options) {
   std::string out = fmt::format("<h2>{}</h2>\n", title);
-  std::optional<std::string> svg = use_dot ? render_dot_svg(dot) : std::nullopt;
-  if (svg) return out + "<div class=\"graph\">\n" + *svg + "\n</div>\n";
-  out +=
-      "<p class=\"note\">Graphviz <code>dot</code> was not found on PATH, so the graph is "
-      "shown as DOT text; render it with <code>dot -Tsvg</code>.</p>\n";
+  DotRender drawn;
+  if (options.use_dot) {
+    drawn = render_dot(dot, options.dot_timeout_s);
+  } else {
+    drawn.failure = "Graphviz rendering is turned off";
+  }
+  if (drawn.svg) return out + "<div class=\"graph\">\n" + *drawn.svg + "\n</div>\n";
+  if (options.use_dot && options.notes != nullptr)
+    options.notes->push_back(fmt::format("{} graph: {}", title, drawn.failure));
+  out += fmt::format(
+      "<p class=\"note\">{}, so the graph is shown as DOT text; render it with <code>dot "
+      "-Tsvg</code>.</p>\n",
+      escape_html(drawn.failure));
   return out + "<pre class=\"dot\">" + escape_html(dot) + "</pre>\n";
+}
+
+// One row per reinplace decision, each an anchor `reinplace-N`.
+std::string reinplace_section(const ReinplaceExplanation& e) {
+  std::string out =
+      fmt::format("<h2>Reinplace</h2>\n<p>{}</p>\n", escape_html(reinplace_summary_sentence(e)));
+  if (!e.ran) return out;
+  out += "<ul class=\"note\">\n";
+  for (const std::string& note : e.log.notes)
+    out += fmt::format("<li>{}</li>\n", escape_html(note));
+  out += "</ul>\n";
+  if (e.log.decisions.empty()) return out + "<p>no candidates</p>\n";
+  out +=
+      "<table class=\"reinplace\"><tr><th>pass</th><th>node</th><th>op</th><th>in-place op</th>"
+      "<th>outcome</th><th>reason</th><th>bytes saved</th></tr>\n";
+  for (size_t i = 0; i < e.log.decisions.size(); ++i) {
+    const ReinplaceDecision& d = e.log.decisions[i];
+    std::string reason = d.reason;
+    std::vector<std::string> gone = d.removed_nodes();
+    if (!gone.empty()) reason += fmt::format("; removed {}", fmt::join(gone, ", "));
+    out += fmt::format(
+        "<tr id=\"reinplace-{}\" class=\"{}\"><td>{}</td><td>{}</td><td><code>{}</code></td>"
+        "<td><code>{}</code></td><td>{} <code>{}</code></td><td>{}</td><td>{}</td></tr>\n",
+        i, d.success ? "inplace" : "kept", reinplace_pass_letter(d.pass), escape_html(d.node),
+        escape_html(d.target), escape_html(d.inplace_target), d.success ? "in place" : "kept",
+        reinplace_reason_name(d.kind), escape_html(reason),
+        d.success ? escape_html(reinplace_saved_text(d, e.saved_bytes[i])) : "-");
+  }
+  return out + "</table>\n";
 }
 
 constexpr std::string_view kStyle =
@@ -172,7 +321,8 @@ constexpr std::string_view kStyle =
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;padding:2px 8px;"
     "text-align:right}td:first-child{text-align:left}section.fusion{border-left:4px solid "
     "#e67e22;padding-left:1em;margin:1em 0}.note{color:#555}pre.dot{background:#f4f4f4;"
-    "padding:1em;overflow:auto}code{font-size:90%}";
+    "padding:1em;overflow:auto}code{font-size:90%}tr.inplace td:nth-child(5){color:#1e7b34}"
+    "tr.kept td:nth-child(5){color:#a04000}table.reinplace td{text-align:left}";
 
 }  // namespace
 
@@ -196,25 +346,42 @@ std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string
   return out + "}\n";
 }
 
-std::optional<std::string> render_dot_svg(const std::string& dot_text) {
-  std::string dot = find_dot();
-  if (dot.empty()) return std::nullopt;
+std::string find_on_path(std::string_view program) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  std::string_view rest(path);
+  while (!rest.empty()) {
+    size_t colon = rest.find(':');
+    std::filesystem::path dir(std::string(rest.substr(0, colon)));
+    rest = colon == std::string_view::npos ? std::string_view{} : rest.substr(colon + 1);
+    std::filesystem::path candidate = dir / program;
+    if (!dir.empty() && ::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+  }
+  return {};
+}
+
+DotRender render_dot(const std::string& dot_text, double timeout_s) {
+  DotRender result;
+  std::string dot = find_on_path("dot");
+  if (dot.empty()) return (result.failure = "Graphviz dot was not found on PATH"), result;
   std::string tmpl = (std::filesystem::temp_directory_path() / "eqfuse-dot-XXXXXX").string();
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) return std::nullopt;
+  if (fd < 0) {
+    result.failure = fmt::format("cannot create a temporary DOT file: {}", std::strerror(errno));
+    return result;
+  }
   ::close(fd);
   { std::ofstream(tmpl) << dot_text; }
-  std::string svg;
-  if (FILE* pipe = ::popen(fmt::format("'{}' -Tsvg '{}'", dot, tmpl).c_str(), "r")) {
-    char buf[4096];
-    size_t n;
-    while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) svg.append(buf, n);
-    if (::pclose(pipe) != 0) svg.clear();
-  }
+  ProgramRun run = run_program({dot, "-Tsvg", tmpl}, timeout_s);
   std::filesystem::remove(tmpl);
-  size_t start = svg.find("<svg");
-  if (start == std::string::npos) return std::nullopt;
-  return svg.substr(start);  // drop the XML prolog and DOCTYPE (not valid inside HTML)
+  result.failure = dot_failure(dot, run, timeout_s);
+  // Drop the XML prolog and DOCTYPE (not valid inside HTML).
+  if (result.failure.empty()) result.svg = run.out.substr(run.out.find("<svg"));
+  return result;
+}
+
+std::optional<std::string> render_dot_svg(const std::string& dot_text) {
+  return render_dot(dot_text).svg;
 }
 
 std::string explanation_to_html(const ExplainReport& rep, const Graph& before, const Graph& after,
@@ -231,8 +398,8 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   out += fmt::format("<p>{} on {}: modeled {:.1f} µs &rarr; {:.1f} µs, {} fused kernel(s)</p>\n",
                      escape_html(rep.mode), escape_html(rep.device), rep.cost_before_us,
                      rep.cost_after_us, rep.chosen.size());
-  out += graph_section("Before", graph_to_dot(before, before_links, "before"), options.use_dot);
-  out += graph_section("After", graph_to_dot(after, after_links, "after"), options.use_dot);
+  out += graph_section("Before", graph_to_dot(before, before_links, "before"), options);
+  out += graph_section("After", graph_to_dot(after, after_links, "after"), options);
   out += chosen_section(rep);
   std::vector<std::string> lines;
   for (const UnchosenFusion& u : rep.not_chosen) lines.push_back(u.reason);
@@ -248,6 +415,7 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   for (const CrossStreamNearMiss& c : rep.cross_stream) lines.push_back(cross_stream_sentence(c));
   out += list_section("Cross-stream near misses", lines);
   out += rule_table(rep);
+  out += reinplace_section(rep.reinplace);
   return out + "</body>\n</html>\n";
 }
 

@@ -7,23 +7,32 @@
 // The page holds the summary, the before and after graphs, the chosen
 // fusions (each an anchor `fusion-N` with its cost table and proof), the
 // fusions possible but not chosen, rejections, rules off, cross-stream near
-// misses and the per-rule table. Graphs are drawn by Graphviz: when `dot`
-// is on PATH the DOT text is piped through `dot -Tsvg` and the SVG inlined
-// (fused kernels and the input nodes they replace are filled and link to
-// their explanation); otherwise the page says so and embeds the DOT text.
+// misses, the per-rule table and the reinplace decisions (each a table row
+// `reinplace-N`). Graphs are drawn by Graphviz: when `dot` is on PATH the
+// DOT text is run through `dot -Tsvg` and the SVG inlined (fused kernels and
+// the input nodes they replace are filled and link to their explanation).
+// When `dot` is missing, fails or runs longer than the timeout (it is then
+// killed), the page says why and embeds the DOT text instead.
 #pragma once
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "extract/explain_report.hpp"
 #include "graph/graph.hpp"
 
 namespace eqfuse {
 
+inline constexpr double kDotTimeoutSeconds = 20;
+
 struct HtmlOptions {
-  bool use_dot = true;  // false: never run `dot` (embed DOT text)
+  bool use_dot = true;                        // false: never run `dot` (embed DOT text)
+  double dot_timeout_s = kDotTimeoutSeconds;  // `dot` is killed after this long
+  // When set, receives one line per graph `dot` could not draw (the CLI
+  // prints them on stderr; the page carries the same note).
+  std::vector<std::string>* notes = nullptr;
 };
 
 // DOT text of `g`; nodes named in `links` are highlighted and link to the
@@ -31,8 +40,23 @@ struct HtmlOptions {
 std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string>& links,
                          std::string_view title);
 
-// SVG from `dot -Tsvg` (XML prolog stripped), or nullopt when `dot` is not
-// on PATH or fails.
+// The outcome of `dot -Tsvg`: the SVG (XML prolog stripped), or why there is
+// none ("Graphviz dot was not found on PATH", "... failed (exit status 1):
+// <its first stderr line>", "... did not finish within 20 s and was
+// stopped", ...).
+struct DotRender {
+  std::optional<std::string> svg;
+  std::string failure;  // "" when svg is set
+};
+
+// The first executable `program` in a PATH directory, or empty.
+std::string find_on_path(std::string_view program);
+
+// Runs the `dot` found on PATH in its own process group, with no input but
+// the DOT file, and kills the group after `timeout_s` seconds.
+DotRender render_dot(const std::string& dot_text, double timeout_s = kDotTimeoutSeconds);
+
+// render_dot's SVG, or nullopt when `dot` is not on PATH, fails or times out.
 std::optional<std::string> render_dot_svg(const std::string& dot_text);
 
 std::string explanation_to_html(const ExplainReport& rep, const Graph& before, const Graph& after,

@@ -535,6 +535,7 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
   rep.rejected = rejected_matches(c);
   rep.cross_stream = cross_stream_near_misses(c);
+  rep.reinplace = explain_reinplace(r, c.st.model->hints());
   return rep;
 }
 
@@ -610,6 +611,7 @@ std::string format_explanation_text(const ExplainReport& rep) {
   for (const CrossStreamNearMiss& c : rep.cross_stream)
     out += fmt::format("  {}\n", cross_stream_sentence(c));
   out += format_rule_table(rep.rules);
+  out += format_reinplace_text(rep.reinplace);
   return out;
 }
 
@@ -698,6 +700,7 @@ std::string explanation_to_json(const ExplainReport& rep) {
                           {"chosen", s.chosen},
                           {"rejected", s.rejected},
                           {"rejected_by", s.rejected_by}});
+  j["reinplace"] = reinplace_to_json(rep.reinplace);
   return j.dump(2);
 }
 

@@ -24,12 +24,16 @@
 //    rule's pattern whose ends are on different streams (rules compile per
 //    stream, so such a fusion never matches);
 //  * a per-rule table: candidates (matches), fired (effective unions),
-//    chosen (fused kernels in the output), rejected (by condition).
+//    chosen (fused kernels in the output), rejected (by condition);
+//  * the reinplace passes (reduce-overhead only): every candidate, the
+//    in-place op it became or why it was kept, and the bytes saved
+//    (extract/explain_reinplace.hpp).
 #pragma once
 #include <string>
 #include <vector>
 
 #include "cost/cost_model.hpp"
+#include "extract/explain_reinplace.hpp"
 #include "extract/optimize.hpp"
 
 namespace eqfuse {
@@ -91,6 +95,7 @@ struct ExplainReport {
   std::vector<RejectedMatch> rejected;
   std::vector<CrossStreamNearMiss> cross_stream;
   std::vector<RuleRunStats> rules;  // disabled ones carry their toggle reason
+  ReinplaceExplanation reinplace;   // what the reinplace passes did after extraction
 };
 
 struct ExplainOptions {

@@ -207,6 +207,32 @@ class PassState {
   ReinplaceLog log_;
 };
 
+// ---- refusals ------------------------------------------------------------------------
+
+// Why a candidate is kept: the kind, one plain sentence and the nodes it
+// names. Default-constructed: no refusal.
+struct Refusal {
+  ReinplaceReason kind = ReinplaceReason::DeadIntermediate;
+  std::string text;
+  std::vector<ReinplaceNodeRef> related;
+  bool empty() const { return text.empty(); }
+};
+
+ReinplaceNodeRef node_ref(const Graph& g, NodeRef r) {
+  const Node& n = g.node(r);
+  return {n.name, n.meta.stream};
+}
+
+std::vector<ReinplaceNodeRef> node_refs(const Graph& g, const std::vector<NodeRef>& nodes) {
+  std::vector<ReinplaceNodeRef> out;
+  for (NodeRef r : nodes) out.push_back(node_ref(g, r));
+  return out;
+}
+
+Refusal refuse(ReinplaceReason kind, std::string text, std::vector<ReinplaceNodeRef> related = {}) {
+  return {kind, std::move(text), std::move(related)};
+}
+
 // ---- candidates ----------------------------------------------------------------------
 
 struct Candidate {
@@ -237,16 +263,6 @@ std::optional<Candidate> classify(PassState& st, NodeRef r) {
   return Candidate{r, nullptr, *twin, {0}};
 }
 
-ReinplaceDecision start_decision(const PassState& st, const Candidate& c) {
-  const Node& n = st.graph().node(c.node);
-  ReinplaceDecision d;
-  d.pass = st.pass();
-  d.node = n.name;
-  d.target = st.reg().info(n.op).schema.qualified_name();
-  d.inplace_target = st.reg().info(c.inplace_op).schema.qualified_name();
-  return d;
-}
-
 // The node the mutated argument refers to, if it is a node.
 std::optional<NodeRef> mutated_node(const PassState& st, const Candidate& c, int position) {
   const Node& n = st.graph().node(c.node);
@@ -254,6 +270,22 @@ std::optional<NodeRef> mutated_node(const PassState& st, const Candidate& c, int
   const Arg& a = n.args[static_cast<size_t>(position)];
   if (!a.is_node()) return std::nullopt;
   return a.node();
+}
+
+ReinplaceDecision start_decision(const PassState& st, const Candidate& c) {
+  const Node& n = st.graph().node(c.node);
+  ReinplaceDecision d;
+  d.pass = st.pass();
+  d.node = n.name;
+  d.target = st.reg().info(n.op).schema.qualified_name();
+  d.inplace_target = st.reg().info(c.inplace_op).schema.qualified_name();
+  for (int position : c.mutated) {
+    std::optional<NodeRef> a = mutated_node(st, c, position);
+    const std::string* name = a ? &st.graph().node(*a).name : nullptr;
+    if (name && std::find(d.written.begin(), d.written.end(), *name) == d.written.end())
+      d.written.push_back(*name);
+  }
+  return d;
 }
 
 // The getitem users of `node` projecting element `index`.
@@ -320,11 +352,12 @@ std::vector<NodeRef> stream_check_users(const PassState& st, const Candidate& c)
   return users;
 }
 
-// Judges `users` (sorted): sets TorchAir's log line `line` for check `kind`
-// on node `node` of type `type`; returns the refusal reason.
-std::string judge_stream_users(const PassState& st, const std::vector<NodeRef>& users,
-                               std::string_view kind, std::string_view node, std::string_view type,
-                               std::string& line) {
+// Judges `users` (sorted) for stream check `kind` on node `node` of type
+// `type`: sets TorchAir's log line `line`; refuses when they run on several
+// streams, naming the mutated inputs `written`.
+Refusal judge_stream_users(const PassState& st, const std::vector<NodeRef>& users,
+                           std::string_view kind, std::string_view node, std::string_view type,
+                           const std::vector<std::string>& written, std::string& line) {
   std::set<std::string> streams;
   std::vector<std::string> names;
   for (NodeRef u : users) {
@@ -337,7 +370,7 @@ std::string judge_stream_users(const PassState& st, const std::vector<NodeRef>& 
     line = head +
            " success for reinplace. The users of the mutated input node did not have "
            "multiple streams.";
-    return "";
+    return {};
   }
   line = fmt::format(
       "{} failed for reinplace. The users of the mutated input node have multiple streams. All "
@@ -345,35 +378,44 @@ std::string judge_stream_users(const PassState& st, const std::vector<NodeRef>& 
       head, fmt::join(names, ", "));
   std::vector<std::string> labels;
   for (const std::string& s : streams) labels.push_back(s.empty() ? "default" : "'" + s + "'");
-  return fmt::format("the users of the mutated input run on several streams ({}): {}",
-                     fmt::join(labels, ", "), fmt::join(names, ", "));
+  std::vector<std::string> inputs;
+  for (const std::string& w : written) inputs.push_back("'" + w + "'");
+  return refuse(
+      ReinplaceReason::MultiStreamUsers,
+      fmt::format("the users of the mutated input {} run on several streams ({}): {}",
+                  fmt::join(inputs, " and "), fmt::join(labels, ", "), fmt::join(names, ", ")),
+      node_refs(st.graph(), users));
 }
 
-// Runs the check, records TorchAir's log line; returns the refusal reason.
-std::string check_streams(const PassState& st, const Candidate& c, ReinplaceDecision& d) {
+// Runs the check, records TorchAir's log line; returns the refusal.
+Refusal check_streams(const PassState& st, const Candidate& c, ReinplaceDecision& d) {
   std::string_view kind =
       c.entry ? "multi_stream_multi_reinplace" : "multi_stream_single_reinplace";
   return judge_stream_users(st, stream_check_users(st, c), kind, d.node, torchair_target(d.target),
-                            d.stream_check);
+                            d.written, d.stream_check);
 }
 
 // ---- per-argument checks ------------------------------------------------------------------
 
 // In-place writes need the result to have the mutated argument's exact type
 // and layout (1a), and no other argument may read the same memory (1c).
-std::string check_shape_and_overlap(const PassState& st, const Candidate& c, NodeRef a) {
+Refusal check_shape_and_overlap(const PassState& st, const Candidate& c, NodeRef a) {
   const Node& n = st.graph().node(c.node);
   const Node& an = st.graph().node(a);
   if (!c.entry && !same_tensor_type(n.type, an.type))
-    return fmt::format("the result ({}) does not have the type of '{}' ({})", describe(n.type),
-                       an.name, describe(an.type));
+    return refuse(ReinplaceReason::TypeMismatch,
+                  fmt::format("the result ({}) does not have the type of '{}' ({})",
+                              describe(n.type), an.name, describe(an.type)),
+                  {node_ref(st.graph(), a)});
   if (st.aa().may_overlap_internally(a))
-    return fmt::format("'{}' may have internal memory overlap (expanded or zero strides)", an.name);
-  return "";
+    return refuse(
+        ReinplaceReason::InternalOverlap,
+        fmt::format("'{}' may have internal memory overlap (expanded or zero strides)", an.name),
+        {node_ref(st.graph(), a)});
+  return {};
 }
 
-std::string check_no_other_reader(const PassState& st, const Candidate& c, int position,
-                                  NodeRef a) {
+Refusal check_no_other_reader(const PassState& st, const Candidate& c, int position, NodeRef a) {
   const Node& n = st.graph().node(c.node);
   const OpSchema& schema = st.reg().info(n.op).schema;
   for (size_t k = 0; k < n.args.size(); ++k) {
@@ -382,14 +424,18 @@ std::string check_no_other_reader(const PassState& st, const Candidate& c, int p
     collect_node_refs(n.args[k], refs);
     for (NodeRef r : refs) {
       if (r == a)
-        return fmt::format("'{}' is also passed as '{}'", st.graph().node(a).name,
-                           schema.args.at(k).name);
+        return refuse(ReinplaceReason::ArgumentAliases,
+                      fmt::format("'{}' is also passed as '{}'", st.graph().node(a).name,
+                                  schema.args.at(k).name),
+                      {node_ref(st.graph(), a)});
       if (st.aa().may_alias(r, a))
-        return fmt::format("argument '{}' ({}) may alias '{}'", schema.args.at(k).name,
-                           st.graph().node(r).name, st.graph().node(a).name);
+        return refuse(ReinplaceReason::ArgumentAliases,
+                      fmt::format("argument '{}' ({}) may alias '{}'", schema.args.at(k).name,
+                                  st.graph().node(r).name, st.graph().node(a).name),
+                      node_refs(st.graph(), {a, r}));
     }
   }
-  return "";
+  return {};
 }
 
 std::string names_of(const PassState& st, const std::vector<NodeRef>& nodes) {
@@ -399,15 +445,17 @@ std::string names_of(const PassState& st, const std::vector<NodeRef>& nodes) {
 }
 
 // Liveness in program order: nobody reads `a` or an alias of it after the node.
-std::string check_dead_after(const PassState& st, NodeRef node, NodeRef a) {
+Refusal check_dead_after(const PassState& st, NodeRef node, NodeRef a) {
   AliasAnalysis::Window w;
   w.after = node.index;
   w.skip_alias_users = true;
   w.skip_metadata_users = true;
   std::vector<NodeRef> live = st.aa().uses_in_window(st.aa().storages_of(a), w);
-  if (live.empty()) return "";
-  return fmt::format("'{}' (or an alias) is still read afterwards by {}", st.graph().node(a).name,
-                     names_of(st, live));
+  if (live.empty()) return {};
+  return refuse(ReinplaceReason::ReadLater,
+                fmt::format("'{}' (or an alias) is still read afterwards by {}",
+                            st.graph().node(a).name, names_of(st, live)),
+                node_refs(st.graph(), live));
 }
 
 // ---- rewriting ---------------------------------------------------------------------------
@@ -476,28 +524,32 @@ void rewrite_table_op(PassState& st, const Candidate& c, ReinplaceDecision& d) {
 }
 
 // Every user of a table op must be a getitem (the tuple itself is not used).
-std::string check_only_projections(const PassState& st, const Candidate& c) {
+Refusal check_only_projections(const PassState& st, const Candidate& c) {
   for (NodeRef u : st.aa().users(c.node)) {
     const Node& un = st.graph().node(u);
     if (un.kind != NodeKind::GetItem || un.getitem_index() < 0 ||
         static_cast<size_t>(un.getitem_index()) >= c.entry->outputs.size())
-      return fmt::format("its result is used as a whole by '{}'", un.name);
+      return refuse(ReinplaceReason::ResultUsedWhole,
+                    fmt::format("its result is used as a whole by '{}'", un.name),
+                    {node_ref(st.graph(), u)});
   }
-  return "";
+  return {};
 }
 
 // No two mutated arguments may share memory.
-std::string check_distinct_mutated(const PassState& st, const Candidate& c) {
+Refusal check_distinct_mutated(const PassState& st, const Candidate& c) {
   for (size_t i = 0; i < c.mutated.size(); ++i) {
     for (size_t j = i + 1; j < c.mutated.size(); ++j) {
       auto a = mutated_node(st, c, c.mutated[i]);
       auto b = mutated_node(st, c, c.mutated[j]);
       if (a && b && st.aa().may_alias(*a, *b))
-        return fmt::format("mutated arguments '{}' and '{}' may share memory",
-                           arg_name(st, c, c.mutated[i]), arg_name(st, c, c.mutated[j]));
+        return refuse(ReinplaceReason::MutatedArgsAlias,
+                      fmt::format("mutated arguments '{}' and '{}' may share memory",
+                                  arg_name(st, c, c.mutated[i]), arg_name(st, c, c.mutated[j])),
+                      node_refs(st.graph(), {*a, *b}));
     }
   }
-  return "";
+  return {};
 }
 
 SymInt mutated_output_bytes(const PassState& st, const Candidate& c) {
@@ -509,10 +561,13 @@ SymInt mutated_output_bytes(const PassState& st, const Candidate& c) {
   return bytes;
 }
 
-void finish(PassState& st, ReinplaceDecision d, std::string refusal) {
+// Records a refusal, or a success whose kind and reason `d` already holds.
+void finish(PassState& st, ReinplaceDecision d, Refusal refusal) {
   if (!refusal.empty()) {
     d.success = false;
-    d.reason = std::move(refusal);
+    d.kind = refusal.kind;
+    d.reason = std::move(refusal.text);
+    d.related = std::move(refusal.related);
   } else {
     d.success = true;
   }
@@ -521,23 +576,30 @@ void finish(PassState& st, ReinplaceDecision d, std::string refusal) {
 
 // ---- Pass A --------------------------------------------------------------------------------
 
-std::string check_intermediate_arg(PassState& st, const Candidate& c, int position) {
+Refusal not_a_tensor(const PassState& st, const Candidate& c, int position) {
+  return refuse(
+      ReinplaceReason::NotATensor,
+      fmt::format("mutated argument '{}' is not a tensor value", arg_name(st, c, position)));
+}
+
+Refusal check_intermediate_arg(PassState& st, const Candidate& c, int position) {
   std::optional<NodeRef> a = mutated_node(st, c, position);
-  if (!a)
-    return fmt::format("mutated argument '{}' is not a tensor value", arg_name(st, c, position));
-  if (std::string why = check_shape_and_overlap(st, c, *a); !why.empty()) return why;
-  if (std::string why = check_no_other_reader(st, c, position, *a); !why.empty()) return why;
+  if (!a) return not_a_tensor(st, c, position);
+  if (Refusal why = check_shape_and_overlap(st, c, *a); !why.empty()) return why;
+  if (Refusal why = check_no_other_reader(st, c, position, *a); !why.empty()) return why;
   if (st.aa().touches_input(*a))
-    return fmt::format("'{}' is a graph input or an alias of one (handled by {})",
-                       st.graph().node(*a).name,
-                       reinplace_pass_name(ReinplacePass::InputMutatedOps));
+    return refuse(
+        ReinplaceReason::MutatesGraphInput,
+        fmt::format("'{}' is a graph input or an alias of one (handled by {})",
+                    st.graph().node(*a).name, reinplace_pass_name(ReinplacePass::InputMutatedOps)),
+        {node_ref(st.graph(), *a)});
   bool liveness = !c.entry || st.options().check_multi_mutation_liveness;
-  return liveness ? check_dead_after(st, c.node, *a) : "";
+  return liveness ? check_dead_after(st, c.node, *a) : Refusal{};
 }
 
 void reinplace_intermediate(PassState& st, const Candidate& c) {
   ReinplaceDecision d = start_decision(st, c);
-  std::string refusal = check_streams(st, c, d);
+  Refusal refusal = check_streams(st, c, d);
   if (refusal.empty() && c.entry) refusal = check_only_projections(st, c);
   if (refusal.empty() && c.entry) refusal = check_distinct_mutated(st, c);
   for (size_t i = 0; refusal.empty() && i < c.mutated.size(); ++i)
@@ -547,15 +609,17 @@ void reinplace_intermediate(PassState& st, const Candidate& c) {
   if (c.entry) {
     d.output_buffer_bytes = mutated_output_bytes(st, c);
     rewrite_table_op(st, c, d);
+    d.kind = ReinplaceReason::MutatedArgsInPlace;
     d.reason = "writes its mutated arguments in place";
   } else {
     NodeRef a = *mutated_node(st, c, 0);
     d.output_buffer_bytes = tensor_bytes(st.graph().node(c.node).type);
     retarget(st, c.node, c.inplace_op);
     st.replace_uses(c.node, a, c.node.index);
+    d.kind = ReinplaceReason::DeadIntermediate;
     d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(a).name);
   }
-  finish(st, std::move(d), "");
+  finish(st, std::move(d), {});
   st.refresh();
 }
 
@@ -570,8 +634,8 @@ void run_pass_a(PassState& st) {
 // ---- Pass B --------------------------------------------------------------------------------
 
 struct Epilogues {
-  std::map<int32_t, std::vector<NodeRef>> into;  // input node -> copy_ nodes writing it
-  std::set<int32_t> sources;                     // nodes copied into an input
+  std::map<int32_t, std::vector<NodeRef>> into;     // input node -> copy_ nodes writing it
+  std::map<int32_t, std::vector<NodeRef>> sources;  // node copied into an input -> those copy_
 };
 
 Epilogues find_epilogues(const PassState& st) {
@@ -586,31 +650,37 @@ Epilogues find_epilogues(const PassState& st) {
     if (!n.args[1].is_node()) continue;
     NodeRef src = n.args[1].node();
     const Node& sn = g.node(src);
-    e.sources.insert(sn.kind == NodeKind::GetItem ? sn.getitem_source().index : src.index);
+    e.sources[sn.kind == NodeKind::GetItem ? sn.getitem_source().index : src.index].push_back(r);
   }
   return e;
 }
 
 // The single copy_ epilogue into input `a`, which must copy `src`.
-std::variant<NodeRef, std::string> epilogue_of(const PassState& st, const Epilogues& e, NodeRef a,
-                                               NodeRef src) {
-  const std::string& name = st.graph().node(a).name;
+std::variant<NodeRef, Refusal> epilogue_of(const PassState& st, const Epilogues& e, NodeRef a,
+                                           NodeRef src) {
+  const Graph& g = st.graph();
+  const std::string& name = g.node(a).name;
   auto it = e.into.find(a.index);
-  if (it == e.into.end()) return fmt::format("input '{}' has no copy_ epilogue", name);
+  if (it == e.into.end())
+    return refuse(ReinplaceReason::NoCopyEpilogue,
+                  fmt::format("input '{}' has no copy_ epilogue", name), {node_ref(g, a)});
   if (it->second.size() != 1)
-    return fmt::format("input '{}' has {} copy_ epilogues", name, it->second.size());
+    return refuse(ReinplaceReason::SeveralCopyEpilogues,
+                  fmt::format("input '{}' has {} copy_ epilogues", name, it->second.size()),
+                  node_refs(g, it->second));
   NodeRef copy = it->second[0];
-  const Arg& copied = st.graph().node(copy).args[1];
+  const Arg& copied = g.node(copy).args[1];
   if (!copied.is_node() || copied.node() != src)
-    return fmt::format("the copy_ epilogue '{}' into '{}' does not copy '{}'",
-                       st.graph().node(copy).name, name, st.graph().node(src).name);
+    return refuse(ReinplaceReason::EpilogueCopiesOther,
+                  fmt::format("the copy_ epilogue '{}' into '{}' does not copy '{}'",
+                              g.node(copy).name, name, g.node(src).name),
+                  {node_ref(g, copy)});
   return copy;
 }
 
 // No alias of input `a` is read between `node` and its epilogue `copy`
 // (metadata-only reads and copy_ into `a` itself excepted).
-std::string check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef a,
-                                          NodeRef copy) {
+Refusal check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef a, NodeRef copy) {
   AliasAnalysis::Window w;
   w.after = node.index;
   w.before = copy.index;
@@ -621,9 +691,11 @@ std::string check_no_read_before_epilogue(const PassState& st, NodeRef node, Nod
     bool overwrites_a = is_copy_(un) && un.args[0].is_node() && un.args[0].node() == a;
     if (!overwrites_a) reads.push_back(u);
   }
-  if (reads.empty()) return "";
-  return fmt::format("'{}' (or an alias) is read before its copy_ epilogue by {}",
-                     st.graph().node(a).name, names_of(st, reads));
+  if (reads.empty()) return {};
+  return refuse(ReinplaceReason::ReadBeforeEpilogue,
+                fmt::format("'{}' (or an alias) is read before its copy_ epilogue by {}",
+                            st.graph().node(a).name, names_of(st, reads)),
+                node_refs(st.graph(), reads));
 }
 
 void remove_epilogue(PassState& st, NodeRef copy, NodeRef a, ReinplaceDecision& d) {
@@ -636,22 +708,29 @@ void remove_epilogue(PassState& st, NodeRef copy, NodeRef a, ReinplaceDecision& 
 void reinplace_table_inputs(PassState& st, const Candidate& c, const Epilogues& e) {
   ReinplaceDecision d = start_decision(st, c);
   std::vector<NodeRef> copies;
-  std::string refusal = check_only_projections(st, c);
+  Refusal refusal = check_only_projections(st, c);
   for (size_t i = 0; refusal.empty() && i < c.mutated.size(); ++i) {
     int position = c.mutated[i];
     std::optional<NodeRef> a = mutated_node(st, c, position);
     if (!a || !is_graph_input(st.graph().node(*a))) {
-      refusal =
-          fmt::format("mutated argument '{}' is not a graph input", arg_name(st, c, position));
+      std::vector<ReinplaceNodeRef> related;
+      if (a) related.push_back(node_ref(st.graph(), *a));
+      refusal = refuse(
+          ReinplaceReason::NotAGraphInput,
+          fmt::format("mutated argument '{}' is not a graph input", arg_name(st, c, position)),
+          std::move(related));
       break;
     }
     std::vector<NodeRef> proj = projections(st, c.node, output_of_arg(*c.entry, position));
     if (proj.size() != 1) {
-      refusal = fmt::format("the new value of '{}' is not copied back", arg_name(st, c, position));
+      refusal =
+          refuse(ReinplaceReason::NewValueNotCopied,
+                 fmt::format("the new value of '{}' is not copied back", arg_name(st, c, position)),
+                 node_refs(st.graph(), proj));
       break;
     }
     auto copy = epilogue_of(st, e, *a, proj[0]);
-    if (auto* why = std::get_if<std::string>(&copy)) {
+    if (auto* why = std::get_if<Refusal>(&copy)) {
       refusal = *why;
       break;
     }
@@ -667,23 +746,27 @@ void reinplace_table_inputs(PassState& st, const Candidate& c, const Epilogues& 
   for (size_t i = 0; i < copies.size(); ++i)
     remove_epilogue(st, copies[i], *mutated_node(st, c, c.mutated[i]), d);
   rewrite_table_op(st, c, d);
+  d.kind = ReinplaceReason::GraphInputInPlace;
   d.reason = "writes the graph inputs in place; copy_ epilogues removed";
-  finish(st, std::move(d), "");
+  finish(st, std::move(d), {});
   st.refresh();
 }
 
-std::string check_generic_input_arg(const PassState& st, const Candidate& c, const Epilogues& e,
-                                    NodeRef a, std::optional<NodeRef>& copy) {
-  if (std::string why = check_shape_and_overlap(st, c, a); !why.empty()) return why;
-  if (std::string why = check_no_other_reader(st, c, 0, a); !why.empty()) return why;
+Refusal check_generic_input_arg(const PassState& st, const Candidate& c, const Epilogues& e,
+                                NodeRef a, std::optional<NodeRef>& copy) {
+  if (Refusal why = check_shape_and_overlap(st, c, a); !why.empty()) return why;
+  if (Refusal why = check_no_other_reader(st, c, 0, a); !why.empty()) return why;
   const Node& an = st.graph().node(a);
   if (is_graph_input(an)) {
     auto found = epilogue_of(st, e, a, c.node);
-    if (auto* why = std::get_if<std::string>(&found)) return *why;
+    if (auto* why = std::get_if<Refusal>(&found)) return *why;
     copy = std::get<NodeRef>(found);
     return check_no_read_before_epilogue(st, c.node, a, *copy);
   }
-  if (st.aa().touches_input(a)) return fmt::format("'{}' is a view of a graph input", an.name);
+  if (st.aa().touches_input(a))
+    return refuse(ReinplaceReason::ViewOfGraphInput,
+                  fmt::format("'{}' is a view of a graph input", an.name),
+                  {node_ref(st.graph(), a)});
   return check_dead_after(st, c.node, a);
 }
 
@@ -691,8 +774,7 @@ void reinplace_generic_input(PassState& st, const Candidate& c, const Epilogues&
   ReinplaceDecision d = start_decision(st, c);
   std::optional<NodeRef> copy;
   std::optional<NodeRef> a = mutated_node(st, c, 0);
-  std::string refusal = a ? check_generic_input_arg(st, c, e, *a, copy)
-                          : fmt::format("argument '{}' is not a tensor value", arg_name(st, c, 0));
+  Refusal refusal = a ? check_generic_input_arg(st, c, e, *a, copy) : not_a_tensor(st, c, 0);
   if (refusal.empty()) refusal = check_streams(st, c, d);
   if (!refusal.empty()) return finish(st, std::move(d), std::move(refusal));
 
@@ -700,12 +782,14 @@ void reinplace_generic_input(PassState& st, const Candidate& c, const Epilogues&
   retarget(st, c.node, c.inplace_op);
   if (copy) {
     remove_epilogue(st, *copy, *a, d);
+    d.kind = ReinplaceReason::GraphInputInPlace;
     d.reason = fmt::format("writes graph input '{}' in place; copy_ epilogue removed",
                            st.graph().node(*a).name);
   } else {
+    d.kind = ReinplaceReason::DeadIntermediate;
     d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(*a).name);
   }
-  finish(st, std::move(d), "");
+  finish(st, std::move(d), {});
   st.refresh();
 }
 
@@ -860,7 +944,8 @@ std::string check_hop_slot(const PassState& st, const Epilogues& e, NodeRef hop,
   for (NodeRef t : slot.tensors) add_stream_users_of(st, t, users);
   sort_unique(users);
   return judge_stream_users(st, users, "multi_stream_auto_functionalize", st.graph().node(hop).name,
-                            hop_name, slot.log.stream_check);
+                            hop_name, slot.log.tensors, slot.log.stream_check)
+      .text;
 }
 
 // Nodes to insert before the call; references among them use their final
@@ -1154,7 +1239,9 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
   for (NodeRef u : st.aa().users(hop)) {
     if (st.graph().node(u).kind != NodeKind::GetItem) {
       finish(st, std::move(d),
-             fmt::format("its result is used as a whole by '{}'", st.graph().node(u).name));
+             refuse(ReinplaceReason::ResultUsedWhole,
+                    fmt::format("its result is used as a whole by '{}'", st.graph().node(u).name),
+                    {node_ref(st.graph(), u)}));
       return static_cast<size_t>(hop.index);
     }
   }
@@ -1175,7 +1262,8 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
   }
   if (std::string why = check_decomposable(st, *af, slots); !why.empty()) {
     d.output_buffer_bytes = d.copy_bytes = SymInt(0);
-    finish(st, std::move(d), "cannot be decomposed: " + why);
+    finish(st, std::move(d),
+           refuse(ReinplaceReason::NotDecomposable, "cannot be decomposed: " + why));
     return static_cast<size_t>(hop.index);
   }
   NodeRef hop_after = hop;
@@ -1187,22 +1275,76 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
   std::string reason = hop_reason(slots);
   for (HopSlot& s : slots) d.slots.push_back(std::move(s.log));
   d.success = any;
+  d.kind =
+      any ? ReinplaceReason::AutoFunctionalizedInPlace : ReinplaceReason::AutoFunctionalizedCloned;
   d.reason = std::move(reason);
   st.log().decisions.push_back(std::move(d));
   st.refresh();
   return static_cast<size_t>(hop_after.index);
 }
 
+// Why the op of `n` has no in-place form (classify found none).
+std::string no_inplace_form(const PassState& st, const Node& n) {
+  if (n.op == kNoOp) return fmt::format("'{}' has no schema (an opaque op)", n.target);
+  const OpInfo& info = st.reg().info(n.op);
+  std::string op = info.schema.qualified_name();
+  if (const InplaceableOp* e = st.options().table.find(op))
+    return fmt::format("its multi-mutation table entry is not usable: {}",
+                       InplaceableOpTable::unusable_reason(*e, st.reg()));
+  if (info.traits.is_view) return fmt::format("{} is a view", op);
+  if (info.schema.mutates_any()) return fmt::format("{} already writes its arguments", op);
+  if (info.schema.returns.size() != 1)
+    return fmt::format("{} returns {} values and is not in the multi-mutation table", op,
+                       info.schema.returns.size());
+  return fmt::format("{} has no in-place twin: no {}::{}_ with a matching schema is registered", op,
+                     info.schema.ns, info.schema.name);
+}
+
+// A node copied into a graph input whose op has no in-place form: kept, and
+// logged, since it is the candidate a reader of the graph expects to see.
+void keep_without_inplace_form(PassState& st, NodeRef r, const std::vector<NodeRef>& copies) {
+  const Graph& g = st.graph();
+  const Node& n = g.node(r);
+  ReinplaceDecision d;
+  d.pass = st.pass();
+  d.node = n.name;
+  d.target = n.op == kNoOp ? n.target : st.reg().info(n.op).schema.qualified_name();
+  std::vector<NodeRef> related = copies;
+  std::vector<std::string> inputs;
+  for (NodeRef copy : copies) {
+    NodeRef input = g.node(copy).args[0].node();
+    related.push_back(input);
+    d.written.push_back(g.node(input).name);
+    inputs.push_back(fmt::format("'{}' by {}", g.node(input).name, g.node(copy).name));
+  }
+  Refusal why = refuse(ReinplaceReason::NoInplaceVariant,
+                       fmt::format("it is copied into graph input {}, but {}",
+                                   fmt::join(inputs, ", "), no_inplace_form(st, n)),
+                       node_refs(g, related));
+  finish(st, std::move(d), std::move(why));
+}
+
 void run_pass_b(PassState& st) {
+  // Copies of ops without an in-place form are never removed, so the
+  // epilogues found up front are the ones to report for them. Decomposing an
+  // auto_functionalized call inserts nodes, so they are found again after it
+  // (the indices moved).
+  Epilogues initial = find_epilogues(st);
   for (size_t i = 0; i < st.graph().size(); ++i) {
     NodeRef r{static_cast<int32_t>(i)};
     if (st.removed(r)) continue;
     if (auto_functionalized_version(st.graph().node(r))) {
       i = reinplace_auto_functionalized(st, r);
+      initial = find_epilogues(st);
       continue;
     }
     std::optional<Candidate> c = classify(st, r);
-    if (!c) continue;
+    if (!c) {
+      auto copied = initial.sources.find(r.index);
+      if (copied != initial.sources.end() && st.graph().node(r).kind == NodeKind::Call)
+        keep_without_inplace_form(st, r, copied->second);
+      continue;
+    }
     // Epilogues are looked up afresh: earlier rewrites removed some.
     Epilogues e = find_epilogues(st);
     if (c->entry) {
@@ -1259,6 +1401,58 @@ ReinplaceResult finish_result(Graph g, ReinplaceLog log) {
 }
 
 }  // namespace
+
+std::string_view reinplace_reason_name(ReinplaceReason r) {
+  switch (r) {
+    case ReinplaceReason::DeadIntermediate:
+      return "dead_intermediate";
+    case ReinplaceReason::MutatedArgsInPlace:
+      return "mutated_args_in_place";
+    case ReinplaceReason::GraphInputInPlace:
+      return "graph_input_in_place";
+    case ReinplaceReason::MultiStreamUsers:
+      return "multi_stream_users";
+    case ReinplaceReason::TypeMismatch:
+      return "type_mismatch";
+    case ReinplaceReason::InternalOverlap:
+      return "internal_overlap";
+    case ReinplaceReason::ArgumentAliases:
+      return "argument_aliases";
+    case ReinplaceReason::MutatedArgsAlias:
+      return "mutated_args_alias";
+    case ReinplaceReason::ResultUsedWhole:
+      return "result_used_whole";
+    case ReinplaceReason::NotATensor:
+      return "not_a_tensor";
+    case ReinplaceReason::MutatesGraphInput:
+      return "mutates_graph_input";
+    case ReinplaceReason::ReadLater:
+      return "read_later";
+    case ReinplaceReason::ViewOfGraphInput:
+      return "view_of_graph_input";
+    case ReinplaceReason::NotAGraphInput:
+      return "not_a_graph_input";
+    case ReinplaceReason::NewValueNotCopied:
+      return "new_value_not_copied";
+    case ReinplaceReason::NoCopyEpilogue:
+      return "no_copy_epilogue";
+    case ReinplaceReason::SeveralCopyEpilogues:
+      return "several_copy_epilogues";
+    case ReinplaceReason::EpilogueCopiesOther:
+      return "epilogue_copies_other";
+    case ReinplaceReason::ReadBeforeEpilogue:
+      return "read_before_epilogue";
+    case ReinplaceReason::NoInplaceVariant:
+      return "no_inplace_variant";
+    case ReinplaceReason::AutoFunctionalizedInPlace:
+      return "auto_functionalized_in_place";
+    case ReinplaceReason::AutoFunctionalizedCloned:
+      return "auto_functionalized_cloned";
+    case ReinplaceReason::NotDecomposable:
+      return "not_decomposable";
+  }
+  return "unknown";
+}
 
 std::string_view reinplace_pass_name(ReinplacePass p) {
   return p == ReinplacePass::InplaceableOps ? "reinplace_inplaceable_ops"
@@ -1375,16 +1569,23 @@ std::vector<std::string> ReinplaceLog::lines() const {
     if (!d.slots.empty()) {
       append_auto_functionalized_lines(d, head, out);
     } else if (d.success) {
-      std::vector<std::string> gone = d.removed_copies;
-      gone.insert(gone.end(), d.removed_projections.begin(), d.removed_projections.end());
+      std::vector<std::string> gone = d.removed_nodes();
       std::string removed = gone.empty() ? "" : fmt::format(" [removed {}]", fmt::join(gone, ", "));
       out.push_back(
           fmt::format("{} -> {}: reinplaced: {}{}", head, d.inplace_target, d.reason, removed));
+    } else if (d.inplace_target.empty()) {
+      out.push_back(fmt::format("{} kept: {}", head, d.reason));
     } else {
       out.push_back(fmt::format("{} kept (not {}): {}", head, d.inplace_target, d.reason));
     }
   }
   return out;
+}
+
+std::vector<std::string> ReinplaceDecision::removed_nodes() const {
+  std::vector<std::string> gone = removed_copies;
+  gone.insert(gone.end(), removed_projections.begin(), removed_projections.end());
+  return gone;
 }
 
 const ReinplaceDecision* ReinplaceLog::find(std::string_view node, ReinplacePass pass) const {

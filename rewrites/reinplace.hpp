@@ -18,8 +18,10 @@
 // auto_functionalized_v2 call (graph/auto_functionalized.hpp), which mutable
 // arguments (v1) or bases (v2) the wrapped op may write in place and which it
 // must clone, then decomposes the call into the in-place op itself
-// (inductor's decompose_auto_functionalized). The rules and their reasons:
-// docs/reinplace.md.
+// (inductor's decompose_auto_functionalized).
+// Every candidate gets a ReinplaceDecision with a stable reason kind
+// (ReinplaceReason) and the nodes its reason names; `eqfuse explain` shows
+// them. The rules and their reasons: docs/reinplace.md.
 #pragma once
 #include <string>
 #include <string_view>
@@ -150,14 +152,60 @@ struct AutoFunctionalizedSlot {
   std::string stream_check;  // TorchAir's `multi_stream_auto_functionalize` line, if run
 };
 
+// Why a candidate was rewritten or kept, as a stable kind (the JSON `kind`
+// of `eqfuse explain`'s reinplace section; docs/reinplace.md lists them).
+enum class ReinplaceReason {
+  // rewritten
+  DeadIntermediate,           // writes into an intermediate nobody reads afterwards
+  MutatedArgsInPlace,         // a table op writes its (intermediate) mutated arguments
+  GraphInputInPlace,          // writes graph input(s); their copy_ epilogues are removed
+  AutoFunctionalizedInPlace,  // an auto_functionalized call, decomposed; the op writes at
+                              // least one mutable argument / base in place (`slots`)
+  // kept
+  MultiStreamUsers,          // the users of a mutated argument run on several streams
+  TypeMismatch,              // the result's dtype/shape differs from the argument's
+  InternalOverlap,           // the argument may overlap itself (expanded, zero strides)
+  ArgumentAliases,           // another argument is, or may alias, the mutated one
+  MutatedArgsAlias,          // two mutated arguments of a table op may share memory
+  ResultUsedWhole,           // a table op's tuple result is used as a whole
+  NotATensor,                // the mutated argument is not a tensor value
+  MutatesGraphInput,         // pass A: the argument is a graph input or an alias of one
+  ReadLater,                 // the argument (or an alias) is read after the node
+  ViewOfGraphInput,          // pass B: the argument is a view of a graph input
+  NotAGraphInput,            // pass B, table op: a mutated argument is not a graph input
+  NewValueNotCopied,         // pass B, table op: a mutated argument's new value is not copied back
+  NoCopyEpilogue,            // pass B: the input has no copy_ epilogue
+  SeveralCopyEpilogues,      // pass B: the input has more than one
+  EpilogueCopiesOther,       // pass B: the input's epilogue copies another value
+  ReadBeforeEpilogue,        // pass B: the input is read between the node and its epilogue
+  NoInplaceVariant,          // pass B: copied into an input, but the op has no in-place form
+  AutoFunctionalizedCloned,  // an auto_functionalized call, decomposed; every mutable
+                             // argument / base is cloned first (`slots` say why)
+  NotDecomposable,           // an auto_functionalized call left as it is (layout cannot be kept)
+};
+// "dead_intermediate", "multi_stream_users", ... (snake case of the enumerator).
+std::string_view reinplace_reason_name(ReinplaceReason r);
+
+// A node a decision's reason names, with its stream label ("" = default).
+struct ReinplaceNodeRef {
+  std::string name;
+  std::string stream;
+  bool operator==(const ReinplaceNodeRef&) const = default;
+};
+
 // One candidate considered by a pass.
 struct ReinplaceDecision {
   ReinplacePass pass = ReinplacePass::InplaceableOps;
   std::string node;            // the candidate's name
   std::string target;          // its op before the pass ("aten::add.Tensor")
-  std::string inplace_target;  // the in-place op it became / would become
+  std::string inplace_target;  // the in-place op it became / would become ("" if none)
   bool success = false;
+  ReinplaceReason kind = ReinplaceReason::DeadIntermediate;
   std::string reason;  // refused: why; success: what was written where
+  // The nodes the reason names: the later readers, the users on other
+  // streams, the aliasing argument, the copy_ epilogue, ...
+  std::vector<ReinplaceNodeRef> related;
+  std::vector<std::string> written;  // the mutated argument nodes, each once (written or would be)
   // TorchAir's stream-check log line for this candidate (spec §6.4), if the
   // check ran.
   std::string stream_check;
@@ -170,6 +218,8 @@ struct ReinplaceDecision {
   // call is decomposed either way, so `inplace_target` (the wrapped op) is
   // what remains.
   std::vector<AutoFunctionalizedSlot> slots;
+  SymInt saved_bytes() const { return output_buffer_bytes + copy_bytes; }
+  std::vector<std::string> removed_nodes() const;  // removed_copies, then removed_projections
 };
 
 struct ReinplaceLog {

@@ -20,13 +20,16 @@
 #include "extract/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
+#include "tests/support/html_checks.hpp"
 
 namespace eqfuse {
 namespace {
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using testing_support::expect_self_contained;
 using testing_support::run_eqfuse;
+using testing_support::tags_balanced;
 
 const OpRegistry& reg() {
   static const OpRegistry r = OpRegistry::with_builtin_ops();
@@ -242,41 +245,6 @@ TEST(ExplainJson, StableKeysAndDeterministic) {
 
 // ---- HTML ----------------------------------------------------------------------
 
-// Non-void HTML/SVG elements open and close in order ("<x/>" closes itself).
-bool tags_balanced(const std::string& html, std::string& why) {
-  static const std::set<std::string> kVoid = {"meta", "br", "hr", "img", "link", "input"};
-  std::vector<std::string> open;
-  for (size_t i = html.find('<'); i != std::string::npos; i = html.find('<', i + 1)) {
-    if (html.compare(i, 4, "<!--") == 0) {
-      i = html.find("-->", i);
-      continue;
-    }
-    if (html.compare(i, 2, "<!") == 0) continue;
-    size_t end = html.find('>', i);
-    if (end == std::string::npos) return (why = "unterminated tag"), false;
-    std::string tag = html.substr(i + 1, end - i - 1);
-    bool closing = tag.starts_with("/");
-    bool self_closing = tag.ends_with("/");
-    std::string name =
-        tag.substr(closing ? 1 : 0, tag.find_first_of(" \n/", closing ? 1 : 0) - (closing ? 1 : 0));
-    if (self_closing || kVoid.count(name)) continue;
-    if (!closing) {
-      open.push_back(name);
-    } else if (open.empty() || open.back() != name) {
-      return (why = "unexpected </" + name + ">"), false;
-    } else {
-      open.pop_back();
-    }
-  }
-  if (!open.empty()) return (why = "unclosed <" + open.back() + ">"), false;
-  return true;
-}
-
-void expect_self_contained(const std::string& html) {
-  for (const char* external : {"href=\"http", "src=", "<link", "@import", "url("})
-    EXPECT_EQ(html.find(external), std::string::npos) << external;
-}
-
 TEST(ExplainHtml, PageIsBalancedSelfContainedAndLinksEachFusion) {
   Explained e = explain_file("examples/deepseek_layer.fx");
   HtmlOptions opt;
@@ -285,7 +253,7 @@ TEST(ExplainHtml, PageIsBalancedSelfContainedAndLinksEachFusion) {
   std::string why;
   EXPECT_TRUE(tags_balanced(html, why)) << why;
   expect_self_contained(html);
-  EXPECT_THAT(html, HasSubstr("dot</code> was not found on PATH"));
+  EXPECT_THAT(html, HasSubstr("Graphviz rendering is turned off, so the graph is shown as DOT"));
   for (size_t i = 0; i < e.report.chosen.size(); ++i) {
     EXPECT_THAT(html, HasSubstr(fmt::format("id=\"fusion-{}\"", i)));
     EXPECT_THAT(html, HasSubstr(fmt::format("URL=&quot;#fusion-{}&quot;", i)));

@@ -1,0 +1,231 @@
+// The graphs of the HTML explanation (extract/explain_html.hpp) drawn by the
+// real Graphviz `dot` (installed by scripts/setup; skipped with a message
+// when it is not on PATH), and what happens when `dot` fails or hangs (a
+// stand-in `dot` script on PATH): the page notes why and embeds the DOT
+// text, and a hanging `dot` is stopped after the timeout. When a Chromium
+// is installed, the page is also loaded headless (skipped otherwise; setup
+// does not install one).
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "extract/explain_html.hpp"
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+#include "graph/load.hpp"
+#include "tests/support/cli_runner.hpp"
+#include "tests/support/html_checks.hpp"
+
+namespace eqfuse {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+const OpRegistry& reg() {
+  static const OpRegistry r = OpRegistry::with_builtin_ops();
+  return r;
+}
+
+struct Explained {
+  Graph input;
+  OptimizeResult result;
+  ExplainReport report;
+};
+
+Explained explain_file(const std::string& rel_path) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
+  Explained e{load_graph(read_file_or_stdin(path), path, reg()).graph, {}, {}};
+  OptimizeOptions opt;
+  opt.record_explanations = true;
+  e.result = optimize_graph(e.input, reg(), opt);
+  e.report = explain_run(e.result, reg());
+  return e;
+}
+
+// The text between `<h2>{title}</h2>` and the next `<h2>`.
+std::string section(const std::string& html, const std::string& title) {
+  size_t start = html.find("<h2>" + title + "</h2>");
+  if (start == std::string::npos) return {};
+  size_t end = html.find("<h2>", start + 1);
+  return html.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+// The `<a ...>...</a>` element that links to `anchor`, or empty.
+std::string link_element(const std::string& svg, const std::string& anchor) {
+  size_t start = svg.find(fmt::format("<a xlink:href=\"{}\"", anchor));
+  if (start == std::string::npos) return {};
+  return svg.substr(start, svg.find("</a>", start) - start);
+}
+
+size_t count(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// Puts a stand-in `dot` (a shell script body) first on PATH for its lifetime.
+class FakeDot {
+ public:
+  FakeDot(const std::string& tag, const std::string& body)
+      : dir_(testing_support::scratch_dir(tag)),
+        old_path_(std::getenv("PATH") ? std::getenv("PATH") : "") {
+    fs::path dot = dir_ / "dot";
+    std::ofstream(dot) << "#!/bin/sh\n" << body;
+    fs::permissions(dot, fs::perms::owner_all);
+    ::setenv("PATH", (dir_.string() + ":" + old_path_).c_str(), 1);
+  }
+  ~FakeDot() { ::setenv("PATH", old_path_.c_str(), 1); }
+  FakeDot(const FakeDot&) = delete;
+  FakeDot& operator=(const FakeDot&) = delete;
+
+ private:
+  fs::path dir_;
+  std::string old_path_;
+};
+
+// ---- the real dot -----------------------------------------------------------------
+
+class RealDot : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (find_on_path("dot").empty())
+      GTEST_SKIP() << "Graphviz `dot` is not on PATH (scripts/setup installs the graphviz "
+                      "package); the real-dot rendering checks did not run";
+  }
+};
+
+TEST_F(RealDot, DeepseekGraphsAreInlineSvgWithEachFusionLinkedAndHighlighted) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  ASSERT_FALSE(e.report.chosen.empty());
+  std::vector<std::string> notes;
+  HtmlOptions opt;
+  opt.notes = &notes;
+  std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
+  EXPECT_TRUE(notes.empty()) << notes.front();
+
+  std::string before = section(html, "Before"), after = section(html, "After");
+  for (const std::string* graph : {&before, &after}) {
+    EXPECT_THAT(*graph, HasSubstr("<div class=\"graph\">\n<svg"));
+    EXPECT_EQ(count(*graph, "<svg"), 1u);
+    EXPECT_EQ(count(*graph, "</svg>"), 1u);
+    EXPECT_THAT(*graph, Not(HasSubstr("<pre class=\"dot\">")));
+  }
+  for (size_t i = 0; i < e.report.chosen.size(); ++i) {
+    std::string anchor = fmt::format("#fusion-{}", i);
+    SCOPED_TRACE(anchor + " " + e.report.chosen[i].node);
+    EXPECT_EQ(count(after, "xlink:href=\"" + anchor + "\""), 1u);
+    std::string link = link_element(after, anchor);
+    // The linked shape is the fused node's: its name is the first label line.
+    EXPECT_THAT(link, HasSubstr(">" + e.report.chosen[i].node + "</text>"));
+    EXPECT_THAT(link, HasSubstr("<polygon fill=\"#"));  // highlighted
+    EXPECT_THAT(html, HasSubstr(fmt::format("id=\"fusion-{}\"", i)));
+    // The input nodes it replaces link to the same explanation.
+    EXPECT_GE(count(before, "xlink:href=\"" + anchor + "\""), 1u);
+  }
+  // Nodes that are not fused keep an unfilled box.
+  EXPECT_THAT(after, HasSubstr("<polygon fill=\"none\""));
+  EXPECT_EQ(html.find("<?xml"), std::string::npos);
+  EXPECT_EQ(html.find("<!DOCTYPE svg"), std::string::npos);
+  std::string why;
+  EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
+  testing_support::expect_self_contained(html);
+}
+
+TEST_F(RealDot, RenderIsDeterministic) {
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  EXPECT_EQ(explanation_to_html(e.report, e.input, e.result.graph),
+            explanation_to_html(e.report, e.input, e.result.graph));
+}
+
+// ---- a dot that fails or hangs ----------------------------------------------------------
+
+TEST(BrokenDot, FailingDotIsNotedWithItsErrorAndTheDotTextIsEmbedded) {
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  FakeDot fake("faildot", "echo 'Error: syntax error in line 1 near x' >&2\nexit 3\n");
+  std::vector<std::string> notes;
+  HtmlOptions opt;
+  opt.notes = &notes;
+  std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_THAT(notes[0], HasSubstr("Before graph: Graphviz dot ("));
+  EXPECT_THAT(notes[0], HasSubstr("failed (exit status 3): Error: syntax error in line 1 near x"));
+  EXPECT_THAT(notes[1], HasSubstr("After graph: "));
+  EXPECT_THAT(html, HasSubstr("failed (exit status 3): Error: syntax error in line 1 near x, so "
+                              "the graph is shown as DOT text"));
+  EXPECT_EQ(count(html, "<pre class=\"dot\">digraph"), 2u);
+  std::string why;
+  EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
+}
+
+TEST(BrokenDot, HangingDotIsStoppedAfterTheTimeout) {
+  Explained e = explain_file("examples/matmul_transpose.fx");
+  // A child that keeps the pipes open (only killing the process group ends
+  // it), and a dot that closes its output but does not exit.
+  for (const char* body : {"sleep 30 &\nwait\n", "exec >&- 2>&-\nsleep 30\n"}) {
+    SCOPED_TRACE(body);
+    FakeDot fake("hangdot", body);
+    std::vector<std::string> notes;
+    HtmlOptions opt;
+    opt.dot_timeout_s = 0.2;
+    opt.notes = &notes;
+    std::string html = explanation_to_html(e.report, e.input, e.result.graph, opt);
+    ASSERT_EQ(notes.size(), 2u);
+    EXPECT_THAT(notes[0], HasSubstr("did not finish within 0.2 s and was stopped"));
+    EXPECT_THAT(html, HasSubstr("did not finish within 0.2 s and was stopped, so the graph is "
+                                "shown as DOT text"));
+  }
+}
+
+TEST(BrokenDot, DotWithoutSvgOutputIsNoted) {
+  FakeDot fake("quietdot", "echo 'not an svg'\n");
+  DotRender r = render_dot("digraph { a -> b }");
+  EXPECT_FALSE(r.svg.has_value());
+  EXPECT_THAT(r.failure, HasSubstr("printed no <svg> element"));
+}
+
+TEST(BrokenDot, CliNotesTheTimeoutOnStderr) {
+  FakeDot fake("clihangdot", "sleep 30 &\nwait\n");
+  fs::path out = testing_support::scratch_dir() / "hang.html";
+  auto run = testing_support::run_eqfuse(
+      "explain examples/matmul_transpose.fx --format html --dot-timeout 0.2 -o " + out.string());
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.err, HasSubstr("note: Before graph: Graphviz dot ("));
+  EXPECT_THAT(run.err, HasSubstr("did not finish within 0.2 s and was stopped; the page shows it "
+                                 "as DOT text"));
+  EXPECT_THAT(testing_support::slurp_file(out), HasSubstr("<pre class=\"dot\">digraph"));
+}
+
+// ---- a browser, when there is one ---------------------------------------------------------
+
+TEST(BrowserRender, HeadlessChromiumLoadsThePageWithBothGraphs) {
+  std::string browser;
+  for (const char* name : {"chromium", "chromium-browser", "google-chrome"})
+    if (browser.empty()) browser = find_on_path(name);
+  if (browser.empty()) GTEST_SKIP() << "no Chromium on PATH (not installed by scripts/setup)";
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  fs::path page = testing_support::scratch_dir("browser") / "report.html";
+  std::ofstream(page) << explanation_to_html(e.report, e.input, e.result.graph);
+  fs::path dom = testing_support::scratch_dir("browser") / "dom.html";
+  std::string cmd = fmt::format(
+      "'{}' --headless --disable-gpu --no-sandbox --dump-dom 'file://{}' > '{}' 2>/dev/null",
+      browser, page.string(), dom.string());
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
+  std::string loaded = testing_support::slurp_file(dom);
+  EXPECT_THAT(loaded, HasSubstr("<h1>eqfuse explain</h1>"));
+  // The browser's DOM keeps both inline graphs (only with a real dot).
+  if (!find_on_path("dot").empty()) {
+    EXPECT_EQ(count(loaded, "<svg"), 2u);
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
