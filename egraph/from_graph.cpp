@@ -1,15 +1,74 @@
 #include "egraph/from_graph.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 
 #include "egraph/arg_encoding.hpp"
 #include "egraph/tensor_analysis.hpp"
+#include "graph/alias_analysis.hpp"
 #include "graph/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {
+
+// Calls that must stay distinct e-nodes because the graph writes memory in
+// place (docs/egraph.md "Graphs with in-place ops"). The e-graph treats a
+// value as immutable, so two equal-looking calls may only be merged when
+// they see the same data:
+//  * a call that writes (an in-place op, copy_): two of them do two writes;
+//  * a call reading a storage some earlier call wrote: the same call before
+//    the write computes something else;
+//  * a call whose own result is written later (a buffer, such as
+//    empty_like): two such buffers are two places in memory.
+// Reads of a storage before its first write see the original data and stay
+// mergeable and rewritable, so a graph whose only writes are copy_
+// epilogues into its inputs loses nothing. Graphs without writes skip the
+// alias analysis.
+// Also kept apart: uninitialized buffers (empty, empty_like, new_empty).
+// Their contents are arbitrary, so two of them are not one value; merging
+// them would make the reinplace passes see one buffer where the graph has
+// two (a table op writing both would be refused).
+bool makes_uninitialized_buffer(const Node& n, const OpRegistry& reg) {
+  if (n.kind != NodeKind::Call || n.op == kNoOp) return false;
+  const OpInfo& info = reg.info(n.op);
+  if (info.traits.kind != OpKind::Creation) return false;
+  return info.schema.name == "empty" || info.schema.name == "empty_like" ||
+         info.schema.name == "new_empty";
+}
+
+std::vector<bool> calls_to_keep_apart(const Graph& graph, const OpRegistry& reg) {
+  std::vector<std::vector<NodeRef>> written(graph.size());
+  std::vector<bool> apart(graph.size(), false);
+  bool any_write = false;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    written[i] = written_arguments(graph.nodes()[i], reg);
+    any_write = any_write || !written[i].empty();
+    apart[i] = makes_uninitialized_buffer(graph.nodes()[i], reg);
+  }
+  if (!any_write) return apart;
+  AliasAnalysis aa(graph, reg);
+  std::set<StorageId> ever_written;
+  for (const auto& args : written)
+    for (NodeRef a : args)
+      for (StorageId st : aa.storages_of(a)) ever_written.insert(st);
+  std::set<StorageId> written_so_far;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    const Node& n = graph.nodes()[i];
+    if (n.kind != NodeKind::Call) continue;
+    const NodeRef self{static_cast<int32_t>(i)};
+    bool keep = !written[i].empty();
+    for (NodeRef in : node_inputs(n))
+      for (StorageId st : aa.storages_of(in)) keep = keep || written_so_far.count(st) > 0;
+    for (StorageId st : aa.storages_of(self))
+      keep = keep || (ever_written.count(st) > 0 && aa.nodes_in(st).front() == self);
+    apart[i] = apart[i] || keep;
+    for (NodeRef a : written[i])
+      for (StorageId st : aa.storages_of(a)) written_so_far.insert(st);
+  }
+  return apart;
+}
 
 class Loader {
  public:
@@ -18,6 +77,8 @@ class Loader {
 
   LoadedEGraph run() {
     out_.node_class.assign(graph_.size(), kNoId);
+    out_.node_payload.assign(graph_.size(), 0);
+    keep_apart_ = calls_to_keep_apart(graph_, reg_);
     std::vector<Id> effects;
     for (size_t i = 0; i < graph_.size(); ++i) {
       const Node& n = graph_.nodes()[i];
@@ -33,7 +94,7 @@ class Loader {
           id = add_getitem(n);
           break;
         case NodeKind::Call:
-          id = n.op == kNoOp ? add_opaque(n) : add_call(n);
+          id = n.op == kNoOp ? add_opaque(n) : add_call(n, i);
           if (n.op == kNoOp || has_side_effect(n)) effects.push_back(id);
           break;
         case NodeKind::Output:
@@ -84,7 +145,7 @@ class Loader {
     return g_.add(sym, as_span(children), payload);
   }
 
-  Id add_call(const Node& n) {
+  Id add_call(const Node& n, size_t index) {
     const OpInfo& info = reg_.info(n.op);
     if (n.args.size() != info.schema.args.size() || !n.kwargs.empty()) {
       fail(n.meta.loc, "node '{}' is not normalized: {} arguments for schema {}", n.name,
@@ -92,11 +153,14 @@ class Loader {
     }
     ChildVec children;
     for (const Arg& a : n.args) children.push_back(encode(a, n));
-    // A call returning nothing exists only for its effect (scope markers):
-    // it is made unique so two of them are never merged.
-    uint64_t payload = info.schema.returns.empty() ? Symbol::intern(n.name).id()
-                       : n.meta.stream.empty()     ? 0
-                                                   : Symbol::intern(n.meta.stream).id();
+    // A call returning nothing exists only for its effect (scope markers),
+    // and calls_to_keep_apart names the others that must not merge: they
+    // are made unique (and so never matched by a rule).
+    uint64_t payload = info.schema.returns.empty() || keep_apart_[index]
+                           ? Symbol::intern(n.name).id()
+                       : n.meta.stream.empty() ? 0
+                                               : Symbol::intern(n.meta.stream).id();
+    out_.node_payload[index] = payload;
     return g_.add(Symbol::intern(info.schema.qualified_name()), as_span(children), payload);
   }
 
@@ -125,6 +189,7 @@ class Loader {
   EGraph& g_;
   TensorAnalysis* types_;
   LoadedEGraph out_;
+  std::vector<bool> keep_apart_;  // by node index: calls_to_keep_apart
 };
 
 }  // namespace

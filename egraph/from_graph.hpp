@@ -21,6 +21,10 @@
 //                  children are the encoded items.
 //                  A call returning nothing (air scope markers) gets the
 //                  Symbol id of its node name as payload instead: unique.
+//                  So does a call that must not merge with an equal-looking
+//                  one because the graph writes memory in place (it writes,
+//                  reads a storage written before it, or makes a buffer
+//                  written later; docs/egraph.md "Graphs with in-place ops").
 //   multi-output   ONE op node; each projection is `(getitem <op> <int>)`.
 //   placeholder    leaf `placeholder` with payload = Symbol id of its name.
 //   get_attr       leaf `get_attr` with payload = Symbol id of its target.
@@ -53,6 +57,9 @@ struct LoadedEGraph {
   // Class of each graph node (index = NodeRef::index), kNoId for the output
   // node. Ids are classes at load time: call EGraph::find after merges.
   std::vector<Id> node_class;
+  // Payload of each call's e-node (0 for the other nodes): what to_graph
+  // needs to recognise the input's own calls among the chosen e-nodes.
+  std::vector<uint64_t> node_payload;
   std::vector<Id> outputs;  // classes of the returned values, in order
   std::vector<Id> roots;    // outputs, then side-effecting and opaque calls
   size_t opaque_calls = 0;

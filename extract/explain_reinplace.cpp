@@ -69,6 +69,11 @@ std::string_view reinplace_pass_letter(ReinplacePass p) {
 
 std::string reinplace_decision_sentence(const ReinplaceDecision& d, int64_t saved_bytes) {
   std::string_view kind = reinplace_reason_name(d.kind);
+  // An auto_functionalized call is decomposed into its op whether or not a
+  // slot was cloned; "kept" would misread it.
+  if (d.kind == ReinplaceReason::AutoFunctionalizedCloned)
+    return fmt::format("{}: {} -> {} on clones ({}): {}", d.node, d.target, d.inplace_target, kind,
+                       d.reason);
   if (!d.success) {
     std::string instead = d.inplace_target.empty() ? "" : ", not " + d.inplace_target;
     return fmt::format("{}: kept {}{} ({}): {}", d.node, d.target, instead, kind, d.reason);

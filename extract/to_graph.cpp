@@ -185,7 +185,7 @@ class Emitter {
                        g_.find(sink.constant(Constant::integer(n.getitem_index())))};
       }
       case NodeKind::Call:
-        return n.op == kNoOp ? opaque_key(n) : call_key(n);
+        return n.op == kNoOp ? opaque_key(n) : call_key(index);
       case NodeKind::Output:
         break;
     }
@@ -199,12 +199,11 @@ class Emitter {
     return key;
   }
 
-  NodeKey call_key(const Node& n) const {
+  NodeKey call_key(int32_t index) const {
+    const Node& n = in_.nodes()[static_cast<size_t>(index)];
     const OpSchema& schema = req_.reg.info(n.op).schema;
-    const uint64_t payload = schema.returns.empty()  ? Symbol::intern(n.name).id()
-                             : n.meta.stream.empty() ? 0
-                                                     : Symbol::intern(n.meta.stream).id();
-    NodeKey key{Symbol::intern(schema.qualified_name()).id(), payload};
+    NodeKey key{Symbol::intern(schema.qualified_name()).id(),
+                req_.loaded.node_payload.at(static_cast<size_t>(index))};
     LookupSink sink{*this, n};
     for (const Arg& a : n.args) key.push_back(g_.find(encode_arg(a, sink)));
     return key;

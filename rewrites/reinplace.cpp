@@ -19,7 +19,7 @@
 #include "graph/auto_functionalized.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
-#include "rewrites/alias_analysis.hpp"
+#include "graph/alias_analysis.hpp"
 
 namespace eqfuse {
 namespace {
@@ -870,7 +870,8 @@ std::string check_hop_input(const PassState& st, const Epilogues& e, NodeRef hop
   if (it->second.size() != 1)
     return fmt::format("input '{}' has {} copy_ epilogues", name, it->second.size());
   NodeRef copy = it->second[0];
-  if (std::string why = check_no_read_before_epilogue(st, hop, a, copy); !why.empty()) return why;
+  if (std::string why = check_no_read_before_epilogue(st, hop, a, copy).text; !why.empty())
+    return why;
   const Arg& copied = st.graph().node(copy).args.at(1);
   bool copies_new_value =
       copied.is_node() && std::find(slot.projections.begin(), slot.projections.end(),
@@ -911,7 +912,7 @@ std::string check_hop_tensor(const PassState& st, const Epilogues& e, NodeRef ho
   }
   if (is_graph_input(an)) return check_hop_input(st, e, hop, a, slot);
   if (st.aa().touches_input(a)) return fmt::format("'{}' is a view of a graph input", an.name);
-  return check_dead_after(st, hop, a);
+  return check_dead_after(st, hop, a).text;
 }
 
 // Why the slot must be cloned; empty when the op may write it in place.

@@ -245,6 +245,29 @@ TEST(ExplainReinplace, InputWithoutCopyEpilogueIsNamed) {
   EXPECT_EQ(d.reason, "input 'arg0_1' has no copy_ epilogue");
 }
 
+// auto_functionalized calls are decomposed either way: in place when a base
+// may be written (R3), on clones otherwise (R1), never "kept".
+TEST(ExplainReinplace, AutoFunctionalizedCallsSayWhetherTheOpWritesInPlaceOrOnClones) {
+  RunOptions custom;
+  custom.custom_ops = true;
+  auto r3 = explain_scenario("R3", custom);
+  const ReinplaceDecision& boo = decision(*r3, kB, "auto_functionalized_v2");
+  EXPECT_TRUE(boo.success);
+  EXPECT_EQ(boo.kind, ReinplaceReason::AutoFunctionalizedInPlace);
+  EXPECT_THAT(format_explanation_text(r3->report),
+              HasSubstr("B auto_functionalized_v2: auto_functionalized_v2 -> custom::boo in place "
+                        "(auto_functionalized_in_place)"));
+
+  auto r1 = explain_scenario("R1", custom);
+  const ReinplaceDecision& sin = decision(*r1, kB, "auto_functionalized");
+  EXPECT_FALSE(sin.success);
+  EXPECT_EQ(sin.kind, ReinplaceReason::AutoFunctionalizedCloned);
+  std::string text = format_explanation_text(r1->report);
+  EXPECT_THAT(text, HasSubstr("B auto_functionalized: auto_functionalized -> custom::sin on "
+                              "clones (auto_functionalized_cloned): clones result (empty_like)"));
+  EXPECT_THAT(text, Not(HasSubstr("kept auto_functionalized")));
+}
+
 TEST(ExplainReinplace, SectionIsThePassesOwnLog) {
   auto e = explain_scenario("E4", {.policy = MultiStreamPolicy::PerNode});
   EXPECT_EQ(e->report.reinplace.log.lines(), e->result.reinplace_log.lines());

@@ -1,7 +1,7 @@
-// AliasAnalysis (rewrites/alias_analysis.hpp): which values share storage,
+// AliasAnalysis (graph/alias_analysis.hpp): which values share storage,
 // which touch graph inputs, internal overlap, metadata-only uses and the
 // liveness window the reinplace passes ask about.
-#include "rewrites/alias_analysis.hpp"
+#include "graph/alias_analysis.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "rewrites/alias_analysis.hpp"
+#include "graph/alias_analysis.hpp"
 
 #include "graph/auto_functionalized.hpp"
 
@@ -261,6 +261,25 @@ std::vector<NodeRef> AliasAnalysis::uses_in_window(const StorageSet& s, const Wi
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<NodeRef> written_arguments(const Node& n, const OpRegistry& reg) {
+  std::vector<NodeRef> out;
+  if (n.kind != NodeKind::Call) return out;
+  if (n.op != kNoOp) {
+    for (int i : reg.info(n.op).traits.mutated_args)
+      if (static_cast<size_t>(i) < n.args.size())
+        collect_node_refs(n.args[static_cast<size_t>(i)], out);
+    return out;
+  }
+  std::string_view name = op_base_name(n.target);
+  if (!name.ends_with('_') || name.ends_with("__")) return out;
+  for (const Arg& a : n.args) {
+    if (!a.is_node()) continue;
+    out.push_back(a.node());
+    break;
+  }
   return out;
 }
 

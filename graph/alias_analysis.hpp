@@ -1,5 +1,6 @@
 // Storage (alias) analysis, use lists and liveness queries over a normalized,
-// typed FX Graph, for the reinplace passes (rewrites/reinplace.hpp).
+// typed FX Graph, for the reinplace passes (rewrites/reinplace.hpp) and for
+// loading graphs with in-place ops into the e-graph (egraph/from_graph.hpp).
 //
 //   AliasAnalysis aa(graph, registry);
 //   const StorageSet& s = aa.storages_of(node);        // where node's value lives
@@ -99,5 +100,12 @@ class AliasAnalysis {
 
 // The op name without its overload: "aten::sym_size.int" -> "aten::sym_size".
 std::string_view op_base_name(std::string_view qualified);
+
+// The node values a call may write in place: the arguments a registered op
+// mutates (`Tensor(a!)`, the catalog's `mutates=`); for an opaque op named
+// like an in-place op (`mylib::scale_`, `mylib::scale_.out`), its first
+// tensor argument. Other opaque ops are assumed functional, as calls of a
+// functionalized graph are. Empty for everything else.
+std::vector<NodeRef> written_arguments(const Node& n, const OpRegistry& reg);
 
 }  // namespace eqfuse
