@@ -28,19 +28,24 @@ uint32_t TermBank::with_child(uint32_t t, size_t i, uint32_t child) {
   return intern(terms_[t].op, terms_[t].payload, ch);
 }
 
-std::string TermBank::to_string(uint32_t t, int depth) const {
+std::string TermBank::to_string(uint32_t t, int depth, const TermHeadNamer& name) const {
   const ProofTerm& p = terms_[t];
   if (is_constant_op(p.op))
     return Constant{static_cast<ConstKind>(p.op.id()), p.payload}.to_string();
-  std::string head(p.op.str());
-  if (p.payload != 0) head += fmt::format("@{}", p.payload);
+  std::string head;
+  if (name) {
+    head = name(p.op, p.payload);
+  } else {
+    head = p.op.str();
+    if (p.payload != 0) head += fmt::format("@{}", p.payload);
+  }
   if (p.children.empty()) return head;
   if (depth == 0) return "…";
   std::string s = "(";
   s.append(head);
   for (uint32_t c : p.children) {
     s.push_back(' ');
-    s.append(to_string(c, depth < 0 ? -1 : depth - 1));
+    s.append(to_string(c, depth < 0 ? -1 : depth - 1, name));
   }
   s.push_back(')');
   return s;

@@ -31,6 +31,7 @@
 // custom applier, or unions whose rule is not passed in, become "coarse"
 // steps (the term jumps; no instance could be re-derived).
 #pragma once
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -53,6 +54,11 @@ struct ProofTerm {
   std::vector<uint32_t> children;  // term ids
 };
 
+// How the head (op and payload) of a term prints; empty: `op`, plus
+// `@<payload>` when the payload is not 0. Graph loaders give heads meaning
+// (egraph/from_graph.hpp: loaded_head_name).
+using TermHeadNamer = std::function<std::string(Symbol op, uint64_t payload)>;
+
 // Hash-consed ground terms: equal terms have equal ids.
 class TermBank {
  public:
@@ -62,7 +68,7 @@ class TermBank {
   // `t` with child `i` replaced by `child`.
   uint32_t with_child(uint32_t t, size_t i, uint32_t child);
   // S-expression; subterms deeper than `depth` print as `…` (-1: no limit).
-  std::string to_string(uint32_t t, int depth = -1) const;
+  std::string to_string(uint32_t t, int depth = -1, const TermHeadNamer& head = {}) const;
 
  private:
   using Key = std::pair<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>>;

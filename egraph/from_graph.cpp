@@ -198,4 +198,15 @@ LoadedEGraph load_into_egraph(const Graph& graph, const OpRegistry& reg, EGraph&
   return Loader(graph, reg, g).run();
 }
 
+std::string loaded_head_name(Symbol op, uint64_t payload) {
+  std::string_view name = op.str();
+  if (payload == 0) return std::string(name);
+  // Every non-zero payload of a loaded node is a Symbol id (see the header).
+  std::string_view text = Symbol(static_cast<uint32_t>(payload)).str();
+  if (name == graph_ops::kPlaceholder || name == graph_ops::kGetAttr) return std::string(text);
+  if (name.starts_with(graph_ops::kOpaquePrefix))
+    name.remove_prefix(std::string_view(graph_ops::kOpaquePrefix).size());
+  return fmt::format("{}@{}", name, text);
+}
+
 }  // namespace eqfuse

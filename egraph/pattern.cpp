@@ -299,6 +299,25 @@ Id Pattern::instantiate_mapped(EGraph& g, std::span<const Id> values,
   return ids.back();
 }
 
+std::optional<Id> Pattern::lookup_mapped(const EGraph& g, std::span<const Id> values,
+                                         std::span<const uint32_t> var_map) const {
+  boost::container::small_vector<Id, 16> ids(nodes_.size());
+  ChildVec kids;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const PatternNode& n = nodes_[i];
+    if (n.is_var) {
+      ids[i] = g.find(values[var_map.empty() ? n.var : var_map[n.var]]);
+      continue;
+    }
+    kids.resize(n.arity);
+    for (uint32_t k = 0; k < n.arity; ++k) kids[k] = ids[child_pool_[n.first_child + k]];
+    std::optional<Id> found = g.lookup(n.op, as_span(kids), n.payload);
+    if (!found) return std::nullopt;
+    ids[i] = g.find(*found);
+  }
+  return ids.back();
+}
+
 Id EGraph::add_expr(std::string_view sexpr) {
   Pattern p = Pattern::parse(sexpr);
   if (!p.is_ground()) throw Error(fmt::format("add_expr: '{}' contains variables", sexpr));

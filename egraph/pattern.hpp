@@ -59,6 +59,10 @@ class Pattern {
   // Same, with var i read from values[var_map[i]] (rewrite right sides).
   Id instantiate_mapped(EGraph& g, std::span<const Id> values,
                         std::span<const uint32_t> var_map) const;
+  // The class of the term if it is already in the (clean) e-graph, without
+  // adding anything; var i is values[var_map[i]] (values[i] if var_map is empty).
+  std::optional<Id> lookup_mapped(const EGraph& g, std::span<const Id> values,
+                                  std::span<const uint32_t> var_map = {}) const;
 
  private:
   friend class PatternBuilder;

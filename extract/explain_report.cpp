@@ -8,7 +8,6 @@
 #include "extract/explain_report.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <deque>
 #include <map>
@@ -20,6 +19,7 @@
 #include "cost/egraph_cost.hpp"
 #include "egraph/arg_encoding.hpp"
 #include "egraph/explain.hpp"
+#include "egraph/from_graph.hpp"
 #include "extract/optimize_state.hpp"
 
 namespace eqfuse {
@@ -41,11 +41,7 @@ std::map<std::string, std::string> fused_op_rules(const RuleLibrary& lib) {
   std::map<std::string, std::string> out;
   for (const RuleDef& r : lib.rules()) {
     if (!r.has_label("fusion")) continue;
-    std::set<std::string> in_search;
-    for (const Node& n : r.search.nodes())
-      if (n.kind == NodeKind::Call) in_search.insert(n.target);
-    for (const Node& n : r.replace.nodes())
-      if (n.kind == NodeKind::Call && !in_search.count(n.target)) out.emplace(n.target, r.name);
+    for (const std::string& op : r.introduced_ops()) out.emplace(op, r.name);
   }
   return out;
 }
@@ -232,20 +228,6 @@ std::pair<Id, Id> proof_ends(const Ctx& c, Id fused, Id fused_cls,
   return {kNoId, kNoId};
 }
 
-// Proof terms print leaves as `placeholder@<symbol id>`; show the names.
-std::string with_leaf_names(std::string term) {
-  for (std::string_view leaf : {"placeholder@", "get_attr@"}) {
-    for (size_t at = term.find(leaf); at != std::string::npos; at = term.find(leaf, at + 1)) {
-      size_t digits = at + leaf.size(), end = digits;
-      while (end < term.size() && std::isdigit(static_cast<unsigned char>(term[end]))) ++end;
-      if (end == digits) continue;
-      uint32_t id = static_cast<uint32_t>(std::stoul(term.substr(digits, end - digits)));
-      term.replace(at, end - at, std::string(Symbol(id).str()));
-    }
-  }
-  return term;
-}
-
 void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
                const std::vector<size_t>& region, const ExplainOptions& opt, ChosenFusion& out) {
   auto [from, to] = proof_ends(c, fused, fused_cls, region);
@@ -263,7 +245,7 @@ void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
       std::string rule = s.rule;
       if (s.backward) rule += " (reverse)";
       if (s.coarse) rule += " (coarse)";
-      out.proof.push_back({rule, with_leaf_names(e.terms.to_string(s.term, opt.term_depth))});
+      out.proof.push_back({rule, e.terms.to_string(s.term, opt.term_depth, loaded_head_name)});
     }
   } catch (const Error& err) {
     out.proof_note = err.what();

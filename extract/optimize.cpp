@@ -75,16 +75,6 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   stats.extraction_optimal = st.extraction.optimal;
 }
 
-// Ops a fusion rule introduces: in its replace side but not its search side.
-std::set<std::string> introduced_ops(const RuleDef& r) {
-  std::set<std::string> in_search, out;
-  for (const Node& n : r.search.nodes())
-    if (n.kind == NodeKind::Call) in_search.insert(n.target);
-  for (const Node& n : r.replace.nodes())
-    if (n.kind == NodeKind::Call && !in_search.count(n.target)) out.insert(n.target);
-  return out;
-}
-
 void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& input,
                 const Graph& output, OptimizeStats& stats) {
   std::map<std::string, RuleRunStats> by_name;
@@ -112,7 +102,7 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
     if (!r.has_label("fusion")) continue;
     RuleRunStats& s = by_name[r.name];
     if (s.applications == 0) continue;
-    for (const std::string& op : introduced_ops(r)) {
+    for (const std::string& op : r.introduced_ops()) {
       int64_t extra = after[op] - before[op];
       if (extra <= 0) continue;
       s.chosen += static_cast<size_t>(extra);

@@ -18,6 +18,15 @@ bool RuleDef::has_label(std::string_view l) const {
   return std::find(labels.begin(), labels.end(), l) != labels.end();
 }
 
+std::set<std::string> RuleDef::introduced_ops() const {
+  std::set<std::string> in_search, out;
+  for (const Node& n : search.nodes())
+    if (n.kind == NodeKind::Call) in_search.insert(n.target);
+  for (const Node& n : replace.nodes())
+    if (n.kind == NodeKind::Call && !in_search.count(n.target)) out.insert(n.target);
+  return out;
+}
+
 // ---- RuleMatch ---------------------------------------------------------------
 
 Id RuleMatch::class_of(std::string_view name) const {
@@ -39,9 +48,7 @@ std::optional<Constant> RuleMatch::constant(std::string_view name) const {
 
 // ---- condition values of classes ----------------------------------------------
 
-namespace {
-
-CondValue constant_value(const Constant& c) {
+CondValue constant_cond_value(const Constant& c) {
   switch (c.kind) {
     case ConstKind::Int:
       return {c.as_int()};
@@ -64,6 +71,8 @@ CondValue constant_value(const Constant& c) {
   return {std::monostate{}};
 }
 
+namespace {
+
 CondValue type_value(const TensorFact& f, const EGraph& g, Id cls) {
   if (f.constant) return {*f.constant};
   CondValue v = type_cond_value(f.type);
@@ -76,7 +85,7 @@ CondValue type_value(const TensorFact& f, const EGraph& g, Id cls) {
 
 CondValue class_cond_value(const EGraph& g, const TensorAnalysis* types, Id cls) {
   cls = g.find(cls);
-  if (auto c = g.constant_of(cls)) return constant_value(*c);
+  if (auto c = g.constant_of(cls)) return constant_cond_value(*c);
   static const Symbol kListSym = Symbol::intern(graph_ops::kList);
   for (Id n : g.class_nodes(cls)) {
     NodeView v = g.node(n);

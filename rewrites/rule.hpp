@@ -30,6 +30,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -77,15 +78,21 @@ struct RuleDef {
   Graph search, replace;         // resolved (normalized) FX graphs
   SourceLoc loc;                 // where the rule was defined
   bool has_label(std::string_view l) const;
+  // Ops the rule introduces: called in replace but not in search (the fused
+  // kernel of a fusion rule). Used to credit fused nodes to their rule.
+  std::set<std::string> introduced_ops() const;
 };
 
 // A rejected match, kept for explanations: which rule, where (the class of
 // the first search output), which condition and why.
 struct Rejection {
   std::string rule;       // base rule name (no @stream suffix)
-  Id root = kNoId;        // class of the match root (canonical when recorded)
+  Id root = kNoId;        // class of the match root (canonical when recorded; kNoId
+                          // when it could not be looked up mid-iteration)
   std::string condition;  // condition text
   std::string detail;     // CondResult::detail
+  std::string rewrite;    // the compiled rewrite ("<rule>[-rev][@stream]")
+  std::vector<Id> values; // the match's bindings, in that rewrite's vars() order
 };
 struct RejectionLog {
   std::vector<Rejection> entries;
@@ -130,6 +137,31 @@ class RuleLibrary {
   std::vector<RuleDef> rules_;
   CondFunctions functions_;
 };
+
+// A rule's search side as one e-matching pattern (the anchors, as
+// RuleLibrary::compile searches them) for the ops of `stream`. With
+// `relax_literals`, every literal argument of an op call (a dtype, dims, an
+// int list, a defaulted None) is a fresh variable instead, listed in
+// `literals`; getitem indices stay literal. Explanations match the relaxed
+// pattern to find sites where only a literal differs from the rule's
+// (extract/explain_near_miss.hpp).
+struct SearchLiteral {
+  std::string var;   // the pattern variable standing for it ("lit:3")
+  std::string node;  // the search-side call carrying it ("transpose")
+  std::string op;    // that call's qualified op ("aten::transpose.int")
+  std::string arg;   // schema argument name; "name[i]" for an item of a list
+  Constant value;    // the literal the rule requires
+  Pattern owner;     // the call as a pattern (variables named as in the search)
+};
+struct SearchPattern {
+  MultiPattern pattern;
+  std::vector<SearchLiteral> literals;  // empty unless relaxed
+};
+SearchPattern compile_search_pattern(const RuleDef& rule, const OpRegistry& reg,
+                                     const std::string& stream, bool relax_literals);
+
+// The value of a constant for conditions and reports (an int list is a list).
+CondValue constant_cond_value(const Constant& c);
 
 // The value of a class for conditions: its constant, or its type
 // (tensor -> TensorType, SymInt -> int or symbolic int), prim::list -> list.

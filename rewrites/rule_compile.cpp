@@ -22,10 +22,21 @@ class SideCompiler {
   Pattern pattern(NodeRef r) { return b_.build(handle(r)); }
   const Graph& graph() const { return g_; }
 
+  // From now on, literal arguments of op calls become fresh variables
+  // ("lit:0", "lit:1", ...), recorded in relaxed(); getitem indices stay.
+  void relax_literals() { relax_ = true; }
+  struct Relaxed {
+    std::string var;
+    NodeRef owner;    // the call node whose argument it is
+    std::string arg;  // schema argument name, "name[i]" for an item of a list
+    Constant value;
+  };
+  const std::vector<Relaxed>& relaxed() const { return relaxed_; }
+
   using Handle = PatternBuilder::Handle;
   struct Sink {
     SideCompiler& self;
-    Handle constant(const Constant& c) { return self.b_.constant(c); }
+    Handle constant(const Constant& c) { return self.literal(c); }
     Handle node(NodeRef r) { return self.handle(r); }
     Handle list(Symbol op, std::span<const Handle> items) { return self.b_.op(op, items); }
   };
@@ -65,8 +76,31 @@ class SideCompiler {
                   n.meta.loc);
     Sink sink{*this};
     std::vector<Handle> kids;
-    for (const Arg& a : n.args) kids.push_back(encode_arg(a, sink));
+    for (size_t i = 0; i < n.args.size(); ++i) {
+      size_t first = relaxed_.size();
+      kids.push_back(encode_arg(n.args[i], sink));
+      name_literals(first, n, info.schema.args.at(i).name,
+                    std::holds_alternative<ArgList>(n.args[i].value));
+    }
     return b_.op(Symbol::intern(info.schema.qualified_name()), kids, payload_);
+  }
+
+  Handle literal(const Constant& c) {
+    if (!relax_) return b_.constant(c);
+    std::string var = fmt::format("lit:{}", relaxed_.size());
+    relaxed_.push_back({var, NodeRef{}, "", c});
+    return b_.var(var);
+  }
+
+  // Names the literals relaxed_[first..] of argument `arg` of call `n`:
+  // "dtype", or "output_mask[1]" for the items of a list encoded item by item.
+  void name_literals(size_t first, const Node& n, const std::string& arg, bool is_list) {
+    size_t count = relaxed_.size() - first;
+    bool whole = count == 1 && (!is_list || relaxed_[first].value.kind == ConstKind::IntList);
+    for (size_t k = first; k < relaxed_.size(); ++k) {
+      relaxed_[k].owner = *g_.find(n.name);
+      relaxed_[k].arg = whole ? arg : fmt::format("{}[{}]", arg, k - first);
+    }
   }
 
   const RuleDef& rule_;
@@ -75,6 +109,8 @@ class SideCompiler {
   uint64_t payload_;
   PatternBuilder b_;
   std::vector<std::optional<Handle>> memo_;
+  bool relax_ = false;
+  std::vector<Relaxed> relaxed_;
 };
 
 // Producer nodes to search for: each output with getitem projections of
@@ -109,30 +145,10 @@ std::vector<NodeRef> anchors(const Graph& g) {
   return kept;
 }
 
-// Looks a (ground once bound) pattern up in the e-graph without adding.
-std::optional<Id> lookup_pattern(const EGraph& g, const Pattern& p,
-                                 const std::vector<uint32_t>& var_slot,
-                                 std::span<const Id> values) {
-  std::vector<Id> ids(p.nodes().size(), kNoId);
-  std::vector<Id> kids;
-  for (uint32_t i = 0; i < p.nodes().size(); ++i) {
-    const PatternNode& n = p.nodes()[i];
-    if (n.is_var) {
-      ids[i] = g.find(values[var_slot[n.var]]);
-      continue;
-    }
-    kids.clear();
-    for (uint32_t c : p.children(n)) kids.push_back(ids[c]);
-    std::optional<Id> found = g.lookup(n.op, kids, n.payload);
-    if (!found) return std::nullopt;
-    ids[i] = g.find(*found);
-  }
-  return ids.back();
-}
-
 // Everything a condition needs at match time.
 struct ConditionContext {
   std::string rule;               // base name
+  std::string rewrite;            // compiled rewrite name
   std::vector<std::string> vars;  // bound inputs, in Condition::vars order
   struct Named {
     Pattern pattern;
@@ -150,7 +166,7 @@ struct ConditionContext {
       if (vars[i] == name) return values[i];
     auto it = named.find(name);
     if (it == named.end()) return std::nullopt;
-    return lookup_pattern(g, it->second.pattern, it->second.var_slot, values);
+    return it->second.pattern.lookup_mapped(g, values, it->second.var_slot);
   }
 
   CondEnv env(const EGraph& g, std::span<const Id> values) const {
@@ -164,8 +180,9 @@ struct ConditionContext {
   void reject(const EGraph& g, std::span<const Id> values, const std::string& cond,
               const std::string& detail) const {
     if (!log || log->entries.size() >= log->limit) return;
-    std::optional<Id> root = lookup_pattern(g, anchor.pattern, anchor.var_slot, values);
-    log->entries.push_back({rule, root ? *root : kNoId, cond, detail});
+    std::optional<Id> root = anchor.pattern.lookup_mapped(g, values, anchor.var_slot);
+    log->entries.push_back(
+        {rule, root ? *root : kNoId, cond, detail, rewrite, {values.begin(), values.end()}});
   }
 };
 
@@ -185,10 +202,14 @@ std::string rewrite_name(const std::string& base, bool reverse, const std::strin
   return name;
 }
 
+uint64_t stream_payload(const std::string& stream) {
+  return stream.empty() ? 0 : Symbol::intern(stream).id();
+}
+
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
                           const std::string& stream, const CondFunctions& fns,
                           const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log) {
-  uint64_t payload = stream.empty() ? 0 : Symbol::intern(stream).id();
+  uint64_t payload = stream_payload(stream);
   const Graph& from_g = reverse ? rule.replace : rule.search;
   const Graph& to_g = reverse ? rule.search : rule.replace;
   SideCompiler from(rule, from_g, reg, payload), to(rule, to_g, reg, payload);
@@ -205,6 +226,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
 
   auto ctx = std::make_shared<ConditionContext>();
   ctx->rule = rule.name;
+  ctx->rewrite = rewrite_name(rule.name, reverse, stream);
   ctx->vars = lhs.vars();
   ctx->functions = &fns;
   ctx->types = types;
@@ -244,7 +266,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
            std::map<std::string, Id, std::less<>> values;
            for (size_t i = 0; i < ctx->vars.size(); ++i) values[ctx->vars[i]] = vals[i];
            for (const auto& [name, n] : ctx->named)
-             if (auto id = lookup_pattern(g, n.pattern, n.var_slot, vals)) values[name] = *id;
+             if (auto id = n.pattern.lookup_mapped(g, vals, n.var_slot)) values[name] = *id;
            if (check(RuleMatch(g, ctx->types, values))) return true;
            ctx->reject(g, vals, label, "the C++ check returned false");
            return false;
@@ -272,6 +294,21 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
         out.reverse.push_back(reverse);
       }
     }
+  }
+  return out;
+}
+
+SearchPattern compile_search_pattern(const RuleDef& rule, const OpRegistry& reg,
+                                     const std::string& stream, bool relax_literals) {
+  SideCompiler side(rule, rule.search, reg, stream_payload(stream));
+  if (relax_literals) side.relax_literals();
+  std::vector<MultiPatternPart> parts;
+  for (NodeRef a : anchors(rule.search)) parts.push_back({"", side.pattern(a)});
+  SearchPattern out{MultiPattern(std::move(parts)), {}};
+  for (const SideCompiler::Relaxed& r : side.relaxed()) {
+    const Node& owner = rule.search.node(r.owner);
+    out.literals.push_back({r.var, owner.name, std::string(reg.info(owner.op).schema.qualified_name()),
+                            r.arg, r.value, side.pattern(r.owner)});
   }
   return out;
 }
