@@ -20,6 +20,7 @@
 #include "egraph/arg_encoding.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/from_graph.hpp"
+#include "extract/explain_near_miss.hpp"
 #include "extract/optimize_state.hpp"
 
 namespace eqfuse {
@@ -54,6 +55,7 @@ struct Ctx {
   const OpRegistry& reg;
   std::map<std::string, std::string> rule_of;  // fused op -> rule
   std::map<Id, std::string> names;             // canonical class -> first input node name
+  std::map<Id, std::vector<size_t>> inputs_at;  // canonical class -> input node indices
   std::map<Id, Id> chosen;                     // extracted class -> chosen e-node
   std::map<Id, std::vector<Id>> users;         // class -> extracted classes using it
   std::set<Id> roots;
@@ -62,8 +64,10 @@ struct Ctx {
       : r(res), st(*res.state), g(*res.state->egraph), reg(registry) {
     rule_of = fused_op_rules(*st.library);
     for (size_t i = 0; i < st.input.nodes().size() && i < st.loaded.node_class.size(); ++i)
-      if (st.loaded.node_class[i] != kNoId)
+      if (st.loaded.node_class[i] != kNoId) {
         names.emplace(g.find(st.loaded.node_class[i]), st.input.nodes()[i].name);
+        inputs_at[g.find(st.loaded.node_class[i])].push_back(i);
+      }
     for (Id cls : st.problem.eclass_of) {
       Id n = st.problem.chosen_node(st.extraction, cls);
       if (n != kNoId) chosen.emplace(cls, n);
@@ -93,6 +97,15 @@ struct Ctx {
                          index ? index->to_string() : "?");
     }
     return short_name(op_name(ch->second));
+  }
+  // The input node at a class, preferring one whose op is `op` (a class
+  // can hold several input nodes, e.g. a no-op cast and its operand).
+  std::string site_name(Id cls, std::string_view op) const {
+    auto it = inputs_at.find(cls);
+    if (it != inputs_at.end())
+      for (size_t i : it->second)
+        if (st.input.nodes()[i].target == op) return st.input.nodes()[i].name;
+    return name_of(cls);
   }
   static std::string short_name(const std::string& op) {
     size_t colon = op.find("::");
@@ -441,8 +454,15 @@ std::vector<RejectedMatch> rejected_matches(const Ctx& c) {
   std::vector<RejectedMatch> out;
   std::set<std::tuple<std::string, std::string, std::string>> seen;
   for (const Rejection& rej : c.st.rules.rejections->entries) {
-    Id root = rej.root == kNoId ? kNoId : c.g.find(rej.root);
-    std::string at = c.name_of(root);
+    Id root = c.st.rules.rejection_root(c.g, rej);
+    const Rewrite* rw = c.st.rules.find(rej.rewrite);
+    std::string at = rw == nullptr ? c.name_of(root)
+                                   : c.site_name(root, rw->searcher()
+                                                           .pattern()
+                                                           .parts()
+                                                           .front()
+                                                           .pattern.root_node()
+                                                           .op.str());
     if (!seen.insert({rej.rule, at, rej.condition}).second) continue;
     out.push_back({rej.rule, at, rej.condition, rej.detail});
   }
@@ -516,6 +536,8 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   rep.chosen = chosen_fusions(c, options);
   for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
   rep.rejected = rejected_matches(c);
+  rep.near_misses =
+      find_near_misses(c.st, reg, [&c](Id cls, std::string_view op) { return c.site_name(cls, op); });
   rep.cross_stream = cross_stream_near_misses(c);
   rep.reinplace = explain_reinplace(r, c.st.model->hints());
   return rep;
@@ -583,6 +605,9 @@ std::string format_explanation_text(const ExplainReport& rep) {
   out += "rejected by a condition:\n";
   if (rep.rejected.empty()) out += "  none\n";
   for (const RejectedMatch& m : rep.rejected) out += fmt::format("  {}\n", rejection_sentence(m));
+  out += "near misses:\n";
+  if (rep.near_misses.empty()) out += "  none\n";
+  for (const NearMiss& m : rep.near_misses) out += fmt::format("  {}\n", near_miss_sentence(m));
   out += "rules off:\n";
   size_t off = 0;
   for (const RuleRunStats& s : rep.rules)
@@ -645,6 +670,20 @@ OJson unchosen_json(const UnchosenFusion& u) {
           {"reason", u.reason}};
 }
 
+OJson near_miss_json(const NearMiss& m) {
+  OJson literals = OJson::array();
+  for (const LiteralMismatch& d : m.literals)
+    literals.push_back(
+        {{"node", d.node}, {"arg", d.arg}, {"found", d.found}, {"needed", d.needed}});
+  return {{"rule", m.rule},
+          {"at", m.at},
+          {"literals", std::move(literals)},
+          {"layout_rule", m.layout_rule},
+          {"layout_condition", m.layout_condition},
+          {"layout_detail", m.layout_detail},
+          {"reason", near_miss_sentence(m)}};
+}
+
 }  // namespace
 
 std::string explanation_to_json(const ExplainReport& rep) {
@@ -664,6 +703,8 @@ std::string explanation_to_json(const ExplainReport& rep) {
                              {"condition", m.condition},
                              {"detail", m.detail},
                              {"reason", rejection_sentence(m)}});
+  j["near_misses"] = OJson::array();
+  for (const NearMiss& m : rep.near_misses) j["near_misses"].push_back(near_miss_json(m));
   j["cross_stream"] = OJson::array();
   for (const CrossStreamNearMiss& c : rep.cross_stream)
     j["cross_stream"].push_back({{"rule", c.rule},

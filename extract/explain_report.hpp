@@ -19,6 +19,10 @@
 //  * rejected matches: structural matches refused by a `where` condition,
 //    with the condition and the values that failed it (the rewrites'
 //    RejectionLog), located at the input node that roots the match;
+//  * near misses: a fusion pattern whose ops all match but a literal
+//    argument differs (a cast to bf16 where the rule needs float32), or
+//    that a rejected layout rule kept from matching
+//    (extract/explain_near_miss.hpp);
 //  * rules switched off (mode exclusions, toggles) with the reason, and
 //    cross-stream near misses: an input edge between two ops of one fusion
 //    rule's pattern whose ends are on different streams (rules compile per
@@ -81,6 +85,26 @@ struct RejectedMatch {
   std::string detail;     // the values that failed it
 };
 
+// An argument of a near miss whose value differs from the rule's literal.
+struct LiteralMismatch {
+  std::string node;    // the graph node carrying it (input name when there is one)
+  std::string arg;     // schema argument name ("dtype", "dim1", "output_mask[1]")
+  std::string found;   // its value in the graph ("torch.bfloat16", "-1")
+  std::string needed;  // the literal the rule's pattern has
+};
+
+// A fusion rule's pattern that almost matched (extract/explain_near_miss.hpp):
+// every op matched but some literal arguments differ, and/or the pattern
+// would match had a layout rule rewritten the site, but that rule's
+// condition failed there.
+struct NearMiss {
+  std::string rule;
+  std::string at;                         // input node rooting the almost-match
+  std::vector<LiteralMismatch> literals;  // empty: only a layout rule stood in the way
+  std::string layout_rule;                // "" when no layout rule is involved
+  std::string layout_condition, layout_detail;
+};
+
 struct CrossStreamNearMiss {
   std::string rule;
   std::string producer, producer_stream;  // "" = default stream
@@ -93,6 +117,7 @@ struct ExplainReport {
   std::vector<ChosenFusion> chosen;
   std::vector<UnchosenFusion> not_chosen;
   std::vector<RejectedMatch> rejected;
+  std::vector<NearMiss> near_misses;
   std::vector<CrossStreamNearMiss> cross_stream;
   std::vector<RuleRunStats> rules;  // disabled ones carry their toggle reason
   ReinplaceExplanation reinplace;   // what the reinplace passes did after extraction
@@ -113,5 +138,6 @@ std::string explanation_to_json(const ExplainReport& rep);
 // "off: <reason>" lines are emitted for these; exposed for the HTML page.
 std::string rejection_sentence(const RejectedMatch& m);
 std::string cross_stream_sentence(const CrossStreamNearMiss& c);
+std::string near_miss_sentence(const NearMiss& m);
 
 }  // namespace eqfuse

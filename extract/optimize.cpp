@@ -15,6 +15,7 @@
 #include "extract/optimize_state.hpp"
 #include "extract/to_graph.hpp"
 #include "graph/fx_printer.hpp"
+#include "graph/streams.hpp"
 
 namespace eqfuse {
 namespace {
@@ -25,13 +26,10 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
-// Stream labels used in the graph ("" = default stream first).
-std::vector<std::string> stream_labels(const Graph& g) {
-  std::set<std::string> labels;
-  for (const Node& n : g.nodes())
-    if (!n.meta.stream.empty()) labels.insert(n.meta.stream);
+// Rules compile once per stream: the default stream ("") and each label.
+std::vector<std::string> rule_streams(const Graph& g) {
   std::vector<std::string> out{""};
-  out.insert(out.end(), labels.begin(), labels.end());
+  for (std::string& label : stream_labels(g)) out.push_back(std::move(label));
   return out;
 }
 
@@ -167,7 +165,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->loaded = load_into_egraph(input, reg, *st->egraph);
   st->egraph->rebuild();
   st->input_node_ids = st->egraph->num_ids();
-  st->rules = st->library->compile(opt.rules, stream_labels(input), st->types.get());
+  st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get());
   stats.phase_ms["load"] = ms_since(t0);
 
   t0 = Clock::now();

@@ -1,5 +1,6 @@
 #include "graph/streams.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,13 @@ void assign_stream_labels(Graph& g) {
       stack.pop_back();
     }
   }
+}
+
+std::vector<std::string> stream_labels(const Graph& g) {
+  std::set<std::string> labels;
+  for (const Node& n : g.nodes())
+    if (!n.meta.stream.empty()) labels.insert(n.meta.stream);
+  return {labels.begin(), labels.end()};
 }
 
 }  // namespace eqfuse

@@ -12,6 +12,9 @@
 // itself gets the label it opens and scope_exit the label it closes.
 // Fusion rules must not mix nodes with different labels.
 #pragma once
+#include <string>
+#include <vector>
+
 #include "graph/graph.hpp"
 
 namespace eqfuse {
@@ -23,5 +26,9 @@ inline constexpr std::string_view kUserStreamLabelKey = "_user_stream_label";
 // Recomputes meta.stream for every node (idempotent). An unmatched
 // scope_exit throws Error at its location.
 void assign_stream_labels(Graph& g);
+
+// The non-default stream labels the graph's nodes use, sorted ("" is the
+// default stream and is not listed).
+std::vector<std::string> stream_labels(const Graph& g);
 
 }  // namespace eqfuse

@@ -1358,13 +1358,6 @@ void run_pass_b(PassState& st) {
 
 // ---- driver ----------------------------------------------------------------------------------
 
-std::vector<std::string> stream_labels(const Graph& g) {
-  std::set<std::string> labels;
-  for (const Node& n : g.nodes())
-    if (!n.meta.stream.empty()) labels.insert(n.meta.stream);
-  return {labels.begin(), labels.end()};
-}
-
 void note_unusable_entries(const ReinplaceOptions& o, const OpRegistry& reg, ReinplaceLog& log) {
   for (const InplaceableOp& e : o.table.entries()) {
     std::string why = InplaceableOpTable::unusable_reason(e, reg);

@@ -104,7 +104,15 @@ struct CompiledRules {
   // base rule name for each rewrite (strips "-rev" and "@stream").
   std::vector<std::string> base_name;
   std::vector<bool> reverse;
+  std::vector<std::string> streams;  // the labels compiled for ("" = default stream)
   std::shared_ptr<RejectionLog> rejections = std::make_shared<RejectionLog>();
+
+  const Rewrite* find(std::string_view rewrite_name) const;
+  // The class (canonical in `g`, which must be clean) a rejected match is
+  // rooted at: the recorded root, else its anchor looked up from the
+  // bindings (a match rejected mid-iteration may not have been found then).
+  // kNoId if neither works.
+  Id rejection_root(const EGraph& g, const Rejection& r) const;
 };
 
 class RuleLibrary {

@@ -283,6 +283,7 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
   CompiledRules out;
   std::vector<std::string> stream_list(streams.begin(), streams.end());
   if (stream_list.empty()) stream_list.push_back("");
+  out.streams = stream_list;
   for (const RuleDef& rule : rules_) {
     if (!rule_toggle(rule.name, rule.labels, cfg).enabled) continue;
     for (const std::string& stream : stream_list) {
@@ -296,6 +297,23 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
     }
   }
   return out;
+}
+
+const Rewrite* CompiledRules::find(std::string_view rewrite_name) const {
+  for (const Rewrite& r : rewrites)
+    if (r.name() == rewrite_name) return &r;
+  return nullptr;
+}
+
+Id CompiledRules::rejection_root(const EGraph& g, const Rejection& r) const {
+  if (r.root != kNoId) return g.find(r.root);
+  const Rewrite* rw = find(r.rewrite);
+  if (rw == nullptr || r.values.size() != rw->vars().size()) return kNoId;
+  const MultiPatternPart& anchor = rw->searcher().pattern().parts().front();
+  std::vector<uint32_t> slots;
+  for (const std::string& v : anchor.pattern.vars()) slots.push_back(*rw->searcher().pattern().var_index(v));
+  std::optional<Id> root = anchor.pattern.lookup_mapped(g, r.values, slots);
+  return root ? *root : kNoId;
 }
 
 SearchPattern compile_search_pattern(const RuleDef& rule, const OpRegistry& reg,
