@@ -257,13 +257,14 @@ std::string list_section(std::string_view title, const std::vector<std::string>&
 std::string rule_table(const ExplainReport& rep) {
   std::string out =
       "<h2>Rules</h2>\n<table><tr><th>rule</th><th>candidates</th><th>fired</th>"
-      "<th>chosen</th><th>rejected</th><th>note</th></tr>\n";
+      "<th>chosen</th><th>rejected</th><th>near misses</th><th>note</th></tr>\n";
   for (const RuleRunStats& s : rep.rules) {
     std::string note = s.enabled ? "" : "off: " + s.toggle_reason;
     for (const auto& [cond, n] : s.rejected_by) note += fmt::format("{}x `{}` ", n, cond);
     out += fmt::format(
-        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        escape_html(s.rule), s.matches, s.applications, s.chosen, s.rejected, escape_html(note));
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        escape_html(s.rule), s.matches, s.applications, s.chosen, s.rejected,
+        near_miss_count(rep, s.rule), escape_html(note));
   }
   return out + "</table>\n";
 }
@@ -407,6 +408,9 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   lines.clear();
   for (const RejectedMatch& m : rep.rejected) lines.push_back(rejection_sentence(m));
   out += list_section("Rejected by a condition", lines);
+  lines.clear();
+  for (const NearMiss& m : rep.near_misses) lines.push_back(near_miss_sentence(m));
+  out += list_section("Near misses", lines);
   lines.clear();
   for (const RuleRunStats& s : rep.rules)
     if (!s.enabled) lines.push_back(s.rule + ": " + s.toggle_reason);

@@ -6,13 +6,14 @@
 //
 // The page holds the summary, the before and after graphs, the chosen
 // fusions (each an anchor `fusion-N` with its cost table and proof), the
-// fusions possible but not chosen, rejections, rules off, cross-stream near
-// misses, the per-rule table and the reinplace decisions (each a table row
-// `reinplace-N`). Graphs are drawn by Graphviz: when `dot` is on PATH the
-// DOT text is run through `dot -Tsvg` and the SVG inlined (fused kernels and
-// the input nodes they replace are filled and link to their explanation).
-// When `dot` is missing, fails or runs longer than the timeout (it is then
-// killed), the page says why and embeds the DOT text instead.
+// fusions possible but not chosen, rejections, near misses, rules off,
+// cross-stream near misses, the per-rule table and the reinplace decisions
+// (each a table row `reinplace-N`). Graphs are drawn by Graphviz: when `dot`
+// is on PATH the DOT text is run through `dot -Tsvg` and the SVG inlined
+// (fused kernels and the input nodes they replace are filled and link to
+// their explanation). When `dot` is missing, fails or runs longer than the
+// timeout (it is then killed), the page says why and embeds the DOT text
+// instead.
 #pragma once
 #include <map>
 #include <optional>

@@ -512,6 +512,11 @@ std::string stream_label(const std::string& s) {
 
 }  // namespace
 
+size_t near_miss_count(const ExplainReport& rep, std::string_view rule) {
+  return static_cast<size_t>(std::count_if(rep.near_misses.begin(), rep.near_misses.end(),
+                                           [&](const NearMiss& m) { return m.rule == rule; }));
+}
+
 std::string rejection_sentence(const RejectedMatch& m) {
   return fmt::format("{} rejected at {}: `{}` failed{}", m.rule, m.at, m.condition,
                      m.detail.empty() ? "" : " (" + m.detail + ")");
@@ -575,18 +580,18 @@ std::string format_chosen(const ChosenFusion& f) {
   return out;
 }
 
-std::string format_rule_table(const std::vector<RuleRunStats>& rules) {
-  std::string out = fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}\n", "rule", "candidates", "fired",
-                                "chosen", "rejected");
-  for (const RuleRunStats& s : rules) {
+std::string format_rule_table(const ExplainReport& rep) {
+  std::string out = fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8} {:>5}\n", "rule", "candidates",
+                                "fired", "chosen", "rejected", "near");
+  for (const RuleRunStats& s : rep.rules) {
     if (!s.enabled) {
       out += fmt::format("{:<46} off: {}\n", s.rule, s.toggle_reason);
       continue;
     }
     std::string why;
     for (const auto& [cond, n] : s.rejected_by) why += fmt::format(" [{}x `{}`]", n, cond);
-    out += fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8}{}\n", s.rule, s.matches, s.applications,
-                       s.chosen, s.rejected, why);
+    out += fmt::format("{:<46} {:>10} {:>6} {:>6} {:>8} {:>5}{}\n", s.rule, s.matches,
+                       s.applications, s.chosen, s.rejected, near_miss_count(rep, s.rule), why);
   }
   return out;
 }
@@ -617,7 +622,7 @@ std::string format_explanation_text(const ExplainReport& rep) {
   if (rep.cross_stream.empty()) out += "  none\n";
   for (const CrossStreamNearMiss& c : rep.cross_stream)
     out += fmt::format("  {}\n", cross_stream_sentence(c));
-  out += format_rule_table(rep.rules);
+  out += format_rule_table(rep);
   out += format_reinplace_text(rep.reinplace);
   return out;
 }
@@ -722,7 +727,8 @@ std::string explanation_to_json(const ExplainReport& rep) {
                           {"fired", s.applications},
                           {"chosen", s.chosen},
                           {"rejected", s.rejected},
-                          {"rejected_by", s.rejected_by}});
+                          {"rejected_by", s.rejected_by},
+                          {"near_misses", near_miss_count(rep, s.rule)}});
   j["reinplace"] = reinplace_to_json(rep.reinplace);
   return j.dump(2);
 }

@@ -34,6 +34,7 @@
 //    (extract/explain_reinplace.hpp).
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "cost/cost_model.hpp"
@@ -139,5 +140,7 @@ std::string explanation_to_json(const ExplainReport& rep);
 std::string rejection_sentence(const RejectedMatch& m);
 std::string cross_stream_sentence(const CrossStreamNearMiss& c);
 std::string near_miss_sentence(const NearMiss& m);
+// Near misses of `rule` in the report (the per-rule table's "near" column).
+size_t near_miss_count(const ExplainReport& rep, std::string_view rule);
 
 }  // namespace eqfuse
