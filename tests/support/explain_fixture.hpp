@@ -1,0 +1,54 @@
+// Running the optimize pipeline with explanations from tests: an FX text or
+// a file under the source root in, the input graph, the optimize result and
+// the explanation report out.
+//
+//   Explained e = explain_text(fx, "case.fx");
+//   Explained f = explain_source_file("tests/scenarios/fusion/C5_cast_to_bf16_not_float32.fx");
+//   EXPECT_FALSE(e.report.near_misses.empty());
+#pragma once
+#include <string>
+
+#include "extract/explain_report.hpp"
+#include "extract/optimize.hpp"
+#include "graph/load.hpp"
+
+namespace eqfuse::testing_support {
+
+inline const OpRegistry& builtin_registry() {
+  static const OpRegistry r = OpRegistry::with_builtin_ops();
+  return r;
+}
+
+struct Explained {
+  Graph input;
+  OptimizeResult result;
+  ExplainReport report;
+};
+
+inline Explained explain_text(const std::string& text, const std::string& name,
+                              ExecMode mode = ExecMode::ReduceOverhead) {
+  const OpRegistry& reg = builtin_registry();
+  Explained e{load_graph(text, name, reg).graph, {}, {}};
+  OptimizeOptions opt;
+  opt.rules.mode = mode;
+  opt.record_explanations = true;
+  e.result = optimize_graph(e.input, reg, opt);
+  e.report = explain_run(e.result, reg);
+  return e;
+}
+
+// `rel_path` is relative to the source root.
+inline Explained explain_source_file(const std::string& rel_path,
+                                     ExecMode mode = ExecMode::ReduceOverhead) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
+  return explain_text(read_file_or_stdin(path), path, mode);
+}
+
+// Calls of `op` (qualified name) in the graph.
+inline size_t count_calls(const Graph& g, const std::string& op) {
+  size_t n = 0;
+  for (const Node& node : g.nodes()) n += node.kind == NodeKind::Call && node.target == op;
+  return n;
+}
+
+}  // namespace eqfuse::testing_support
