@@ -16,6 +16,7 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "tests/support/fusion_scenarios.hpp"
 
 namespace eqfuse {
 namespace {
@@ -23,27 +24,16 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-const fs::path kDir = fs::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/fusion";
+const fs::path kDir = testing_support::kFusionScenarioDir;
 
 const OpRegistry& reg() {
   static const OpRegistry r = OpRegistry::with_builtin_ops();
   return r;
 }
 
-std::vector<Json> scenarios() {
-  Json doc = Json::parse(read_file_or_stdin((kDir / "scenarios.json").string()));
-  return doc.at("scenarios").get<std::vector<Json>>();
-}
+std::vector<Json> scenarios() { return testing_support::fusion_scenarios(); }
 
-OptimizeOptions options_for(const Json& s) {
-  OptimizeOptions opt;
-  opt.rules.mode = parse_exec_mode(s.at("mode").get<std::string>());
-  for (const char* key : {"disable_labels", "disable_rules"}) {
-    if (!s.contains(key)) continue;
-    for (const auto& x : s.at(key)) opt.rules.disable.push_back(x.get<std::string>());
-  }
-  return opt;
-}
+OptimizeOptions options_for(const Json& s) { return testing_support::fusion_scenario_options(s); }
 
 class FusionScenario : public ::testing::TestWithParam<Json> {};
 

@@ -26,22 +26,33 @@ struct Explained {
 };
 
 inline Explained explain_text(const std::string& text, const std::string& name,
-                              ExecMode mode = ExecMode::ReduceOverhead) {
+                              OptimizeOptions opt) {
   const OpRegistry& reg = builtin_registry();
   Explained e{load_graph(text, name, reg).graph, {}, {}};
-  OptimizeOptions opt;
-  opt.rules.mode = mode;
   opt.record_explanations = true;
   e.result = optimize_graph(e.input, reg, opt);
   e.report = explain_run(e.result, reg);
   return e;
 }
 
+inline Explained explain_text(const std::string& text, const std::string& name,
+                              ExecMode mode = ExecMode::ReduceOverhead) {
+  OptimizeOptions opt;
+  opt.rules.mode = mode;
+  return explain_text(text, name, opt);
+}
+
 // `rel_path` is relative to the source root.
+inline Explained explain_source_file(const std::string& rel_path, const OptimizeOptions& opt) {
+  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
+  return explain_text(read_file_or_stdin(path), path, opt);
+}
+
 inline Explained explain_source_file(const std::string& rel_path,
                                      ExecMode mode = ExecMode::ReduceOverhead) {
-  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
-  return explain_text(read_file_or_stdin(path), path, mode);
+  OptimizeOptions opt;
+  opt.rules.mode = mode;
+  return explain_source_file(rel_path, opt);
 }
 
 // Calls of `op` (qualified name) in the graph.

@@ -1,0 +1,41 @@
+// The fusion acceptance scenarios (tests/scenarios/fusion/scenarios.json and
+// README.md there) as tests read them: the entries, and the optimize
+// options an entry asks for (mode and rule toggles).
+//
+//   for (const nlohmann::json& s : fusion_scenarios()) {
+//     OptimizeOptions opt = fusion_scenario_options(s);
+//     std::filesystem::path file = kFusionScenarioDir / s.at("file").get<std::string>();
+//   }
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "extract/optimize.hpp"
+#include "graph/load.hpp"
+#include "rewrites/config.hpp"
+
+namespace eqfuse::testing_support {
+
+inline const std::filesystem::path kFusionScenarioDir =
+    std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/fusion";
+
+inline std::vector<nlohmann::json> fusion_scenarios() {
+  nlohmann::json doc = nlohmann::json::parse(
+      read_file_or_stdin((kFusionScenarioDir / "scenarios.json").string()));
+  return doc.at("scenarios").get<std::vector<nlohmann::json>>();
+}
+
+inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
+  OptimizeOptions opt;
+  opt.rules.mode = parse_exec_mode(s.at("mode").get<std::string>());
+  for (const char* key : {"disable_labels", "disable_rules"}) {
+    if (!s.contains(key)) continue;
+    for (const auto& x : s.at(key)) opt.rules.disable.push_back(x.get<std::string>());
+  }
+  return opt;
+}
+
+}  // namespace eqfuse::testing_support
