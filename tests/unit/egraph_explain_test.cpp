@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "egraph/bench_workloads.hpp"
+#include "egraph/from_graph.hpp"
 #include "egraph/runner.hpp"
 
 namespace eqfuse {
@@ -189,6 +190,22 @@ TEST(Explain, PrintsDepthLimitedTerms) {
   std::string text = e.to_string(2);
   EXPECT_NE(text.find("…"), std::string::npos);
   EXPECT_NE(text.find("    ; "), std::string::npos);
+}
+
+// Heads print `op@payload` by default; a namer (here the graph loader's)
+// turns payloads into names: inputs, opaque ops at their node, stream labels.
+TEST(TermBankNames, HeadNamerNamesLoadedGraphPayloads) {
+  TermBank bank;
+  auto sym = [](std::string_view s) { return Symbol::intern(s); };
+  uint32_t x = bank.intern(sym(graph_ops::kPlaceholder), sym("arg0_1").id(), {});
+  uint32_t opaque = bank.intern(sym("opaque:npu::attention"), sym("attention_3").id(),
+                                std::vector<uint32_t>{x});
+  uint32_t on_stream =
+      bank.intern(sym("aten::relu"), sym("stream2").id(), std::vector<uint32_t>{opaque});
+  uint32_t plain = bank.intern(sym("aten::neg"), 0, std::vector<uint32_t>{on_stream});
+  EXPECT_EQ(bank.to_string(plain, -1, loaded_head_name),
+            "(aten::neg (aten::relu@stream2 (npu::attention@attention_3 arg0_1)))");
+  EXPECT_EQ(bank.to_string(x), fmt::format("placeholder@{}", sym("arg0_1").id()));
 }
 
 }  // namespace
