@@ -121,8 +121,8 @@ std::vector<LiteralMismatch> mismatches(const OptimizeState& st, const SiteNamer
 
 // Per root class of a relaxed match: the fewest literal differences; a root
 // with an exact match (no difference) is dropped.
-void literal_near_misses(const OptimizeState& st, const SiteNamer& site_name,
-                         const FusionSearch& f, std::vector<NearMiss>& out) {
+void literal_near_misses(const OptimizeState& st, const SiteNamer& site_name, const FusionSearch& f,
+                         std::vector<NearMiss>& out) {
   if (f.relaxed.literals.empty()) return;
   const EGraph& g = *st.egraph;
   std::vector<Id> matches;
@@ -250,8 +250,8 @@ class Overlay {
   using Next = std::function<bool(std::vector<Id>&)>;
 
   Id add_node(HNode n) {
-    bool all_real = std::all_of(n.children.begin(), n.children.end(),
-                                [&](Id c) { return c < g_.num_ids(); });
+    bool all_real =
+        std::all_of(n.children.begin(), n.children.end(), [&](Id c) { return c < g_.num_ids(); });
     if (all_real)
       if (std::optional<Id> hit = g_.lookup(n.op, n.children, n.payload)) return find(*hit);
     for (const auto& [cls, nodes] : extra_)
@@ -268,8 +268,7 @@ class Overlay {
 
   // Backtracking match of pattern node `i` at class `cls`; `next` continues
   // with the bindings made so far and decides.
-  bool match(const Pattern& p, uint32_t i, Id cls, std::vector<Id>& bound,
-             const Next& next) const {
+  bool match(const Pattern& p, uint32_t i, Id cls, std::vector<Id>& bound, const Next& next) const {
     const PatternNode& pn = p.nodes()[i];
     cls = find(cls);
     if (pn.is_var) {
@@ -300,15 +299,14 @@ class Overlay {
   bool match_children(const Pattern& p, const PatternNode& pn, size_t k, std::span<const Id> kids,
                       std::vector<Id>& bound, const Next& next) const {
     if (k == kids.size()) return next(bound);
-    return match(p, p.children(pn)[k], kids[k], bound, [&](std::vector<Id>& b) {
-      return match_children(p, pn, k + 1, kids, b, next);
-    });
+    return match(p, p.children(pn)[k], kids[k], bound,
+                 [&](std::vector<Id>& b) { return match_children(p, pn, k + 1, kids, b, next); });
   }
 
   const EGraph& g_;
   Id next_;
-  std::map<Id, Id> rep_;                   // merged class -> its representative
-  std::map<Id, std::vector<Id>> members_;  // representative -> merged classes
+  std::map<Id, Id> rep_;                    // merged class -> its representative
+  std::map<Id, std::vector<Id>> members_;   // representative -> merged classes
   std::map<Id, std::vector<HNode>> extra_;  // class -> hypothetical nodes
 };
 
@@ -329,8 +327,7 @@ void replay(Overlay& ov, const EGraph& g, const Rewrite& rw, std::span<const Id>
 int pattern_depth(const Pattern& p) {
   std::vector<int> depth(p.nodes().size(), 0);
   for (size_t i = 0; i < p.nodes().size(); ++i)
-    for (uint32_t c : p.children(p.nodes()[i]))
-      depth[i] = std::max(depth[i], depth[c] + 1);
+    for (uint32_t c : p.children(p.nodes()[i])) depth[i] = std::max(depth[i], depth[c] + 1);
   return depth.empty() ? 0 : depth.back();
 }
 
@@ -375,9 +372,8 @@ void layout_near_misses(const OptimizeState& st, const SiteNamer& site_name,
 std::vector<NearMiss> merge_by_site(std::vector<NearMiss> all) {
   std::vector<NearMiss> out;
   for (NearMiss& m : all) {
-    auto same = std::find_if(out.begin(), out.end(), [&](const NearMiss& o) {
-      return o.rule == m.rule && o.at == m.at;
-    });
+    auto same = std::find_if(out.begin(), out.end(),
+                             [&](const NearMiss& o) { return o.rule == m.rule && o.at == m.at; });
     if (same == out.end()) {
       out.push_back(std::move(m));
       continue;

@@ -53,11 +53,11 @@ struct Ctx {
   const OptimizeState& st;
   const EGraph& g;
   const OpRegistry& reg;
-  std::map<std::string, std::string> rule_of;  // fused op -> rule
-  std::map<Id, std::string> names;             // canonical class -> first input node name
+  std::map<std::string, std::string> rule_of;   // fused op -> rule
+  std::map<Id, std::string> names;              // canonical class -> first input node name
   std::map<Id, std::vector<size_t>> inputs_at;  // canonical class -> input node indices
-  std::map<Id, Id> chosen;                     // extracted class -> chosen e-node
-  std::map<Id, std::vector<Id>> users;         // class -> extracted classes using it
+  std::map<Id, Id> chosen;                      // extracted class -> chosen e-node
+  std::map<Id, std::vector<Id>> users;          // class -> extracted classes using it
   std::set<Id> roots;
 
   Ctx(const OptimizeResult& res, const OpRegistry& registry)
@@ -456,13 +456,11 @@ std::vector<RejectedMatch> rejected_matches(const Ctx& c) {
   for (const Rejection& rej : c.st.rules.rejections->entries) {
     Id root = c.st.rules.rejection_root(c.g, rej);
     const Rewrite* rw = c.st.rules.find(rej.rewrite);
-    std::string at = rw == nullptr ? c.name_of(root)
-                                   : c.site_name(root, rw->searcher()
-                                                           .pattern()
-                                                           .parts()
-                                                           .front()
-                                                           .pattern.root_node()
-                                                           .op.str());
+    std::string at =
+        rw == nullptr
+            ? c.name_of(root)
+            : c.site_name(root,
+                          rw->searcher().pattern().parts().front().pattern.root_node().op.str());
     if (!seen.insert({rej.rule, at, rej.condition}).second) continue;
     out.push_back({rej.rule, at, rej.condition, rej.detail});
   }
@@ -541,8 +539,8 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   rep.chosen = chosen_fusions(c, options);
   for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
   rep.rejected = rejected_matches(c);
-  rep.near_misses =
-      find_near_misses(c.st, reg, [&c](Id cls, std::string_view op) { return c.site_name(cls, op); });
+  rep.near_misses = find_near_misses(
+      c.st, reg, [&c](Id cls, std::string_view op) { return c.site_name(cls, op); });
   rep.cross_stream = cross_stream_near_misses(c);
   rep.reinplace = explain_reinplace(r, c.st.model->hints());
   return rep;

@@ -86,13 +86,13 @@ struct RuleDef {
 // A rejected match, kept for explanations: which rule, where (the class of
 // the first search output), which condition and why.
 struct Rejection {
-  std::string rule;       // base rule name (no @stream suffix)
-  Id root = kNoId;        // class of the match root (canonical when recorded; kNoId
-                          // when it could not be looked up mid-iteration)
-  std::string condition;  // condition text
-  std::string detail;     // CondResult::detail
-  std::string rewrite;    // the compiled rewrite ("<rule>[-rev][@stream]")
-  std::vector<Id> values; // the match's bindings, in that rewrite's vars() order
+  std::string rule;        // base rule name (no @stream suffix)
+  Id root = kNoId;         // class of the match root (canonical when recorded; kNoId
+                           // when it could not be looked up mid-iteration)
+  std::string condition;   // condition text
+  std::string detail;      // CondResult::detail
+  std::string rewrite;     // the compiled rewrite ("<rule>[-rev][@stream]")
+  std::vector<Id> values;  // the match's bindings, in that rewrite's vars() order
 };
 struct RejectionLog {
   std::vector<Rejection> entries;

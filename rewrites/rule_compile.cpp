@@ -311,7 +311,8 @@ Id CompiledRules::rejection_root(const EGraph& g, const Rejection& r) const {
   if (rw == nullptr || r.values.size() != rw->vars().size()) return kNoId;
   const MultiPatternPart& anchor = rw->searcher().pattern().parts().front();
   std::vector<uint32_t> slots;
-  for (const std::string& v : anchor.pattern.vars()) slots.push_back(*rw->searcher().pattern().var_index(v));
+  for (const std::string& v : anchor.pattern.vars())
+    slots.push_back(*rw->searcher().pattern().var_index(v));
   std::optional<Id> root = anchor.pattern.lookup_mapped(g, r.values, slots);
   return root ? *root : kNoId;
 }
@@ -325,8 +326,9 @@ SearchPattern compile_search_pattern(const RuleDef& rule, const OpRegistry& reg,
   SearchPattern out{MultiPattern(std::move(parts)), {}};
   for (const SideCompiler::Relaxed& r : side.relaxed()) {
     const Node& owner = rule.search.node(r.owner);
-    out.literals.push_back({r.var, owner.name, std::string(reg.info(owner.op).schema.qualified_name()),
-                            r.arg, r.value, side.pattern(r.owner)});
+    out.literals.push_back({r.var, owner.name,
+                            std::string(reg.info(owner.op).schema.qualified_name()), r.arg, r.value,
+                            side.pattern(r.owner)});
   }
   return out;
 }

@@ -2,12 +2,11 @@
 // (extract/explain_near_miss.hpp) on the negative fusion scenarios that fail
 // on structure: A7 (int4 dst_type), B4 (a view that is not a flatten), C5 /
 // C6 (casts to bf16 / fp16), D9 (transpose(0, 2)), D10 (transpose(-1, -2)),
-// and E10 / E11 (div_mode=False with the vllm rewrite off). Each must report one near miss naming the rule, the input node, the
-// argument and both values (or the layout rule whose condition kept the
-// pattern from matching), in text, JSON, HTML and the per-rule table; every
-// other scenario and the examples, where rules fired or were refused by
-// their own conditions, must report none. Also: proof terms name opaque ops
-// and stream ops instead of printing symbol ids.
+// and E10 / E11 (div_mode=False with the vllm rewrite off). Each must report one near miss naming
+// the rule, the input node, the argument and both values (or the layout rule whose condition kept
+// the pattern from matching), in text, JSON, HTML and the per-rule table; every other scenario and
+// the examples, where rules fired or were refused by their own conditions, must report none. Also:
+// proof terms name opaque ops and stream ops instead of printing symbol ids.
 #include <regex>
 #include <set>
 #include <string>
@@ -31,8 +30,7 @@ using testing_support::explain_source_file;
 using testing_support::Explained;
 using testing_support::run_eqfuse;
 
-const std::string kCanonicalDims =
-    "x.rank == 3 and canon_dims([d0, d1], 3) in [[0, 1], [1, 0]]";
+const std::string kCanonicalDims = "x.rank == 3 and canon_dims([d0, d1], 3) in [[0, 1], [1, 0]]";
 
 struct StructuralCase {
   std::string id, file;
@@ -46,40 +44,88 @@ std::vector<StructuralCase> structural_cases() {
   const std::string a = "torchair/add-rms-norm-dynamic-quant", c = "torchair/add-rms-norm-cast",
                     d = "torchair/bmm-transpose", e = "torchair/add-rms-norm-quant";
   return {
-      {"A7", "A7_add_rms_norm_dynamic_quant_int4_dst_type.fx", a, "npu_dynamic_quant",
-       {{"npu_dynamic_quant", "dst_type", "16", "None"}}, "", "", "",
+      {"A7",
+       "A7_add_rms_norm_dynamic_quant_int4_dst_type.fx",
+       a,
+       "npu_dynamic_quant",
+       {{"npu_dynamic_quant", "dst_type", "16", "None"}},
+       "",
+       "",
+       "",
        "npu::npu_add_rms_norm_dynamic_quant"},
       // The view is not a flatten, so the layout rule that would move the
       // quant before it (making rule (a) match) refused: the real reason.
-      {"B4", "B4_view_not_flatten_last_dim_changes.fx", a, "npu_dynamic_quant", {},
+      {"B4",
+       "B4_view_not_flatten_last_dim_changes.fx",
+       a,
+       "npu_dynamic_quant",
+       {},
        "layout/dynamic-quant-through-view",
-       "v.rank == 2 and x.rank >= 2 and v.shape[-1] == x.shape[-1]", "192 != 64",
+       "v.rank == 2 and x.rank >= 2 and v.shape[-1] == x.shape[-1]",
+       "192 != 64",
        "npu::npu_add_rms_norm_dynamic_quant"},
-      {"C5", "C5_cast_to_bf16_not_float32.fx", c, "_to_copy",
-       {{"_to_copy", "dtype", "torch.bfloat16", "torch.float32"}}, "", "", "",
+      {"C5",
+       "C5_cast_to_bf16_not_float32.fx",
+       c,
+       "_to_copy",
+       {{"_to_copy", "dtype", "torch.bfloat16", "torch.float32"}},
+       "",
+       "",
+       "",
        "npu::npu_add_rms_norm_cast"},
       // _npu_dtype_cast is seen as _to_copy through a layout rule; the site
       // is still the input's own node.
-      {"C6", "C6_npu_dtype_cast_to_fp16_not_float32.fx", c, "_npu_dtype_cast",
-       {{"_npu_dtype_cast", "dtype", "torch.float16", "torch.float32"}}, "", "", "",
+      {"C6",
+       "C6_npu_dtype_cast_to_fp16_not_float32.fx",
+       c,
+       "_npu_dtype_cast",
+       {{"_npu_dtype_cast", "dtype", "torch.float16", "torch.float32"}},
+       "",
+       "",
+       "",
        "npu::npu_add_rms_norm_cast"},
       // The no-op view is merged with the bmm, so the pattern's ops match;
       // transpose-canonical-dims refuses (0, 2) as a spelling of (0, 1).
-      {"D9", "D9_bmm_transpose_wrong_dims.fx", d, "transpose", {{"transpose", "dim1", "2", "1"}},
-       "layout/transpose-canonical-dims", kCanonicalDims, "[0, 2] not in",
+      {"D9",
+       "D9_bmm_transpose_wrong_dims.fx",
+       d,
+       "transpose",
+       {{"transpose", "dim1", "2", "1"}},
+       "layout/transpose-canonical-dims",
+       kCanonicalDims,
+       "[0, 2] not in",
        "npu::npu_transpose_batchmatmul"},
       // Negative dims are canonicalized, but (-1, -2) on rank 3 is (2, 1):
       // not the (0, 1) the rule needs.
-      {"D10", "D10_bmm_transpose_negative_dims.fx", d, "transpose",
+      {"D10",
+       "D10_bmm_transpose_negative_dims.fx",
+       d,
+       "transpose",
        {{"transpose", "dim0", "-1", "0"}, {"transpose", "dim1", "-2", "1"}},
-       "layout/transpose-canonical-dims", kCanonicalDims, "[2, 1] not in",
+       "layout/transpose-canonical-dims",
+       kCanonicalDims,
+       "[2, 1] not in",
        "npu::npu_transpose_batchmatmul"},
       // With the vllm rewrite off (TorchAir's behaviour), div_mode=False is
       // a literal rule (e) does not match.
-      {"E10", "E10_div_mode_false_torchair.fx", e, "npu_quantize",
-       {{"npu_quantize", "div_mode", "False", "True"}}, "", "", "", "npu::npu_add_rms_norm_quant"},
-      {"E11", "E11_div_mode_false_no_xout_torchair.fx", e, "npu_quantize",
-       {{"npu_quantize", "div_mode", "False", "True"}}, "", "", "", "npu::npu_add_rms_norm_quant"},
+      {"E10",
+       "E10_div_mode_false_torchair.fx",
+       e,
+       "npu_quantize",
+       {{"npu_quantize", "div_mode", "False", "True"}},
+       "",
+       "",
+       "",
+       "npu::npu_add_rms_norm_quant"},
+      {"E11",
+       "E11_div_mode_false_no_xout_torchair.fx",
+       e,
+       "npu_quantize",
+       {{"npu_quantize", "div_mode", "False", "True"}},
+       "",
+       "",
+       "",
+       "npu::npu_add_rms_norm_quant"},
   };
 }
 
@@ -91,7 +137,9 @@ OptimizeOptions scenario_options(const std::string& file) {
   return {};
 }
 
-std::string scenario_path(const std::string& file) { return "tests/scenarios/fusion/" + file; }
+std::string scenario_path(const std::string& file) {
+  return "tests/scenarios/fusion/" + file;
+}
 
 void expect_same(const LiteralMismatch& got, const LiteralMismatch& want) {
   EXPECT_EQ(got.node, want.node);
@@ -113,7 +161,7 @@ TEST(ExplainNearMiss, EachStructuralNegativeReportsItsReason) {
     EXPECT_EQ(m.layout_rule, c.layout_rule);
     EXPECT_EQ(m.layout_condition, c.layout_condition);
     EXPECT_THAT(m.layout_detail, HasSubstr(c.layout_detail));
-    EXPECT_EQ(count_calls(e.result.graph, c.fused_op), 0u);
+    EXPECT_EQ(count_calls(e.result.graph, c.fused_op), 0);
     std::string sentence = near_miss_sentence(m);
     EXPECT_THAT(sentence, HasSubstr(c.rule + " not applied at " + c.at + ": "));
     for (const LiteralMismatch& l : c.literals) {
@@ -178,13 +226,14 @@ TEST(ExplainNearMiss, JsonKeysAndRuleCounts) {
   ASSERT_TRUE(j.contains("near_misses"));
   ASSERT_EQ(j["near_misses"].size(), 1u);
   const auto& m = j["near_misses"][0];
-  for (const char* key : {"rule", "at", "literals", "layout_rule", "layout_condition",
-                          "layout_detail", "reason"})
+  for (const char* key :
+       {"rule", "at", "literals", "layout_rule", "layout_condition", "layout_detail", "reason"})
     EXPECT_TRUE(m.contains(key)) << key;
   EXPECT_EQ(m["rule"], "torchair/bmm-transpose");
   ASSERT_EQ(m["literals"].size(), 2u);
-  EXPECT_EQ(m["literals"][0],
-            (nlohmann::json{{"node", "transpose"}, {"arg", "dim0"}, {"found", "-1"}, {"needed", "0"}}));
+  EXPECT_EQ(
+      m["literals"][0],
+      (nlohmann::json{{"node", "transpose"}, {"arg", "dim0"}, {"found", "-1"}, {"needed", "0"}}));
   EXPECT_EQ(m["reason"], near_miss_sentence(e.report.near_misses[0]));
   for (const auto& r : j["rules"]) {
     ASSERT_TRUE(r.contains("near_misses"));
@@ -205,7 +254,8 @@ TEST(ExplainNearMiss, HtmlHasASectionAndATableColumn) {
 }
 
 TEST(ExplainNearMiss, CliPrintsThem) {
-  auto text = run_eqfuse("explain tests/scenarios/fusion/A7_add_rms_norm_dynamic_quant_int4_dst_type.fx");
+  auto text =
+      run_eqfuse("explain tests/scenarios/fusion/A7_add_rms_norm_dynamic_quant_int4_dst_type.fx");
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_THAT(text.out, HasSubstr("near misses:\n  torchair/add-rms-norm-dynamic-quant not applied "
                                   "at npu_dynamic_quant: npu_dynamic_quant's dst_type is 16, the "
@@ -221,7 +271,8 @@ TEST(ExplainProofTerms, NameOpaqueOpsAndStreamsInsteadOfIds) {
   for (const ChosenFusion& f : e.report.chosen)
     for (const ProofStep& s : f.proof) all += s.term + "\n";
   // The opaque attention op is its qualified op at its node's name.
-  EXPECT_THAT(all, HasSubstr("(npu::npu_multi_head_latent_attention@npu_multi_head_latent_attention "));
+  EXPECT_THAT(all,
+              HasSubstr("(npu::npu_multi_head_latent_attention@npu_multi_head_latent_attention "));
   EXPECT_EQ(all.find("opaque:"), std::string::npos);
   EXPECT_FALSE(std::regex_search(all, std::regex("@[0-9]"))) << all;
   EXPECT_EQ(all.find("placeholder"), std::string::npos);

@@ -31,9 +31,13 @@ const OpRegistry& reg() {
   return r;
 }
 
-std::vector<Json> scenarios() { return testing_support::fusion_scenarios(); }
+std::vector<Json> scenarios() {
+  return testing_support::fusion_scenarios();
+}
 
-OptimizeOptions options_for(const Json& s) { return testing_support::fusion_scenario_options(s); }
+OptimizeOptions options_for(const Json& s) {
+  return testing_support::fusion_scenario_options(s);
+}
 
 class FusionScenario : public ::testing::TestWithParam<Json> {};
 

@@ -6,6 +6,8 @@
 //   Explained f = explain_source_file("tests/scenarios/fusion/C5_cast_to_bf16_not_float32.fx");
 //   EXPECT_FALSE(e.report.near_misses.empty());
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
 
 #include "extract/explain_report.hpp"
@@ -56,10 +58,10 @@ inline Explained explain_source_file(const std::string& rel_path,
 }
 
 // Calls of `op` (qualified name) in the graph.
-inline size_t count_calls(const Graph& g, const std::string& op) {
-  size_t n = 0;
-  for (const Node& node : g.nodes()) n += node.kind == NodeKind::Call && node.target == op;
-  return n;
+inline int64_t count_calls(const Graph& g, const std::string& op) {
+  std::map<std::string, int64_t> counts = call_target_counts(g);
+  auto it = counts.find(op);
+  return it == counts.end() ? 0 : it->second;
 }
 
 }  // namespace eqfuse::testing_support

@@ -23,8 +23,8 @@ inline const std::filesystem::path kFusionScenarioDir =
     std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/fusion";
 
 inline std::vector<nlohmann::json> fusion_scenarios() {
-  nlohmann::json doc = nlohmann::json::parse(
-      read_file_or_stdin((kFusionScenarioDir / "scenarios.json").string()));
+  nlohmann::json doc =
+      nlohmann::json::parse(read_file_or_stdin((kFusionScenarioDir / "scenarios.json").string()));
   return doc.at("scenarios").get<std::vector<nlohmann::json>>();
 }
 

@@ -198,8 +198,8 @@ TEST(TermBankNames, HeadNamerNamesLoadedGraphPayloads) {
   TermBank bank;
   auto sym = [](std::string_view s) { return Symbol::intern(s); };
   uint32_t x = bank.intern(sym(graph_ops::kPlaceholder), sym("arg0_1").id(), {});
-  uint32_t opaque = bank.intern(sym("opaque:npu::attention"), sym("attention_3").id(),
-                                std::vector<uint32_t>{x});
+  uint32_t opaque =
+      bank.intern(sym("opaque:npu::attention"), sym("attention_3").id(), std::vector<uint32_t>{x});
   uint32_t on_stream =
       bank.intern(sym("aten::relu"), sym("stream2").id(), std::vector<uint32_t>{opaque});
   uint32_t plain = bank.intern(sym("aten::neg"), 0, std::vector<uint32_t>{on_stream});
