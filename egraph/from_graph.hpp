@@ -76,8 +76,8 @@ LoadedEGraph load_into_egraph(const Graph& graph, const OpRegistry& reg, EGraph&
 // How the head of an e-node of a loaded graph reads in reports and proofs
 // (egraph/explain.hpp TermHeadNamer): placeholders and get_attr by their
 // name; an opaque call as `<its op>@<node name>`; an op call on a stream as
-// `<op>@<stream label>` (a call returning nothing: `<op>@<node name>`); any
-// other op as its qualified name.
+// `<op>@<stream label>` (a call returning nothing or kept apart from equal
+// calls: `<op>@<node name>`); any other op as its qualified name.
 std::string loaded_head_name(Symbol op, uint64_t payload);
 
 }  // namespace eqfuse
