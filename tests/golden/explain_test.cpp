@@ -20,6 +20,7 @@
 #include "extract/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
+#include "tests/support/explain_fixture.hpp"
 #include "tests/support/html_checks.hpp"
 
 namespace eqfuse {
@@ -31,26 +32,10 @@ using testing_support::expect_self_contained;
 using testing_support::run_eqfuse;
 using testing_support::tags_balanced;
 
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
-
-struct Explained {
-  Graph input;
-  OptimizeResult result;
-  ExplainReport report;
-};
+using testing_support::Explained;
 
 Explained explain_file(const std::string& rel_path, ExecMode mode = ExecMode::ReduceOverhead) {
-  std::string path = std::string(EQFUSE_SOURCE_DIR) + "/" + rel_path;
-  Explained e{load_graph(read_file_or_stdin(path), path, reg()).graph, {}, {}};
-  OptimizeOptions opt;
-  opt.rules.mode = mode;
-  opt.record_explanations = true;
-  e.result = optimize_graph(e.input, reg(), opt);
-  e.report = explain_run(e.result, reg());
-  return e;
+  return testing_support::explain_source_file(rel_path, mode);
 }
 
 std::string scenario(const std::string& file) {
