@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <deque>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
+#include <span>
 
 #include <fmt/format.h>
 
