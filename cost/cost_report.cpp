@@ -13,7 +13,7 @@ using Json = nlohmann::ordered_json;
 
 // The kernels of a priced graph by node name, in program order.
 std::vector<std::pair<std::string, const NodeCost*>> kernels_by_name(const Graph& g,
-                                                                    const GraphCost& c) {
+                                                                     const GraphCost& c) {
   std::vector<std::pair<std::string, const NodeCost*>> out;
   for (const NodeCost& nc : c.nodes)
     if (nc.cost.is_kernel) out.emplace_back(g.node(nc.node).name, &nc);
@@ -51,9 +51,9 @@ Json breakdown_json(const CostBreakdown& c) {
 }
 
 Json totals_json(const GraphCost& c) {
-  return Json{{"kernels", c.kernels},       {"total_us", c.total_us},
+  return Json{{"kernels", c.kernels},           {"total_us", c.total_us},
               {"simulated_us", c.simulated_us}, {"launch_us", c.launch_us},
-              {"fixed_us", c.fixed_us},     {"memory_us", c.memory_us},
+              {"fixed_us", c.fixed_us},         {"memory_us", c.memory_us},
               {"compute_us", c.compute_us}};
 }
 
@@ -93,9 +93,9 @@ GraphCostDiff compare_graph_costs(const Graph& a, const Graph& b, const OpRegist
 std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpRegistry& reg,
                               const CostModel& model) {
   std::string out = fmt::format("cost on {}: {} kernels\n", model.describe(), cost.kernels);
-  out += fmt::format("  {:<28} {:<36} {:<6} {:>12} {:>7} {:>7} {:>9} {:>9} {:>9}  {}\n", "node",
-                     "op", "class", "bytes", "launch", "fixed", "memory", "compute", "total",
-                     "note");
+  out +=
+      fmt::format("  {:<28} {:<36} {:<6} {:>12} {:>7} {:>7} {:>9} {:>9} {:>9}  {}\n", "node", "op",
+                  "class", "bytes", "launch", "fixed", "memory", "compute", "total", "note");
   for (const NodeCost& nc : cost.nodes) {
     const CostBreakdown& c = nc.cost;
     if (!c.is_kernel) continue;
@@ -115,8 +115,8 @@ std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpReg
 }
 
 std::string format_cost_diff(const GraphCostDiff& d) {
-  std::string out = fmt::format("cost on {}: A {} kernels, B {} kernels\n", d.model,
-                                d.a.kernels, d.b.kernels);
+  std::string out =
+      fmt::format("cost on {}: A {} kernels, B {} kernels\n", d.model, d.a.kernels, d.b.kernels);
   out += fmt::format("  {:<28} {:<36} {:<36} {:>9} {:>9} {:>9}\n", "node", "op in A", "op in B",
                      "A us", "B us", "delta");
   for (const NodeCostDiff& r : d.rows)
@@ -127,8 +127,7 @@ std::string format_cost_diff(const GraphCostDiff& d) {
                      d.per_graph_us, d.per_graph_us, 0.0);
   out += fmt::format("  {:<28} {:<36} {:<36} {:>9.3f} {:>9.3f} {:>+9.3f}\n", "total", "", "",
                      d.a.total_us, d.b.total_us, d.delta_us());
-  out += fmt::format("  simulated: A {:.3f} us, B {:.3f} us\n", d.a.simulated_us,
-                     d.b.simulated_us);
+  out += fmt::format("  simulated: A {:.3f} us, B {:.3f} us\n", d.a.simulated_us, d.b.simulated_us);
   return out;
 }
 

@@ -31,7 +31,7 @@ struct NodeCostDiff {
 };
 
 struct GraphCostDiff {
-  std::string model;  // CostModel::describe(): "ascend910b2, reduce-overhead"
+  std::string model;        // CostModel::describe(): "ascend910b2, reduce-overhead"
   double per_graph_us = 0;  // in both totals
   GraphCost a, b;
   // Kernels of A in program order (with their match in B, if any), then the

@@ -123,9 +123,9 @@ std::string spec_text(const SensitivityParam& sp) {
 SweepRange resolve_range(const DeviceProfile& profile, const SensitivityParam& sp) {
   auto it = profile.params.find(sp.name);
   if (it == profile.params.end())
-    throw Error(fmt::format("--param '{}': device profile '{}' has no parameter '{}' (parameters: {})",
-                            spec_text(sp), profile.name, sp.name,
-                            fmt::join(profile.param_names(), ", ")));
+    throw Error(
+        fmt::format("--param '{}': device profile '{}' has no parameter '{}' (parameters: {})",
+                    spec_text(sp), profile.name, sp.name, fmt::join(profile.param_names(), ", ")));
   ParamDomain domain = param_domain(sp.name);
   SweepRange r{it->second, 0, 0};
   r.lo = sp.lo.value_or(std::max(r.current * 0.25, domain.min));
@@ -134,8 +134,9 @@ SweepRange resolve_range(const DeviceProfile& profile, const SensitivityParam& s
     throw Error(fmt::format("--param '{}': {} must be in {}; the range {} .. {} leaves it",
                             spec_text(sp), sp.name, domain.describe(), r.lo, r.hi));
   if (!(r.lo < r.hi))
-    throw Error(fmt::format("--param '{}': empty range [{}, {}] (current value {}; give NAME=LO:HI)",
-                            spec_text(sp), r.lo, r.hi, r.current));
+    throw Error(
+        fmt::format("--param '{}': empty range [{}, {}] (current value {}; give NAME=LO:HI)",
+                    spec_text(sp), r.lo, r.hi, r.current));
   return r;
 }
 
@@ -228,8 +229,8 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
   std::vector<SweepRange> ranges;
   for (const SensitivityParam& sp : options.params) ranges.push_back(resolve_range(profile, sp));
   for (size_t i = 0; i < options.params.size(); ++i)
-    rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name,
-                                       ranges[i], options, rep.optimize_runs));
+    rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name, ranges[i],
+                                       options, rep.optimize_runs));
   return rep;
 }
 
@@ -266,8 +267,8 @@ std::string format_sensitivity_text(const SensitivityReport& r) {
     std::string what = changing.empty()
                            ? fmt::format("none ({} decision(s) constant)", p.decisions.size())
                            : fmt::format("{}", fmt::join(changing, "; "));
-    out += fmt::format("  {} {} .. {}: {}\n", p.param, format_value(p.lo), format_value(p.hi),
-                       what);
+    out +=
+        fmt::format("  {} {} .. {}: {}\n", p.param, format_value(p.lo), format_value(p.hi), what);
   }
   return out;
 }

@@ -34,7 +34,8 @@ TEST(CostCli, ComparesAGraphWithItsOptimizedForm) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("A 2 kernels, B 1 kernels"));
   EXPECT_THAT(r.out, HasSubstr("npu::npu_transpose_batchmatmul"));
-  auto j = nlohmann::json::parse(run_eqfuse("cost examples/matmul_transpose.fx " + opt + " --json").out);
+  auto j =
+      nlohmann::json::parse(run_eqfuse("cost examples/matmul_transpose.fx " + opt + " --json").out);
   EXPECT_LT(j["delta_us"].get<double>(), 0);
   EXPECT_EQ(j["rows"].size(), 3u);
 }

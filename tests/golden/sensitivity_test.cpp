@@ -61,7 +61,7 @@ struct D1ByHand {
   static constexpr double kBmmOutBytes = 4 * 2 * 256 * 2;  // 4,096
   static constexpr double kBmmBytes = kX1Bytes + kX2Bytes + kBmmOutBytes;
   static constexpr double kBmmFlops = 2.0 * (4 * 2 * 256) * 128;  // 2 x output elements x K
-  static constexpr double kCopyBytes = 2 * kBmmOutBytes;  // transpose copy: read + write
+  static constexpr double kCopyBytes = 2 * kBmmOutBytes;          // transpose copy: read + write
 
   double launch, fixed_cube, fixed_vector, hbm_bytes_per_us_at_eff1, eff_mem, eff_cube,
       peak_cube_fp16_flops_per_us, overlap, fused_fixed;
@@ -90,8 +90,8 @@ struct D1ByHand {
   // (bmm + copy bytes) / (bw · e), must fill what the fused kernel costs
   // beyond the launches, fixed times and the bmm's overlapped compute.
   double eff_mem_break_even() const {
-    double memory_budget_us = fused_us() - (2 * launch + fixed_cube + fixed_vector) -
-                              (1 - overlap) * bmm_compute_us();
+    double memory_budget_us =
+        fused_us() - (2 * launch + fixed_cube + fixed_vector) - (1 - overlap) * bmm_compute_us();
     return (kBmmBytes + kCopyBytes) / (hbm_bytes_per_us_at_eff1 * memory_budget_us);
   }
   // bmm compute-bound at the break-even: exec = t_cmp + (1 - α) t_mem.
@@ -266,8 +266,8 @@ TEST(Sensitivity, DecisionsThatNeverFlipAreListedWithTheirState) {
   EXPECT_EQ(j["mode"], "reduce-overhead");
   const auto& jp = j["params"][0];
   EXPECT_EQ(jp["param"], "eff_mem");
-  EXPECT_EQ(jp["changes"], nlohmann::json({"op:npu::npu_transpose_batchmatmul",
-                                           "rule:torchair/bmm-transpose"}));
+  EXPECT_EQ(jp["changes"],
+            nlohmann::json({"op:npu::npu_transpose_batchmatmul", "rule:torchair/bmm-transpose"}));
   size_t constant_rules = 0;
   for (const auto& jd : jp["decisions"]) {
     if (jd["decision"] == "rule:torchair/add-rms-norm-dynamic-quant") {
@@ -307,8 +307,8 @@ TEST(Sensitivity, ParamSpecs) {
   EXPECT_THROW(parse_sensitivity_param("overlap=0.9:x"), Error);
   EXPECT_THROW(parse_sensitivity_param("overlap=0.9:0.1"), Error);
   Fixture f;
-  for (const char* bad : {"no_such_param", "eff_mem=0.5:1.5", "launch_us.eager=-1:5",
-                          "per_graph_us.eager"}) {
+  for (const char* bad :
+       {"no_such_param", "eff_mem=0.5:1.5", "launch_us.eager=-1:5", "per_graph_us.eager"}) {
     SensitivityOptions so;
     so.params = {parse_sensitivity_param("eff_mem"), parse_sensitivity_param(bad)};
     EXPECT_THROW(analyze_sensitivity(f.graph, reg(), f.options(), so), Error) << bad;
@@ -334,8 +334,9 @@ TEST(SensitivityCli, BadParametersExitTwoWithAClearMessage) {
        "leaves it"},
       {"eff_mem=0.5:2",
        "--param 'eff_mem=0.5:2': eff_mem must be in (0, 1]; the range 0.5 .. 2 leaves it"},
-      {"per_graph_us.eager", "--param 'per_graph_us.eager': empty range [0, 0] (current value 0; "
-                             "give NAME=LO:HI)"},
+      {"per_graph_us.eager",
+       "--param 'per_graph_us.eager': empty range [0, 0] (current value 0; "
+       "give NAME=LO:HI)"},
   };
   for (const Case& c : cases) {
     auto r = run_eqfuse(fmt::format("sensitivity {} --param {}", kD1, c.param));
@@ -349,16 +350,16 @@ TEST(SensitivityCli, BadParametersExitTwoWithAClearMessage) {
 }
 
 TEST(SensitivityCli, ReportsBreakEvenAndSummary) {
-  auto r = run_eqfuse(fmt::format("sensitivity {} --device {} --param eff_mem=0.1:0.75", kD1,
-                                  kSlowFusedProfile));
+  auto r = run_eqfuse(
+      fmt::format("sensitivity {} --device {} --param eff_mem=0.1:0.75", kD1, kSlowFusedProfile));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("rule:torchair/bmm-transpose"));
   EXPECT_THAT(r.out, HasSubstr("0.1728 (1 -> 0)"));
   EXPECT_THAT(r.out, HasSubstr("summary: decisions that change across the range\n  eff_mem 0.1 "
                                ".. 0.75: op:npu::npu_transpose_batchmatmul at 0.1728; "
                                "rule:torchair/bmm-transpose at 0.1728\n"));
-  auto again = run_eqfuse(fmt::format("sensitivity {} --device {} --param eff_mem=0.1:0.75", kD1,
-                                      kSlowFusedProfile));
+  auto again = run_eqfuse(
+      fmt::format("sensitivity {} --device {} --param eff_mem=0.1:0.75", kD1, kSlowFusedProfile));
   EXPECT_EQ(again.out, r.out);  // deterministic
 }
 
