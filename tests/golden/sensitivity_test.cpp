@@ -180,31 +180,36 @@ TEST(Sensitivity, LaunchBreakEvenMatchesHandComputation) {
   expect_single_flip(p, hand.launch_break_even(), /*below=*/0, /*above=*/1);
 }
 
+// Sweeps `spec` and checks the tool's break-even against the hand one,
+// after checking that the hand value really equalizes both sides with the
+// bmm on the side of the roofline the closed form assumes.
+void expect_hand_break_even(const std::string& spec, double D1ByHand::*param,
+                            double (D1ByHand::*break_even)() const, bool bmm_memory_bound,
+                            size_t below, size_t above) {
+  Fixture f;
+  ParamSensitivity p = f.sweep(spec);
+  D1ByHand hand(f.profile);
+  D1ByHand at_break_even = hand;
+  at_break_even.*param = (hand.*break_even)();
+  EXPECT_EQ(at_break_even.bmm_memory_us() > at_break_even.bmm_compute_us(), bmm_memory_bound);
+  EXPECT_NEAR(at_break_even.unfused_us(), at_break_even.fused_us(), 1e-9);
+  expect_single_flip(p, (hand.*break_even)(), below, above);
+}
+
 // Slow memory makes the two memory-moving kernels dearer than the fixed
 // 11 µs fused kernel. (New e-nodes pay a 1e-6 µs tie-break, 3 of them for
 // the fused form: a 3e-6 relative shift, far inside the tolerance.)
 TEST(Sensitivity, MemoryEfficiencyBreakEvenMatchesHandComputation) {
-  Fixture f;
-  ParamSensitivity p = f.sweep("eff_mem=0.1:0.75");
-  D1ByHand hand(f.profile);
-  D1ByHand at_break_even = hand;
-  at_break_even.eff_mem = hand.eff_mem_break_even();
-  ASSERT_GT(at_break_even.bmm_memory_us(), at_break_even.bmm_compute_us());  // formula's premise
-  EXPECT_NEAR(at_break_even.unfused_us(), at_break_even.fused_us(), 1e-9);
-  expect_single_flip(p, hand.eff_mem_break_even(), /*below=*/1, /*above=*/0);
+  expect_hand_break_even("eff_mem=0.1:0.75", &D1ByHand::eff_mem, &D1ByHand::eff_mem_break_even,
+                         /*bmm_memory_bound=*/true, /*below=*/1, /*above=*/0);
 }
 
 // A slow cube unit makes the bmm compute-bound; the fused kernel's fixed
 // time does not depend on eff_cube.
 TEST(Sensitivity, CubeEfficiencyBreakEvenMatchesHandComputation) {
-  Fixture f;
-  ParamSensitivity p = f.sweep("eff_cube=0.0005:0.01");
-  D1ByHand hand(f.profile);
-  D1ByHand at_break_even = hand;
-  at_break_even.eff_cube = hand.eff_cube_break_even();
-  ASSERT_GT(at_break_even.bmm_compute_us(), at_break_even.bmm_memory_us());  // formula's premise
-  EXPECT_NEAR(at_break_even.unfused_us(), at_break_even.fused_us(), 1e-9);
-  expect_single_flip(p, hand.eff_cube_break_even(), /*below=*/1, /*above=*/0);
+  expect_hand_break_even("eff_cube=0.0005:0.01", &D1ByHand::eff_cube,
+                         &D1ByHand::eff_cube_break_even, /*bmm_memory_bound=*/false,
+                         /*below=*/1, /*above=*/0);
 }
 
 // D1 next to scenario A5 (rule (a) candidate whose y is used elsewhere:
