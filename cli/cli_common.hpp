@@ -41,6 +41,7 @@ void add_reinplace_command(CLI::App& app, Action& action);
 void add_explain_command(CLI::App& app, Action& action);
 void add_calibrate_command(CLI::App& app, Action& action);
 void add_sensitivity_command(CLI::App& app, Action& action);
+void add_cost_command(CLI::App& app, Action& action);
 
 // The options that choose which rules run and what they are priced on,
 // shared by optimize, explain, rules and sensitivity so they spell and

@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
   add_explain_command(app, action);
   add_calibrate_command(app, action);
   add_sensitivity_command(app, action);
+  add_cost_command(app, action);
 
   try {
     app.parse(argc, argv);

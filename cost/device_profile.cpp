@@ -3,6 +3,7 @@
 #include "cost/device_profile.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -188,17 +189,11 @@ void check_values(const DeviceProfile& p, std::string_view origin) {
                       p.name, name, fmt::join(required_device_params(), ", ")),
           SourceLoc{std::string(origin)});
   }
-  // Divisors must be positive and efficiencies fractions, or costs turn
-  // infinite or negative far from the mistake.
   for (const auto& [name, value] : p.params) {
-    bool bad = value < 0;
-    if (name == "overlap")
-      bad = bad || value > 1;
-    else if (name.starts_with("eff_"))
-      bad = bad || value <= 0 || value > 1;
-    else if (name.starts_with("peak_tflops.") || name == "hbm_bw_gbps")
-      bad = bad || value <= 0;
-    if (bad) fail_at(origin, "/params/" + name, fmt::format("value {} is out of range", value));
+    ParamDomain d = param_domain(name);
+    if (!d.contains(value))
+      fail_at(origin, "/params/" + name,
+              fmt::format("value {} is out of range (must be in {})", value, d.describe()));
   }
 }
 
@@ -240,6 +235,25 @@ std::optional<KernelClass> parse_kernel_class(std::string_view text) {
   for (KernelClass k : {KernelClass::Vector, KernelClass::Cube, KernelClass::Mix})
     if (kernel_class_name(k) == text) return k;
   return std::nullopt;
+}
+
+// Divisors must be positive and efficiencies fractions, or costs turn
+// infinite or negative far from the mistake.
+ParamDomain param_domain(std::string_view param) {
+  if (param == "overlap") return {.min = 0, .max = 1};
+  if (param.starts_with("eff_")) return {.min = 0, .max = 1, .min_exclusive = true};
+  if (param.starts_with("peak_tflops.") || param == "hbm_bw_gbps")
+    return {.min = 0, .min_exclusive = true};
+  return {};
+}
+
+bool ParamDomain::contains(double v) const {
+  return (min_exclusive ? v > min : v >= min) && v <= max;
+}
+
+std::string ParamDomain::describe() const {
+  return fmt::format("{}{}, {}{}", min_exclusive ? '(' : '[', min, max,
+                     std::isinf(max) ? ')' : ']');
 }
 
 double DeviceProfile::get(std::string_view param) const {

@@ -14,6 +14,7 @@
 // launch_us.reduce-overhead=1:4`) can read and write them generically.
 #pragma once
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -62,6 +63,18 @@ struct DeviceProfile {
   const OpCostOverride* override_for(std::string_view op) const;
   bool operator==(const DeviceProfile&) const = default;
 };
+
+// The values a parameter may take: efficiencies lie in (0, 1], `overlap` in
+// [0, 1], peaks and bandwidth are positive, everything else is >= 0. Loading
+// a profile checks every parameter against it; sensitivity sweeps check
+// their ranges (and clamp the default range) with it.
+struct ParamDomain {
+  double min = 0, max = std::numeric_limits<double>::infinity();
+  bool min_exclusive = false;
+  bool contains(double v) const;
+  std::string describe() const;  // "(0, 1]", "[0, inf)"
+};
+ParamDomain param_domain(std::string_view param);
 
 // The parameters NpuCostModel reads (sorted). Every profile must define
 // them; load and parse check this. Other parameters (core counts, clocks,

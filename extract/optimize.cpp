@@ -78,13 +78,18 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
   std::map<std::string, RuleRunStats> by_name;
   for (const RuleDef& r : st.library->rules()) {
     RuleToggle t = rule_toggle(r.name, r.labels, cfg);
-    by_name[r.name] = RuleRunStats{r.name, t.enabled, t.reason, 0, 0, 0, {}, 0};
+    RuleRunStats& s = by_name[r.name];
+    s.rule = r.name;
+    s.enabled = t.enabled;
+    s.toggle_reason = t.reason;
+    s.fusion = r.has_label("fusion") && !r.introduced_ops().empty();
   }
   for (size_t i = 0; i < st.rules.rewrites.size(); ++i) {
     RuleRunStats& s = by_name[st.rules.base_name[i]];
     const RuleTotals& t = st.run.rules[i];
     s.matches += t.matches;
     s.applications += t.applications;
+    if (!st.rules.reverse[i]) s.fusing_applications += t.applications;
     const auto& conds = st.rules.rewrites[i].conditions();
     for (size_t k = 0; k < t.condition_failures.size() && k < conds.size(); ++k) {
       if (t.condition_failures[k] == 0) continue;
@@ -97,9 +102,8 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
   std::map<std::string, int64_t> before = call_target_counts(input);
   std::map<std::string, int64_t> after = call_target_counts(output);
   for (const RuleDef& r : st.library->rules()) {
-    if (!r.has_label("fusion")) continue;
     RuleRunStats& s = by_name[r.name];
-    if (s.applications == 0) continue;
+    if (!s.fusion || s.applications == 0) continue;
     for (const std::string& op : r.introduced_ops()) {
       int64_t extra = after[op] - before[op];
       if (extra <= 0) continue;

@@ -58,9 +58,13 @@ struct RuleRunStats {
   std::string toggle_reason;
   size_t matches = 0;                         // structural matches (before conditions)
   size_t applications = 0;                    // effective unions
+  size_t fusing_applications = 0;             // of those, by the search -> replace direction
   size_t rejected = 0;                        // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
   size_t chosen = 0;                          // fused nodes from this rule in the output graph
+  // Labelled "fusion" and introduces an op its search side lacks: `chosen`
+  // counts its kernels (a decision `eqfuse sensitivity` tracks).
+  bool fusion = false;
 };
 
 struct OptimizeStats {

@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "graph/diagnostics.hpp"
@@ -109,19 +110,46 @@ DecisionFlip bisect(Evaluator& eval, const std::string& key, double a, double b,
   return {midpoint(a, b), left, count_of(eval.at(b).decisions, key)};
 }
 
+// The sweep range of one parameter, checked against the profile and the
+// parameter's domain before any optimizer run.
+struct SweepRange {
+  double current = 0, lo = 0, hi = 0;
+};
+
+std::string spec_text(const SensitivityParam& sp) {
+  return sp.lo ? fmt::format("{}={}:{}", sp.name, *sp.lo, *sp.hi) : sp.name;
+}
+
+SweepRange resolve_range(const DeviceProfile& profile, const SensitivityParam& sp) {
+  auto it = profile.params.find(sp.name);
+  if (it == profile.params.end())
+    throw Error(
+        fmt::format("--param '{}': device profile '{}' has no parameter '{}' (parameters: {})",
+                    spec_text(sp), profile.name, sp.name, fmt::join(profile.param_names(), ", ")));
+  ParamDomain domain = param_domain(sp.name);
+  SweepRange r{it->second, 0, 0};
+  r.lo = sp.lo.value_or(std::max(r.current * 0.25, domain.min));
+  r.hi = sp.hi.value_or(std::min(r.current * 4, domain.max));
+  if (!domain.contains(r.lo) || !domain.contains(r.hi))
+    throw Error(fmt::format("--param '{}': {} must be in {}; the range {} .. {} leaves it",
+                            spec_text(sp), sp.name, domain.describe(), r.lo, r.hi));
+  if (!(r.lo < r.hi))
+    throw Error(
+        fmt::format("--param '{}': empty range [{}, {}] (current value {}; give NAME=LO:HI)",
+                    spec_text(sp), r.lo, r.hi, r.current));
+  return r;
+}
+
 ParamSensitivity analyze_param(const Graph& input, const OpRegistry& reg,
                                const OptimizeOptions& base, const DeviceProfile& profile,
-                               const SensitivityParam& sp, const SensitivityOptions& opt,
-                               size_t& runs) {
+                               const std::string& name, const SweepRange& range,
+                               const SensitivityOptions& opt, size_t& runs) {
   ParamSensitivity out;
-  out.param = sp.name;
-  out.current = profile.get(sp.name);
-  out.lo = sp.lo.value_or(out.current * 0.25);
-  out.hi = sp.hi.value_or(out.current * 4);
-  if (!(out.lo < out.hi))
-    throw Error(fmt::format("--param {}: empty range [{}, {}] (current value {})", sp.name, out.lo,
-                            out.hi, out.current));
-  Evaluator eval(input, reg, base, profile, sp.name);
+  out.param = name;
+  out.current = range.current;
+  out.lo = range.lo;
+  out.hi = range.hi;
+  Evaluator eval(input, reg, base, profile, name);
   std::vector<double> values = sweep_values(out.lo, out.hi, out.current, opt.steps);
   std::set<std::string> keys;
   for (double v : values) {
@@ -164,13 +192,26 @@ SensitivityParam parse_sensitivity_param(std::string_view spec) {
   return p;
 }
 
+std::string_view DecisionSensitivity::state() const {
+  if (changes()) return "flips";
+  return at_current > 0 ? "always fused" : "never fused";
+}
+
 DecisionCounts decisions_of(const OptimizeResult& r, const Graph& input, const OpRegistry& reg) {
   DecisionCounts d;
-  for (const auto& [rule, n] : r.stats.fusions) d["rule:" + rule] = n;
+  // Every fusion rule that built a fused form is a decision, chosen or not,
+  // so a rule that never wins in a sweep is still reported ("never fused").
+  // (The splitting direction of a `<=>` rule on an input that is already
+  // fused decides nothing the rule's count could show.)
+  for (const RuleRunStats& s : r.stats.rules)
+    if (s.fusion && s.fusing_applications > 0) d["rule:" + s.rule] = s.chosen;
   std::set<std::string> before = ops_in(input, reg);
   for (size_t i = 0; i < r.graph.size(); ++i) {
     const Node& n = r.graph.node(NodeRef{static_cast<int32_t>(i)});
     if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
+    // In-place ops come from the reinplace passes (reduce-overhead), not
+    // from a fusion: not a cost decision.
+    if (!reg.info(n.op).traits.mutated_args.empty()) continue;
     std::string name = reg.info(n.op).schema.qualified_name();
     if (!before.contains(name)) ++d["op:" + name];
   }
@@ -185,8 +226,11 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
   SensitivityReport rep;
   rep.device = profile.name;
   rep.mode = std::string(exec_mode_name(base.rules.mode));
-  for (const SensitivityParam& sp : options.params)
-    rep.params.push_back(analyze_param(input, reg, base, profile, sp, options, rep.optimize_runs));
+  std::vector<SweepRange> ranges;
+  for (const SensitivityParam& sp : options.params) ranges.push_back(resolve_range(profile, sp));
+  for (size_t i = 0; i < options.params.size(); ++i)
+    rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name, ranges[i],
+                                       options, rep.optimize_runs));
   return rep;
 }
 
@@ -204,12 +248,27 @@ std::string format_sensitivity_text(const SensitivityReport& r) {
       for (const DecisionFlip& f : d.flips)
         flips += fmt::format("{}{} ({} -> {})", flips.empty() ? "" : ", ",
                              format_value(f.break_even), f.below, f.above);
-      if (flips.empty()) flips = "never flips in range";
+      if (flips.empty()) flips = fmt::format("never flips in range ({})", d.state());
       out += fmt::format("  {:<52} {:>8}  {}\n", d.decision, d.at_current, flips);
     }
     out += fmt::format("  modeled cost: {:.3f} us at {} .. {:.3f} us at {}\n",
                        p.sweep.front().cost_us, format_value(p.sweep.front().value),
                        p.sweep.back().cost_us, format_value(p.sweep.back().value));
+  }
+  out += "\nsummary: decisions that change across the range\n";
+  for (const ParamSensitivity& p : r.params) {
+    std::vector<std::string> changing;
+    for (const DecisionSensitivity& d : p.decisions) {
+      if (!d.changes()) continue;
+      std::vector<std::string> at;
+      for (const DecisionFlip& f : d.flips) at.push_back(format_value(f.break_even));
+      changing.push_back(fmt::format("{} at {}", d.decision, fmt::join(at, ", ")));
+    }
+    std::string what = changing.empty()
+                           ? fmt::format("none ({} decision(s) constant)", p.decisions.size())
+                           : fmt::format("{}", fmt::join(changing, "; "));
+    out +=
+        fmt::format("  {} {} .. {}: {}\n", p.param, format_value(p.lo), format_value(p.hi), what);
   }
   return out;
 }
@@ -235,12 +294,16 @@ std::string sensitivity_to_json(const SensitivityReport& r) {
       nlohmann::ordered_json jd;
       jd["decision"] = d.decision;
       jd["at_current"] = d.at_current;
+      jd["state"] = d.state();
       jd["flips"] = nlohmann::ordered_json::array();
       for (const DecisionFlip& f : d.flips)
         jd["flips"].push_back(
             {{"break_even", f.break_even}, {"below", f.below}, {"above", f.above}});
       jp["decisions"].push_back(std::move(jd));
     }
+    jp["changes"] = nlohmann::ordered_json::array();  // the decisions that flip, by name
+    for (const DecisionSensitivity& d : p.decisions)
+      if (d.changes()) jp["changes"].push_back(d.decision);
     j["params"].push_back(std::move(jp));
   }
   return j.dump(2);
