@@ -594,6 +594,12 @@ std::string format_rule_table(const ExplainReport& rep) {
   return out;
 }
 
+bool is_fusion_rule(const ExplainReport& rep, const std::string& rule) {
+  for (const RuleRunStats& s : rep.rules)
+    if (s.rule == rule) return s.fusion;
+  return false;
+}
+
 }  // namespace
 
 std::string format_explanation_text(const ExplainReport& rep) {
@@ -605,9 +611,17 @@ std::string format_explanation_text(const ExplainReport& rep) {
   out += "possible but not chosen:\n";
   if (rep.not_chosen.empty()) out += "  none\n";
   for (const UnchosenFusion& u : rep.not_chosen) out += fmt::format("  {}\n", u.reason);
+  // Fusion rules first: their refusals are the decisions a reader asks
+  // about; layout rules refuse many matches as a matter of course (a view
+  // that is not a no-op), listed apart so they do not bury them.
+  std::string fusion_rejections, layout_rejections;
+  for (const RejectedMatch& m : rep.rejected)
+    (is_fusion_rule(rep, m.rule) ? fusion_rejections : layout_rejections) +=
+        fmt::format("  {}\n", rejection_sentence(m));
   out += "rejected by a condition:\n";
-  if (rep.rejected.empty()) out += "  none\n";
-  for (const RejectedMatch& m : rep.rejected) out += fmt::format("  {}\n", rejection_sentence(m));
+  out += fusion_rejections.empty() ? "  none\n" : fusion_rejections;
+  if (!layout_rejections.empty())
+    out += "layout and other rules refused by a condition:\n" + layout_rejections;
   out += "near misses:\n";
   if (rep.near_misses.empty()) out += "  none\n";
   for (const NearMiss& m : rep.near_misses) out += fmt::format("  {}\n", near_miss_sentence(m));

@@ -143,6 +143,19 @@ TEST(ExplainNotChosen, ReturnedBmmIsUsedByTheGraphOutput) {  // D12
 
 // ---- rejected by a condition ------------------------------------------------
 
+// The text lists fusion rules' refusals under "rejected by a condition" and
+// the layout rules' routine ones apart, so they do not bury the fusions.
+TEST(ExplainRejected, LayoutRefusalsAreListedApartFromFusionRefusals) {
+  std::string layer = format_explanation_text(explain_file("examples/deepseek_layer.fx").report);
+  EXPECT_THAT(layer, HasSubstr("rejected by a condition:\n  none\n"
+                               "layout and other rules refused by a condition:\n"
+                               "  layout/noop-view rejected at view:"));
+  std::string e12 =
+      format_explanation_text(explain_file(scenario("E12_misaligned_tail.fx")).report);
+  EXPECT_THAT(e12,
+              HasSubstr("rejected by a condition:\n  torchair/add-rms-norm-quant rejected at "));
+}
+
 TEST(ExplainRejected, MisalignedTailNamesTheConditionAndTheBytes) {  // E12
   Explained e = explain_file(scenario("E12_misaligned_tail.fx"));
   const RejectedMatch* m = find_rejected(e.report, "torchair/add-rms-norm-quant");
