@@ -79,6 +79,9 @@ struct CostBreakdown {
   double compute_us = 0;                           // t_cmp
   double total_us = 0;                             // what the extractor minimises
   KernelClass kernel_class = KernelClass::Vector;  // meaningful for kernels only
+  // Kernels launched: 1 for a kernel, 0 for a free op; an auto_functionalized
+  // call counts its wrapped op and its clones (sum of its parts).
+  size_t kernel_count = 0;
   std::string note;  // e.g. "override: fixed 12 µs", "opaque op: bytes only"
 };
 
@@ -138,13 +141,24 @@ class NpuCostModel : public CostModel {
 CostQuery query_for_node(const Graph& g, NodeRef n, const OpRegistry& reg,
                          std::vector<ValueType>& arg_storage);
 
+// The kernels an auto_functionalized / auto_functionalized_v2 call runs, in
+// order: one aten::clone per tensor the call clones before the op writes it
+// (v1: every mutable argument tensor; v2: every base), priced as the model
+// prices aten::clone, then the wrapped op, priced as a call of that op with
+// the call's arguments (v2: the mutable arguments are the views of their
+// bases). Empty when `n` is no such call or its wrapped op is
+// not registered (the call is then priced as an opaque op).
+std::vector<CostBreakdown> auto_functionalized_kernels(const Graph& g, NodeRef n,
+                                                       const OpRegistry& reg,
+                                                       const CostModel& model);
+
 struct NodeCost {
   NodeRef node;
   CostBreakdown cost;
 };
 
 struct GraphCost {
-  size_t kernels = 0;    // nodes that are kernels
+  size_t kernels = 0;    // kernels launched (an auto_functionalized call: op + clones)
   double total_us = 0;   // sum of kernel totals + per_graph_us
   double launch_us = 0;  // sums of the breakdown parts over kernels
   double memory_us = 0;
@@ -154,7 +168,9 @@ struct GraphCost {
   std::vector<NodeCost> nodes;  // every call node, in program order
 };
 
-// DAG cost of a graph: every node priced once.
+// DAG cost of a graph: every node priced once. An auto_functionalized call
+// is the sum of auto_functionalized_kernels (its NodeCost.kernel_count is
+// 1 + clones) and each of those kernels is a task of the simulation.
 GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& model);
 
 }  // namespace eqfuse

@@ -121,6 +121,27 @@ TEST(OptimizeInPlace, UninitializedBuffersStayApartSoTheTableOpIsReinplaced) {
   EXPECT_EQ(ops["custom::sin_cos_functional"], 0);
 }
 
+// Pass B replaces an auto_functionalized call by its op and the clones it
+// could not elide. The cost model prices the call as that op plus all its
+// clones, so the comparison is like for like: eliding clones saves kernels
+// and time, keeping them costs nothing extra.
+TEST(OptimizeInPlace, DecomposedAutoFunctionalizedNeverCostsMoreThanTheCall) {
+  const fs::path dir = fs::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/reinplace";
+  const std::string config_path = (dir / "custom_ops.json").string();
+  for (const char* name : {"R3.fx", "R5.fx"}) {
+    SCOPED_TRACE(name);
+    OpRegistry reg = OpRegistry::with_builtin_ops();
+    OptimizeOptions opt;
+    apply_reinplace_config_json(opt.reinplace, reg, read_file_or_stdin(config_path), config_path);
+    const std::string path = (dir / name).string();
+    Graph in = load_graph(read_file_or_stdin(path), path, reg).graph;
+    OptimizeResult r = optimize_graph(in, reg, opt);
+    EXPECT_EQ(r.stats.auto_functionalized.decomposed_calls, 1u);
+    EXPECT_LE(r.stats.kernels_after, r.stats.kernels_before);
+    EXPECT_LE(r.stats.cost_after_us, r.stats.cost_before_us + 1e-9);
+  }
+}
+
 // Every reinplace scenario (spec §8.4-§8.6: in-place ops, copy_ epilogues,
 // streams, auto_functionalized) through the whole pipeline.
 TEST(OptimizeInPlace, EveryReinplaceScenarioStaysEquivalent) {

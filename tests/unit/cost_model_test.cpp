@@ -1,9 +1,10 @@
 // The NPU cost formula against hand-computed values (ascend910b2 profile):
 // vector and cube kernels, free views, transposes priced as copies, launch
 // per mode, per-op overrides, graph DAG cost, the two-queue simulation and
-// the spec's §6.3 sanity check.
+// the spec's §6.3 sanity check, auto_functionalized calls as op + clones.
 #include "cost/cost_model.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -366,6 +367,133 @@ TEST(CostModel, SpecSanityCheckAddRmsNormDynamicQuant) {
   EXPECT_NEAR(graph_cost(unfused, registry(), eager).total_us -
                   graph_cost(fused, registry(), eager).total_us,
               4 + 20, 0.6);
+}
+
+// ---- auto_functionalized: the wrapped op plus one clone per cloned tensor ----
+
+// Builtins plus two mutating custom ops of docs/reinplace.md's scenarios.
+const OpRegistry& custom_registry() {
+  static const OpRegistry reg = [] {
+    OpRegistry r = OpRegistry::with_builtin_ops();
+    r.register_op("custom::sin(Tensor x, Tensor(a!) result) -> ()");
+    r.register_op("custom::boo(Tensor(a!) x) -> ()");
+    return r;
+  }();
+  return reg;
+}
+
+Graph parse_custom(const std::string& text) {
+  return load_graph(text, "test.fx", custom_registry()).graph;
+}
+
+// What the model charges for one call of `op` on `args` (no result) and
+// for cloning each of `cloned`: the pieces an auto_functionalized call is
+// made of.
+struct AfPieces {
+  CostBreakdown op;
+  std::vector<CostBreakdown> clones;
+};
+
+AfPieces af_pieces(const CostModel& m, const std::string& op, std::vector<ValueType> args,
+                   const std::vector<ValueType>& cloned) {
+  const OpRegistry& reg = custom_registry();
+  AfPieces p;
+  CostQuery q;
+  q.op = op;
+  q.info = &reg.info(*reg.find(op));
+  q.args = args;
+  q.result = ValueType::none();
+  p.op = m.cost(q);
+  for (const ValueType& t : cloned) {
+    std::vector<ValueType> clone_args{t, ValueType::none()};
+    CostQuery c;
+    c.op = "aten::clone";
+    c.info = &reg.info(*reg.find("aten::clone"));
+    c.args = clone_args;
+    c.result = t;
+    p.clones.push_back(m.cost(c));
+  }
+  return p;
+}
+
+const std::string kAfV1 =
+    fx(R"(x: "f32[64, 128]")",
+       "        empty_like: \"f32[64, 128]\" = torch.ops.aten.empty_like.default(x)\n"
+       "        auto_functionalized = torch.ops.higher_order.auto_functionalized("
+       "torch.ops.custom.sin.default, x = x, result = empty_like)\n"
+       "        getitem_1: \"f32[64, 128]\" = auto_functionalized[1]\n",
+       "getitem_1");
+
+TEST(CostModel, AutoFunctionalizedIsTheWrappedOpPlusOneClonePerMutableArgument) {
+  Graph g = parse_custom(kAfV1);
+  NpuCostModel m = model();
+  NodeRef af = *g.find("auto_functionalized");
+  std::vector<CostBreakdown> kernels = auto_functionalized_kernels(g, af, custom_registry(), m);
+  const ValueType& x = g.node(*g.find("x")).type;
+  AfPieces want = af_pieces(m, "custom::sin", {x, x}, {x});
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_DOUBLE_EQ(kernels[0].total_us, want.clones[0].total_us);  // clone first
+  EXPECT_DOUBLE_EQ(kernels[1].total_us, want.op.total_us);
+  // A clone reads and writes the tensor once each.
+  EXPECT_DOUBLE_EQ(kernels[0].bytes, 2.0 * 64 * 128 * 4);
+
+  GraphCost gc = graph_cost(g, custom_registry(), m);
+  const NodeCost& nc = *std::find_if(gc.nodes.begin(), gc.nodes.end(),
+                                     [&](const NodeCost& n) { return n.node == af; });
+  EXPECT_EQ(nc.cost.kernel_count, 2u);
+  EXPECT_DOUBLE_EQ(nc.cost.total_us, want.op.total_us + want.clones[0].total_us);
+  EXPECT_DOUBLE_EQ(nc.cost.bytes, want.op.bytes + want.clones[0].bytes);
+  EXPECT_EQ(gc.kernels, 3u);  // empty_like, custom::sin, clone
+}
+
+// The call costs what its decomposition (clone, then the op in place on the
+// clone) costs: the same kernels, whichever way the graph spells them.
+TEST(CostModel, AutoFunctionalizedCostsWhatItsDecompositionCosts) {
+  Graph hop = parse_custom(kAfV1);
+  Graph decomposed = parse_custom(
+      fx(R"(x: "f32[64, 128]")",
+         "        empty_like: \"f32[64, 128]\" = torch.ops.aten.empty_like.default(x)\n"
+         "        clone: \"f32[64, 128]\" = torch.ops.aten.clone.default(empty_like)\n"
+         "        sin = torch.ops.custom.sin.default(x, clone)\n",
+         "clone"));
+  for (ExecMode mode : {ExecMode::Eager, ExecMode::ReduceOverhead}) {
+    NpuCostModel m = model(mode);
+    GraphCost a = graph_cost(hop, custom_registry(), m);
+    GraphCost b = graph_cost(decomposed, custom_registry(), m);
+    EXPECT_EQ(a.kernels, b.kernels);
+    EXPECT_NEAR(a.total_us, b.total_us, 1e-9);
+    EXPECT_NEAR(a.simulated_us, b.simulated_us, 1e-9);
+  }
+}
+
+TEST(CostModel, AutoFunctionalizedV2ClonesEachBaseAndRunsTheOpOnItsView) {
+  Graph g = parse_custom(fx(
+      R"(x: "f32[4, 256]")",
+      "        auto_functionalized_v2 = torch.ops.higher_order.auto_functionalized_v2("
+      "torch.ops.custom.boo.default, _x_base_index = 0, _x_size = (2, 256), _x_stride = (256, 1), "
+      "_x_storage_offset = 256, _all_bases = [x])\n"
+      "        getitem_1: \"f32[4, 256]\" = auto_functionalized_v2[1]\n",
+      "getitem_1"));
+  NpuCostModel m = model();
+  std::vector<CostBreakdown> kernels =
+      auto_functionalized_kernels(g, *g.find("auto_functionalized_v2"), custom_registry(), m);
+  const ValueType& base = g.node(*g.find("x")).type;
+  ValueType view = base;
+  view.tensor.shape = Shape{SymInt(2), SymInt(256)};
+  AfPieces want = af_pieces(m, "custom::boo", {view}, {base});
+  ASSERT_EQ(kernels.size(), 2u);
+  EXPECT_DOUBLE_EQ(kernels[0].total_us, want.clones[0].total_us);
+  EXPECT_DOUBLE_EQ(kernels[0].bytes, 2.0 * 4 * 256 * 4);  // the whole base is cloned
+  EXPECT_DOUBLE_EQ(kernels[1].bytes, 2.0 * 256 * 4);      // the op reads its view only
+  EXPECT_DOUBLE_EQ(kernels[1].total_us, want.op.total_us);
+}
+
+TEST(CostModel, AutoFunctionalizedOfAnUnregisteredOpStaysOpaque) {
+  Graph g = parse(kAfV1);  // builtins only: custom::sin is unknown
+  NodeRef af = *g.find("auto_functionalized");
+  EXPECT_TRUE(auto_functionalized_kernels(g, af, registry(), model()).empty());
+  GraphCost gc = graph_cost(g, registry(), model());
+  EXPECT_EQ(gc.kernels, 2u);  // empty_like and the opaque call
 }
 
 TEST(CostModel, MissingParameterIsReportedAtConstruction) {
