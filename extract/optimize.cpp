@@ -3,6 +3,7 @@
 #include "extract/optimize.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -213,11 +214,13 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 std::string format_summary(const OptimizeStats& s) {
   std::string out;
   double saved = s.cost_before_us - s.cost_after_us;
-  double pct = s.cost_before_us > 0 ? 100.0 * saved / s.cost_before_us : 0.0;
+  double change_pct = s.cost_before_us > 0 ? -100.0 * saved / s.cost_before_us : 0.0;
+  // A change that rounds to zero prints as "+0.0%", never "-0.0%".
+  if (std::abs(change_pct) < 0.05) change_pct = 0.0;
   out += fmt::format("eqfuse: {} on {}\n", s.mode, s.device);
   out += fmt::format("  kernels      {} -> {}\n", s.kernels_before, s.kernels_after);
   out += fmt::format("  modeled time {:.1f} us -> {:.1f} us ({:+.1f}%)\n", s.cost_before_us,
-                     s.cost_after_us, -pct);
+                     s.cost_after_us, change_pct);
   if (s.fusions.empty()) {
     out += "  fusions      none\n";
   } else {

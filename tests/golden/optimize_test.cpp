@@ -272,5 +272,18 @@ TEST(RulesCli, BadRuleFileIsReportedAtItsLocation) {
   EXPECT_THAT(r.err, HasSubstr("bad.rules:4"));
 }
 
+// The summary's percentage: signed, one decimal, and an unchanged cost is
+// "+0.0%" (not "-0.0%").
+TEST(OptimizeSummary, PercentChangeIsSignedAndZeroIsPositive) {
+  OptimizeStats s;
+  s.cost_before_us = 74.0;
+  s.cost_after_us = 74.0;
+  EXPECT_THAT(format_summary(s), HasSubstr("74.0 us -> 74.0 us (+0.0%)"));
+  s.cost_after_us = 37.0;
+  EXPECT_THAT(format_summary(s), HasSubstr("74.0 us -> 37.0 us (-50.0%)"));
+  s.cost_after_us = 81.4;
+  EXPECT_THAT(format_summary(s), HasSubstr("74.0 us -> 81.4 us (+10.0%)"));
+}
+
 }  // namespace
 }  // namespace eqfuse
