@@ -16,10 +16,10 @@
 
 #include <fmt/format.h>
 
+#include "graph/alias_analysis.hpp"
 #include "graph/auto_functionalized.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
-#include "graph/alias_analysis.hpp"
 
 namespace eqfuse {
 namespace {
