@@ -282,40 +282,44 @@ Id Pattern::instantiate(EGraph& g, std::span<const Id> values) const {
   return instantiate_mapped(g, values, {});
 }
 
-Id Pattern::instantiate_mapped(EGraph& g, std::span<const Id> values,
-                               std::span<const uint32_t> var_map) const {
+template <class VarClass, class OpClass>
+std::optional<Id> Pattern::walk_bottom_up(std::span<const Id> values,
+                                          std::span<const uint32_t> var_map, VarClass var_class,
+                                          OpClass op_class) const {
   boost::container::small_vector<Id, 16> ids(nodes_.size());
   ChildVec kids;
   for (size_t i = 0; i < nodes_.size(); ++i) {
     const PatternNode& n = nodes_[i];
     if (n.is_var) {
-      ids[i] = values[var_map.empty() ? n.var : var_map[n.var]];
+      ids[i] = var_class(values[var_map.empty() ? n.var : var_map[n.var]]);
       continue;
     }
     kids.resize(n.arity);
     for (uint32_t k = 0; k < n.arity; ++k) kids[k] = ids[child_pool_[n.first_child + k]];
-    ids[i] = g.add(n.op, as_span(kids), n.payload);
+    std::optional<Id> id = op_class(n, as_span(kids));
+    if (!id) return std::nullopt;
+    ids[i] = *id;
   }
   return ids.back();
 }
 
+Id Pattern::instantiate_mapped(EGraph& g, std::span<const Id> values,
+                               std::span<const uint32_t> var_map) const {
+  return *walk_bottom_up(
+      values, var_map, [](Id value) { return value; },
+      [&g](const PatternNode& n, std::span<const Id> kids) -> std::optional<Id> {
+        return g.add(n.op, kids, n.payload);
+      });
+}
+
 std::optional<Id> Pattern::lookup_mapped(const EGraph& g, std::span<const Id> values,
                                          std::span<const uint32_t> var_map) const {
-  boost::container::small_vector<Id, 16> ids(nodes_.size());
-  ChildVec kids;
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    const PatternNode& n = nodes_[i];
-    if (n.is_var) {
-      ids[i] = g.find(values[var_map.empty() ? n.var : var_map[n.var]]);
-      continue;
-    }
-    kids.resize(n.arity);
-    for (uint32_t k = 0; k < n.arity; ++k) kids[k] = ids[child_pool_[n.first_child + k]];
-    std::optional<Id> found = g.lookup(n.op, as_span(kids), n.payload);
-    if (!found) return std::nullopt;
-    ids[i] = g.find(*found);
-  }
-  return ids.back();
+  return walk_bottom_up(
+      values, var_map, [&g](Id value) { return g.find(value); },
+      [&g](const PatternNode& n, std::span<const Id> kids) -> std::optional<Id> {
+        std::optional<Id> found = g.lookup(n.op, kids, n.payload);
+        return found ? std::optional<Id>(g.find(*found)) : std::nullopt;
+      });
 }
 
 Id EGraph::add_expr(std::string_view sexpr) {

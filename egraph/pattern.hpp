@@ -67,6 +67,11 @@ class Pattern {
  private:
   friend class PatternBuilder;
   std::string node_string(uint32_t i) const;
+  // Walks the nodes bottom-up: a variable's class is `var_class(id)` of its
+  // value, an op node's is `op_class(node, children)`; nullopt stops the walk.
+  template <class VarClass, class OpClass>
+  std::optional<Id> walk_bottom_up(std::span<const Id> values, std::span<const uint32_t> var_map,
+                                   VarClass var_class, OpClass op_class) const;
   std::vector<PatternNode> nodes_;
   std::vector<uint32_t> child_pool_;
   std::vector<std::string> vars_;
