@@ -2,9 +2,8 @@
 // real Graphviz `dot` (installed by scripts/setup; skipped with a message
 // when it is not on PATH), and what happens when `dot` fails or hangs (a
 // stand-in `dot` script on PATH): the page notes why and embeds the DOT
-// text, and a hanging `dot` is stopped after the timeout. When a Chromium
-// is installed, the page is also loaded headless (skipped otherwise; setup
-// does not install one).
+// text, and a hanging `dot` is stopped after the timeout. The page in a real
+// browser: tests/slow/explain_browser_test.cpp.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -188,29 +187,6 @@ TEST(BrokenDot, CliNotesTheTimeoutOnStderr) {
   EXPECT_THAT(run.err, HasSubstr("did not finish within 0.2 s and was stopped; the page shows it "
                                  "as DOT text"));
   EXPECT_THAT(testing_support::slurp_file(out), HasSubstr("<pre class=\"dot\">digraph"));
-}
-
-// ---- a browser, when there is one ---------------------------------------------------------
-
-TEST(BrowserRender, HeadlessChromiumLoadsThePageWithBothGraphs) {
-  std::string browser;
-  for (const char* name : {"chromium", "chromium-browser", "google-chrome"})
-    if (browser.empty()) browser = find_on_path(name);
-  if (browser.empty()) GTEST_SKIP() << "no Chromium on PATH (not installed by scripts/setup)";
-  Explained e = explain_file("examples/deepseek_layer.fx");
-  fs::path page = testing_support::scratch_dir("browser") / "report.html";
-  std::ofstream(page) << explanation_to_html(e.report, e.input, e.result.graph);
-  fs::path dom = testing_support::scratch_dir("browser") / "dom.html";
-  std::string cmd = fmt::format(
-      "'{}' --headless --disable-gpu --no-sandbox --dump-dom 'file://{}' > '{}' 2>/dev/null",
-      browser, page.string(), dom.string());
-  ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
-  std::string loaded = testing_support::slurp_file(dom);
-  EXPECT_THAT(loaded, HasSubstr("<h1>eqfuse explain</h1>"));
-  // The browser's DOM keeps both inline graphs (only with a real dot).
-  if (!find_on_path("dot").empty()) {
-    EXPECT_EQ(count(loaded, "<svg"), 2u);
-  }
 }
 
 }  // namespace
