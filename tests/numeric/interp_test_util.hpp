@@ -10,12 +10,12 @@
 #include "graph/fx_parser.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing {
 
 inline const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
+  return testing_support::builtin_registry();
 }
 
 // Parses print_readable text and normalizes calls (no type inference: the

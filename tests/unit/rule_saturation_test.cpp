@@ -8,22 +8,16 @@
 #include "egraph/tensor_analysis.hpp"
 #include "graph/load.hpp"
 #include "rewrites/rule.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
-
-const RuleLibrary& library() {
-  static const RuleLibrary lib = RuleLibrary::builtin(reg());
-  return lib;
-}
+using testing_support::builtin_registry;
+using testing_support::builtin_rules;
 
 struct Saturated {
-  std::unique_ptr<TensorAnalysis> types = std::make_unique<TensorAnalysis>(reg());
+  std::unique_ptr<TensorAnalysis> types = std::make_unique<TensorAnalysis>(builtin_registry());
   std::unique_ptr<EGraph> g = std::make_unique<EGraph>(types.get());
   LoadedEGraph loaded;
   Graph graph;
@@ -56,15 +50,15 @@ struct Saturated {
 
 Saturated saturate(std::string_view fx, RuleConfig cfg = {}) {
   Saturated s;
-  s.graph = load_graph(fx, "test.fx", reg()).graph;
-  s.loaded = load_into_egraph(s.graph, reg(), *s.g);
+  s.graph = load_graph(fx, "test.fx", builtin_registry()).graph;
+  s.loaded = load_into_egraph(s.graph, builtin_registry(), *s.g);
   s.g->rebuild();
   std::vector<std::string> streams{""};
   for (const Node& n : s.graph.nodes())
     if (!n.meta.stream.empty() &&
         std::find(streams.begin(), streams.end(), n.meta.stream) == streams.end())
       streams.push_back(n.meta.stream);
-  s.rules = library().compile(cfg, streams, s.types.get());
+  s.rules = builtin_rules().compile(cfg, streams, s.types.get());
   s.report = Runner(*s.g, {.limits = {.iterations = 20, .nodes = 20'000}}).run(s.rules.rewrites);
   s.g->check_invariants();
   return s;
