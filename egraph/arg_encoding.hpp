@@ -10,6 +10,10 @@
 //
 // The Sink provides: `Handle constant(const Constant&)`, `Handle node(NodeRef)`
 // and `Handle list(Symbol op, std::span<const Handle> items)`.
+//
+// decode_constant is the way back for a constant leaf, shared by the tensor
+// analysis (literal arguments of meta functions) and the emitter
+// (extract/to_graph.cpp).
 #pragma once
 #include <algorithm>
 #include <span>
@@ -20,6 +24,7 @@
 #include "egraph/enode.hpp"
 #include "egraph/symbol.hpp"
 #include "graph/graph.hpp"
+#include "graph/op_schema.hpp"
 
 namespace eqfuse {
 
@@ -69,5 +74,10 @@ auto encode_arg(const Arg& a, Sink& sink) -> decltype(sink.node(NodeRef{})) {
       },
       a.value);
 }
+
+// The argument a constant leaf was encoded from. Strings come back as the
+// kind `hint` names (Device, Layout, MemoryFormat and Generator literals were
+// folded into strings), as plain strings otherwise.
+Arg decode_constant(const Constant& c, ArgType hint = ArgType::Any);
 
 }  // namespace eqfuse

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "egraph/arg_encoding.hpp"
 #include "egraph/from_graph.hpp"
 #include "graph/diagnostics.hpp"
 
@@ -115,29 +116,6 @@ TensorFact constant_fact(const Constant& c) {
   return f;
 }
 
-Arg constant_arg(const Constant& c) {
-  switch (c.kind) {
-    case ConstKind::Int:
-      return Arg(c.as_int());
-    case ConstKind::Float:
-      return Arg(c.as_float());
-    case ConstKind::Bool:
-      return Arg(c.as_bool());
-    case ConstKind::DType:
-      return Arg(c.as_dtype());
-    case ConstKind::String:
-      return Arg(std::string(c.as_string()));
-    case ConstKind::IntList: {
-      std::vector<Arg> items;
-      for (int64_t v : c.as_int_list()) items.emplace_back(v);
-      return Arg::list(std::move(items));
-    }
-    case ConstKind::None:
-      break;
-  }
-  return Arg::none();
-}
-
 std::optional<int64_t> fold_int(std::string_view op, int64_t a, int64_t b) {
   if (op == "+" || op == "aten::sym_add" || op == "operator.add") return a + b;
   if (op == "-" || op == "aten::sym_sub" || op == "operator.sub") return a - b;
@@ -154,7 +132,7 @@ class ArgRebuilder {
 
   Arg arg_of(Id child, int depth = 0) {
     Id c = g_.find(child);
-    if (auto k = g_.constant_of(c)) return constant_arg(*k);
+    if (auto k = g_.constant_of(c)) return decode_constant(*k);
     if (depth < 4) {
       for (const char* list_op : {graph_ops::kList, graph_ops::kTuple}) {
         auto lists = g_.class_nodes_with_op(c, Symbol::intern(list_op));

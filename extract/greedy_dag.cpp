@@ -184,29 +184,38 @@ class MoveEvaluator {
  private:
   void touch(ClassId d) { undo_.emplace_back(d, ref_[d]); }
 
+  // Adds one reference to `start`; a class that comes back to life is
+  // recorded, costs its node again and references its children.
   void inc(ClassId start) {
-    stack_.assign(1, start);
-    while (!stack_.empty()) {
-      const ClassId d = stack_.back();
-      stack_.pop_back();
-      ++work_;
-      touch(d);
-      if (ref_[d]++ > 0) continue;
+    propagate(start, [this](ClassId d) {
+      if (ref_[d]++ > 0) return false;
       revived_.push_back(d);
       delta_ += p_.node_cost(choice_[d]);
-      for (ClassId e : p_.children(choice_[d])) stack_.push_back(e);
-    }
+      return true;
+    });
   }
 
+  // Drops one reference from `start`; a class left unreferenced stops
+  // costing and releases its children.
   void dec(ClassId start) {
+    propagate(start, [this](ClassId d) {
+      if (--ref_[d] > 0) return false;
+      delta_ -= p_.node_cost(choice_[d]);
+      return true;
+    });
+  }
+
+  // The walk inc and dec share: `update(d)` changes d's count (undoably,
+  // via touch) and says whether the change reaches d's chosen children.
+  template <class Update>
+  void propagate(ClassId start, Update update) {
     stack_.assign(1, start);
     while (!stack_.empty()) {
       const ClassId d = stack_.back();
       stack_.pop_back();
       ++work_;
       touch(d);
-      if (--ref_[d] > 0) continue;
-      delta_ -= p_.node_cost(choice_[d]);
+      if (!update(d)) continue;
       for (ClassId e : p_.children(choice_[d])) stack_.push_back(e);
     }
   }

@@ -62,52 +62,6 @@ std::string torch_base_name(std::string_view qualified_op) {
   return std::string(name.substr(0, name.find('.')));
 }
 
-Device parse_device(std::string_view text) {
-  Device d;
-  size_t colon = text.find(':');
-  d.type = std::string(text.substr(0, colon));
-  if (colon != std::string_view::npos) d.index = std::stoi(std::string(text.substr(colon + 1)));
-  return d;
-}
-
-// A string constant back as the argument kind it was encoded from
-// (egraph/arg_encoding.hpp folds str, Device and other literals into strings).
-Arg string_arg(std::string_view s, ArgType hint) {
-  switch (hint) {
-    case ArgType::Device:
-      return Arg(parse_device(s));
-    case ArgType::Layout:
-    case ArgType::MemoryFormat:
-    case ArgType::Generator:
-      return Arg(Literal{std::string(s)});
-    default:
-      return Arg(std::string(s));
-  }
-}
-
-Arg constant_arg(const Constant& c, ArgType hint) {
-  switch (c.kind) {
-    case ConstKind::Int:
-      return Arg(c.as_int());
-    case ConstKind::Float:
-      return Arg(c.as_float());
-    case ConstKind::Bool:
-      return Arg(c.as_bool());
-    case ConstKind::DType:
-      return Arg(c.as_dtype());
-    case ConstKind::String:
-      return string_arg(c.as_string(), hint);
-    case ConstKind::IntList: {
-      std::vector<Arg> items;
-      for (int64_t v : c.as_int_list()) items.emplace_back(v);
-      return Arg::list(std::move(items));
-    }
-    case ConstKind::None:
-      break;
-  }
-  return Arg::none();
-}
-
 ArgType element_type(ArgType list) {
   switch (list) {
     case ArgType::TensorList:
@@ -623,7 +577,7 @@ class Emitter {
     if (auto it = item_of_class_.find(cls); it != item_of_class_.end())
       return Arg(out_ref_[static_cast<size_t>(it->second)]);
     NodeView v = g_.node(chosen_.at(cls));
-    if (auto c = v.constant()) return constant_arg(*c, hint);
+    if (auto c = v.constant()) return decode_constant(*c, hint);
     std::vector<Arg> items;
     for (Id kid : v.children) items.push_back(class_value(g_.find(kid), element_type(hint)));
     return Arg::list(std::move(items), v.op.str() == graph_ops::kTuple);

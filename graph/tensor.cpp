@@ -366,43 +366,38 @@ std::vector<int64_t> Tensor::int_values() const {
   return out;
 }
 
-void Tensor::write_values(std::span<const double> v) {
-  if (static_cast<int64_t>(v.size()) != numel()) {
+namespace {
+
+// The one body of write_values and write_int_values: checks the count, bumps
+// the version and scatters `v` into the storage the dtype uses, through
+// `to_int` for integer storage and rounded to the dtype for float storage.
+template <typename T, typename ToInt>
+void write_row_major(Tensor& t, std::span<const T> v, ToInt to_int) {
+  if (static_cast<int64_t>(v.size()) != t.numel()) {
     throw std::invalid_argument(
-        fmt::format("{} values for a tensor of {} elements", v.size(), numel()));
+        fmt::format("{} values for a tensor of {} elements", v.size(), t.numel()));
   }
-  ++storage_->version;
+  t.bump_version();
   if (v.empty()) return;
-  check_in_bounds();
-  if (is_int_storage()) {
-    DType d = dtype_;
-    scatter(v.data(), mutable_int_storage(), shape_, strides_, offset_,
-            [d](double x) { return double_to_int(x, d); });
+  t.check_in_bounds();
+  if (t.is_int_storage()) {
+    scatter(v.data(), t.mutable_int_storage(), t.shape(), t.strides(), t.offset(), to_int);
   } else {
-    with_rounder(dtype_, [&](auto round) {
-      scatter(v.data(), mutable_float_storage(), shape_, strides_, offset_, round);
+    with_rounder(t.dtype(), [&](auto round) {
+      scatter(v.data(), t.mutable_float_storage(), t.shape(), t.strides(), t.offset(),
+              [round](T x) { return round(static_cast<double>(x)); });
     });
   }
 }
 
+}  // namespace
+
+void Tensor::write_values(std::span<const double> v) {
+  write_row_major(*this, v, [d = dtype_](double x) { return double_to_int(x, d); });
+}
+
 void Tensor::write_int_values(std::span<const int64_t> v) {
-  if (static_cast<int64_t>(v.size()) != numel()) {
-    throw std::invalid_argument(
-        fmt::format("{} values for a tensor of {} elements", v.size(), numel()));
-  }
-  ++storage_->version;
-  if (v.empty()) return;
-  check_in_bounds();
-  if (is_int_storage()) {
-    DType d = dtype_;
-    scatter(v.data(), mutable_int_storage(), shape_, strides_, offset_,
-            [d](int64_t x) { return cast_int(x, d); });
-  } else {
-    with_rounder(dtype_, [&](auto round) {
-      scatter(v.data(), mutable_float_storage(), shape_, strides_, offset_,
-              [round](int64_t x) { return round(static_cast<double>(x)); });
-    });
-  }
+  write_row_major(*this, v, [d = dtype_](int64_t x) { return cast_int(x, d); });
 }
 
 Tensor Tensor::contiguous() const {

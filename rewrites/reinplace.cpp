@@ -1487,20 +1487,27 @@ std::optional<OpId> generic_inplace_variant(const OpRegistry& reg, OpId op) {
   return found;
 }
 
-ReinplaceResult reinplace_inplaceable_ops(const Graph& input, const OpRegistry& reg,
-                                          const ReinplaceOptions& o) {
+namespace {
+
+// One pass on its own, with a fresh log: what the per-pass entry points share.
+ReinplaceResult run_single_pass(const Graph& input, const OpRegistry& reg,
+                                const ReinplaceOptions& o, ReinplacePass pass) {
   ReinplaceLog log;
   note_unusable_entries(o, reg, log);
-  Graph g = run_pass(input, reg, o, ReinplacePass::InplaceableOps, log);
+  Graph g = run_pass(input, reg, o, pass, log);
   return finish_result(std::move(g), std::move(log));
+}
+
+}  // namespace
+
+ReinplaceResult reinplace_inplaceable_ops(const Graph& input, const OpRegistry& reg,
+                                          const ReinplaceOptions& o) {
+  return run_single_pass(input, reg, o, ReinplacePass::InplaceableOps);
 }
 
 ReinplaceResult reinplace_input_mutated_ops(const Graph& input, const OpRegistry& reg,
                                             const ReinplaceOptions& o) {
-  ReinplaceLog log;
-  note_unusable_entries(o, reg, log);
-  Graph g = run_pass(input, reg, o, ReinplacePass::InputMutatedOps, log);
-  return finish_result(std::move(g), std::move(log));
+  return run_single_pass(input, reg, o, ReinplacePass::InputMutatedOps);
 }
 
 ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o) {

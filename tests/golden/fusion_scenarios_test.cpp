@@ -16,20 +16,18 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 #include "tests/support/fusion_scenarios.hpp"
 
 namespace eqfuse {
 namespace {
 
+using testing_support::builtin_registry;
+
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
 const fs::path kDir = testing_support::kFusionScenarioDir;
-
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
 
 std::vector<Json> scenarios() {
   return testing_support::fusion_scenarios();
@@ -44,10 +42,11 @@ class FusionScenario : public ::testing::TestWithParam<Json> {};
 TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
   const Json& s = GetParam();
   fs::path file = kDir / s.at("file").get<std::string>();
-  Graph in = load_graph(read_file_or_stdin(file.string()), file.string(), reg()).graph;
-  OptimizeResult r = optimize_graph(in, reg(), options_for(s));
+  Graph in = load_graph(read_file_or_stdin(file.string()), file.string(), builtin_registry()).graph;
+  OptimizeResult r = optimize_graph(in, builtin_registry(), options_for(s));
   std::map<std::string, int64_t> ops = call_target_counts(r.graph);
-  SCOPED_TRACE(s.at("description").get<std::string>() + "\n" + print_fx(r.graph, &reg()));
+  SCOPED_TRACE(s.at("description").get<std::string>() + "\n" +
+               print_fx(r.graph, &builtin_registry()));
   const Json& ex = s.at("expected");
   for (const auto& [op, count] : ex.at("output_has").items())
     EXPECT_EQ(ops[op], count.get<int>()) << op;
@@ -59,7 +58,7 @@ TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
   EquivalenceOptions eo;
   eo.trials = 2;
   eo.mode = ToleranceMode::Rounding;
-  EquivalenceResult eq = equivalent(in, r.graph, reg(), eo);
+  EquivalenceResult eq = equivalent(in, r.graph, builtin_registry(), eo);
   EXPECT_TRUE(eq.ok) << eq.first_mismatch;
 }
 

@@ -8,12 +8,11 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <map>
-#include <sstream>
 
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
+#include "graph/load.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {
@@ -75,13 +74,6 @@ fs::path dump_dir() {
   return fs::path(EQFUSE_SHARED_DIR) / "fx-dumps";
 }
 
-std::string read_file(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 std::vector<std::string> dump_files() {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dump_dir()))
@@ -116,7 +108,7 @@ class FxCorpusFile : public ::testing::TestWithParam<std::string> {};
 TEST_P(FxCorpusFile, ParsesOrFailsAsDocumented) {
   const std::string name = GetParam();
   const Expectation& want = expectations().at(name);
-  const std::string text = read_file(dump_dir() / name);
+  const std::string text = read_file_or_stdin(dump_dir() / name);
   if (!want.error.empty()) {
     try {
       parse_fx(text, name);
@@ -167,7 +159,7 @@ std::vector<std::string> aten_level_files() {
 TEST_P(FxCorpusAtenFile, NormalizedRoundTrip) {
   const std::string name = GetParam();
   const OpRegistry reg = OpRegistry::with_builtin_ops();
-  Graph g = parse_fx(read_file(dump_dir() / name), name);
+  Graph g = parse_fx(read_file_or_stdin(dump_dir() / name), name);
   try {
     resolve_ops(g, reg);
   } catch (const Error& e) {

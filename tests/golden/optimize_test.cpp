@@ -14,18 +14,16 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
 namespace {
 
+using testing_support::builtin_registry;
+
 using ::testing::HasSubstr;
 using testing_support::run_eqfuse;
-
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
 
 // One shared default options object (also avoids a GCC 12 -Wmaybe-uninitialized
 // false positive on the defaulted temporary argument).
@@ -36,22 +34,22 @@ const OptimizeOptions& defaults() {
 
 Graph load_example(const std::string& name) {
   std::string path = std::string(EQFUSE_SOURCE_DIR) + "/examples/" + name;
-  return load_graph(read_file_or_stdin(path), path, reg()).graph;
+  return load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
 }
 
 void expect_equivalent(const Graph& a, const Graph& b) {
   EquivalenceOptions eo;
   eo.trials = 2;
   eo.mode = ToleranceMode::Rounding;
-  EquivalenceResult r = equivalent(a, b, reg(), eo);
+  EquivalenceResult r = equivalent(a, b, builtin_registry(), eo);
   EXPECT_TRUE(r.ok) << r.first_mismatch;
 }
 
 TEST(Optimize, MatmulTransposeBecomesTransposeBatchmatmul) {
   Graph in = load_example("matmul_transpose.fx");
-  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
   auto ops = call_target_counts(r.graph);
-  EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 1) << print_fx(r.graph, &reg());
+  EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 1) << print_fx(r.graph, &builtin_registry());
   EXPECT_EQ(ops["aten::bmm"], 0);
   EXPECT_EQ(r.stats.fusions["torchair/bmm-transpose"], 1u);
   EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
@@ -60,9 +58,9 @@ TEST(Optimize, MatmulTransposeBecomesTransposeBatchmatmul) {
 
 TEST(Optimize, AddRmsNormCastFuses) {
   Graph in = load_example("add_rms_norm_cast.fx");
-  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
   auto ops = call_target_counts(r.graph);
-  EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1) << print_fx(r.graph, &reg());
+  EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1) << print_fx(r.graph, &builtin_registry());
   EXPECT_EQ(ops["npu::npu_add_rms_norm"], 0);
   EXPECT_EQ(ops["aten::_to_copy"], 0);
   EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
@@ -71,18 +69,19 @@ TEST(Optimize, AddRmsNormCastFuses) {
 
 TEST(Optimize, SeedGraphFusesDynamicQuant) {
   Graph in = load_example("seed_add_rms_norm_dynamic_quant.fx");
-  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
   auto ops = call_target_counts(r.graph);
-  EXPECT_GE(ops["npu::npu_add_rms_norm_dynamic_quant"], 1) << print_fx(r.graph, &reg());
+  EXPECT_GE(ops["npu::npu_add_rms_norm_dynamic_quant"], 1)
+      << print_fx(r.graph, &builtin_registry());
   EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
   expect_equivalent(in, r.graph);
 }
 
 TEST(Optimize, DeepSeekLayerGetsEveryDefaultFusion) {
   Graph in = load_example("deepseek_layer.fx");
-  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
   auto ops = call_target_counts(r.graph);
-  SCOPED_TRACE(print_fx(r.graph, &reg()));
+  SCOPED_TRACE(print_fx(r.graph, &builtin_registry()));
   EXPECT_EQ(ops["npu::npu_add_rms_norm_quant"], 1);
   EXPECT_EQ(ops["npu::npu_add_rms_norm_cast"], 1);
   EXPECT_EQ(ops["npu::npu_add_rms_norm_dynamic_quant"], 1);
@@ -100,16 +99,17 @@ TEST(Optimize, DeepSeekLayerGetsEveryDefaultFusion) {
 TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
   auto load_vllm = [](const std::string& name) {
     std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/vllm/" + name;
-    return load_graph(read_file_or_stdin(path), path, reg()).graph;
+    return load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
   };
   Graph before = load_vllm("issue4239_before.fx");
   Graph after = load_vllm("issue4239_after.fx");
-  OptimizeResult r = optimize_graph(before, reg(), defaults());
-  OptimizeResult hand = optimize_graph(after, reg(), defaults());  // only to price `_2`
+  OptimizeResult r = optimize_graph(before, builtin_registry(), defaults());
+  OptimizeResult hand =
+      optimize_graph(after, builtin_registry(), defaults());  // only to price `_2`
   auto ours = call_target_counts(r.graph), theirs = call_target_counts(after);
   EXPECT_GE(theirs["npu::npu_add_rms_norm_quant"], 1);
   EXPECT_GE(ours["npu::npu_add_rms_norm_quant"], theirs["npu::npu_add_rms_norm_quant"])
-      << print_fx(r.graph, &reg());
+      << print_fx(r.graph, &builtin_registry());
   EXPECT_LT(r.stats.cost_after_us, hand.stats.cost_before_us);
 }
 
@@ -117,8 +117,8 @@ TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
 // (spec §6): scenario A2 has an intermediate and a copy_ epilogue.
 TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
   std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/reinplace/A2.fx";
-  Graph in = load_graph(read_file_or_stdin(path), path, reg()).graph;
-  OptimizeResult r = optimize_graph(in, reg(), defaults());
+  Graph in = load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
   EXPECT_TRUE(r.stats.reinplace_ran);
   EXPECT_EQ(r.stats.reinplaced_nodes, 2u);
   EXPECT_EQ(r.stats.removed_copies, 1u);
@@ -128,21 +128,21 @@ TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
 
   OptimizeOptions ge;
   ge.rules.mode = ExecMode::MaxAutotune;
-  EXPECT_FALSE(optimize_graph(in, reg(), ge).stats.reinplace_ran);
+  EXPECT_FALSE(optimize_graph(in, builtin_registry(), ge).stats.reinplace_ran);
 
   OptimizeOptions off;
   apply_config_json(off, R"({"debug": {"aclgraph": {
       "disable_reinplace_inplaceable_ops_pass": true,
       "disable_reinplace_input_mutated_ops_pass": true}}})",
                     "cfg.json");
-  EXPECT_EQ(optimize_graph(in, reg(), off).stats.reinplaced_nodes, 0u);
+  EXPECT_EQ(optimize_graph(in, builtin_registry(), off).stats.reinplaced_nodes, 0u);
 }
 
 TEST(Optimize, FusionPassOffChangesNothing) {
   Graph in = load_example("deepseek_layer.fx");
   OptimizeOptions opt;
   opt.rules.pattern_fusion_pass = false;
-  OptimizeResult r = optimize_graph(in, reg(), opt);
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
   EXPECT_TRUE(r.stats.fusions.empty());
   // Layout rules still run: no-op views and expands disappear (they are free),
   // but no kernel is added, removed or respelled.
@@ -157,7 +157,7 @@ TEST(Optimize, MaxAutotuneExcludesRulesDAndE) {
   Graph in = load_example("deepseek_layer.fx");
   OptimizeOptions opt;
   opt.rules.mode = ExecMode::MaxAutotune;
-  OptimizeResult r = optimize_graph(in, reg(), opt);
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
   auto ops = call_target_counts(r.graph);
   EXPECT_EQ(ops["npu::npu_transpose_batchmatmul"], 0);
   EXPECT_EQ(ops["npu::npu_add_rms_norm_quant"], 0);
@@ -169,14 +169,16 @@ TEST(Optimize, DisableOneRuleByName) {
   Graph in = load_example("matmul_transpose.fx");
   OptimizeOptions opt;
   opt.rules.disable.push_back("torchair/bmm-transpose");
-  OptimizeResult r = optimize_graph(in, reg(), opt);
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
   EXPECT_EQ(call_target_counts(r.graph)["npu::npu_transpose_batchmatmul"], 0);
 }
 
 TEST(Optimize, OutputIsDeterministic) {
   Graph in = load_example("deepseek_layer.fx");
-  std::string a = print_fx(optimize_graph(in, reg(), defaults()).graph, &reg());
-  std::string b = print_fx(optimize_graph(in, reg(), defaults()).graph, &reg());
+  std::string a =
+      print_fx(optimize_graph(in, builtin_registry(), defaults()).graph, &builtin_registry());
+  std::string b =
+      print_fx(optimize_graph(in, builtin_registry(), defaults()).graph, &builtin_registry());
   EXPECT_EQ(a, b);
 }
 
@@ -185,7 +187,7 @@ TEST(Optimize, EveryExtractorGivesAnEquivalentGraph) {
   for (const char* ex : {"bottom-up", "greedy-dag", "ilp", "auto"}) {
     OptimizeOptions opt;
     opt.extractor = ex;
-    OptimizeResult r = optimize_graph(in, reg(), opt);
+    OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
     SCOPED_TRACE(ex);
     expect_equivalent(in, r.graph);
   }

@@ -11,19 +11,17 @@
 
 #include "extract/sensitivity.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
 namespace {
 
+using testing_support::builtin_registry;
+
 using ::testing::HasSubstr;
 using testing_support::run_eqfuse;
 using testing_support::slurp_file;
-
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
 
 // Scenario D1 (expand -> bmm -> transpose(1, 0), fp16 [4, 2, 128] x
 // [4, 128, 256]); rule (d) fuses it into one npu_transpose_batchmatmul.
@@ -37,7 +35,7 @@ std::string source_path(const char* rel) {
 }
 
 Graph load_file(const char* rel) {
-  return load_graph(slurp_file(source_path(rel)), rel, reg()).graph;
+  return load_graph(slurp_file(source_path(rel)), rel, builtin_registry()).graph;
 }
 
 // The two alternatives of D1 in reduce-overhead, term by term as
@@ -114,7 +112,7 @@ struct Fixture {
   ParamSensitivity sweep(const std::string& spec) const {
     SensitivityOptions so;
     so.params = {parse_sensitivity_param(spec)};
-    SensitivityReport rep = analyze_sensitivity(graph, reg(), options(), so);
+    SensitivityReport rep = analyze_sensitivity(graph, builtin_registry(), options(), so);
     EXPECT_EQ(rep.params.size(), 1u);
     return rep.params.at(0);
   }
@@ -147,7 +145,7 @@ void expect_single_flip(const ParamSensitivity& p, double hand, size_t below, si
 TEST(Sensitivity, HandTermsMatchTheModel) {
   Fixture f;
   D1ByHand hand(f.profile);
-  OptimizeResult r = optimize_graph(f.graph, reg(), f.options());
+  OptimizeResult r = optimize_graph(f.graph, builtin_registry(), f.options());
   ASSERT_EQ(r.before.kernels, 2u);
   auto kernel = [&](std::string_view name) {
     for (const NodeCost& nc : r.before.nodes)
@@ -236,10 +234,10 @@ constexpr std::string_view kThreeDecisions = R"(class GraphModule(torch.nn.Modul
 
 TEST(Sensitivity, DecisionsThatNeverFlipAreListedWithTheirState) {
   Fixture f;
-  f.graph = load_graph(kThreeDecisions, "three.fx", reg()).graph;
+  f.graph = load_graph(kThreeDecisions, "three.fx", builtin_registry()).graph;
   SensitivityOptions so;
   so.params = {parse_sensitivity_param("eff_mem=0.1:0.75")};
-  SensitivityReport rep = analyze_sensitivity(f.graph, reg(), f.options(), so);
+  SensitivityReport rep = analyze_sensitivity(f.graph, builtin_registry(), f.options(), so);
   const ParamSensitivity& p = rep.params.at(0);
   // The D1 part flips where it does alone: the parts are independent.
   expect_single_flip(p, D1ByHand(f.profile).eff_mem_break_even(), 1, 0);
@@ -316,7 +314,7 @@ TEST(Sensitivity, ParamSpecs) {
        {"no_such_param", "eff_mem=0.5:1.5", "launch_us.eager=-1:5", "per_graph_us.eager"}) {
     SensitivityOptions so;
     so.params = {parse_sensitivity_param("eff_mem"), parse_sensitivity_param(bad)};
-    EXPECT_THROW(analyze_sensitivity(f.graph, reg(), f.options(), so), Error) << bad;
+    EXPECT_THROW(analyze_sensitivity(f.graph, builtin_registry(), f.options(), so), Error) << bad;
   }
 }
 

@@ -1,18 +1,21 @@
 // Shared helpers for the numeric (reference interpreter) tests: parse FX
-// text, resolve ops against the builtin registry, run with given inputs.
+// text, resolve ops against the builtin registry, run with given inputs,
+// read the output values and compare them with hand-computed ones.
 #pragma once
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "graph/fx_parser.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing {
 
 inline const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
+  return testing_support::builtin_registry();
 }
 
 // Parses print_readable text and normalizes calls (no type inference: the
@@ -32,6 +35,20 @@ inline Tensor f32(Dims shape, std::vector<double> v) {
 }
 inline Tensor tensor(DType d, Dims shape, std::vector<double> v) {
   return Tensor::from_values(d, std::move(shape), v);
+}
+
+// All elements of a tensor result, row-major.
+inline std::vector<double> vals(const RuntimeValue& v) {
+  return v.tensor().values();
+}
+inline std::vector<int64_t> ints(const RuntimeValue& v) {
+  return v.tensor().int_values();
+}
+
+inline void expect_near(const std::vector<double>& got, const std::vector<double>& want,
+                        double tol = 1e-6) {
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
 }
 
 }  // namespace eqfuse::testing

@@ -11,23 +11,13 @@
 namespace eqfuse {
 namespace {
 
+using testing::expect_near;
 using testing::f32;
 using testing::graph_from;
+using testing::ints;
 using testing::run;
 using testing::tensor;
-
-std::vector<double> vals(const RuntimeValue& v) {
-  return v.tensor().values();
-}
-std::vector<int64_t> ints(const RuntimeValue& v) {
-  return v.tensor().int_values();
-}
-
-void expect_near(const std::vector<double>& got, const std::vector<double>& want,
-                 double tol = 1e-6) {
-  ASSERT_EQ(got.size(), want.size());
-  for (size_t i = 0; i < got.size(); ++i) EXPECT_NEAR(got[i], want[i], tol) << "element " << i;
-}
+using testing::vals;
 
 TEST(Kernels, ArithmeticWithBroadcastAndPromotion) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):

@@ -9,20 +9,13 @@
 #include "graph/equivalence.hpp"
 #include "rewrites/rule.hpp"
 #include "rewrites/rule_example.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
-
-// Built once: RuleLibrary::builtin parses and validates every rule file.
-const RuleLibrary& library() {
-  static const RuleLibrary lib = RuleLibrary::builtin(reg());
-  return lib;
-}
+using testing_support::builtin_registry;
+using testing_support::builtin_rules;
 
 // Fusions whose fused kernel skips an intermediate rounding of the unfused
 // chain (the fused op keeps y in float before quantizing or casting).
@@ -33,23 +26,23 @@ bool needs_rounding_mode(const RuleDef& r) {
 class RuleSoundness : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
-  const RuleLibrary& lib = library();
+  const RuleLibrary& lib = builtin_rules();
   const RuleDef* rule = lib.find(GetParam());
   ASSERT_NE(rule, nullptr);
-  std::optional<RuleExample> ex = instantiate_example(*rule, reg());
+  std::optional<RuleExample> ex = instantiate_example(*rule, builtin_registry());
   ASSERT_TRUE(ex) << "no example types";
   EquivalenceOptions opt;
   opt.trials = 4;
   opt.seed = 7;
   opt.mode = needs_rounding_mode(*rule) ? ToleranceMode::Rounding : ToleranceMode::Strict;
-  EquivalenceResult r = equivalent(ex->search, ex->replace, reg(), opt);
+  EquivalenceResult r = equivalent(ex->search, ex->replace, builtin_registry(), opt);
   EXPECT_TRUE(r.ok) << rule->name << ": " << r.first_mismatch;
   EXPECT_EQ(r.trials_run, 4);
 }
 
 std::vector<std::string> rule_names() {
   std::vector<std::string> names;
-  for (const RuleDef& r : library().rules()) names.push_back(r.name);
+  for (const RuleDef& r : builtin_rules().rules()) names.push_back(r.name);
   return names;
 }
 

@@ -13,13 +13,9 @@
 #include "extract/explain_report.hpp"
 #include "extract/optimize.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing_support {
-
-inline const OpRegistry& builtin_registry() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
 
 struct Explained {
   Graph input;

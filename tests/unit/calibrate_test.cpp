@@ -10,14 +10,12 @@
 #include "cost/calibrate.hpp"
 #include "cost/device_profile.hpp"
 #include "graph/op_registry.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
+using testing_support::builtin_registry;
 
 Measurement row(std::string op, std::vector<std::string> inputs, ExecMode mode) {
   Measurement m;
@@ -47,7 +45,7 @@ std::vector<Measurement> workload() {
 // The model's time for every row under `profile` (calibrating against
 // dummy times reports the base profile's prediction per row).
 std::vector<double> model_times(const DeviceProfile& profile, std::vector<Measurement> rows) {
-  CalibrationResult r = calibrate_profile(profile, rows, registry());
+  CalibrationResult r = calibrate_profile(profile, rows, builtin_registry());
   std::vector<double> out;
   for (const RowFit& f : r.rows) out.push_back(f.before_us);
   return out;
@@ -81,7 +79,8 @@ double param_after(const CalibrationResult& r, const std::string& name) {
 
 TEST(Calibrate, RecoversKnownParametersFromExactData) {
   DeviceProfile base = load_device_profile("ascend910b2");
-  CalibrationResult r = calibrate_profile(base, generated(truth_profile(), 0.0), registry());
+  CalibrationResult r =
+      calibrate_profile(base, generated(truth_profile(), 0.0), builtin_registry());
   EXPECT_NEAR(param_after(r, "launch_us.eager"), 15, 0.01);
   EXPECT_NEAR(param_after(r, "launch_us.reduce-overhead"), 3, 0.01);
   EXPECT_NEAR(param_after(r, "t_dev_fixed_us.cube"), 6, 0.01);
@@ -98,7 +97,7 @@ TEST(Calibrate, RecoversKnownParametersFromExactData) {
 
 TEST(Calibrate, RecoversWellDeterminedParametersWithNoise) {
   CalibrationResult r = calibrate_profile(load_device_profile("ascend910b2"),
-                                          generated(truth_profile(), 0.01), registry());
+                                          generated(truth_profile(), 0.01), builtin_registry());
   EXPECT_NEAR(param_after(r, "launch_us.eager"), 15, 0.75);
   EXPECT_NEAR(param_after(r, "launch_us.reduce-overhead"), 3, 0.5);
   EXPECT_NEAR(param_after(r, "t_dev_fixed_us.cube"), 6, 1.0);
@@ -120,7 +119,8 @@ TEST(Calibrate, DenseBadlyFittingOpGetsFixedOverride) {
     m.measured_us = 3 + 30;
     rows.push_back(m);
   }
-  CalibrationResult r = calibrate_profile(load_device_profile("ascend910b2"), rows, registry());
+  CalibrationResult r =
+      calibrate_profile(load_device_profile("ascend910b2"), rows, builtin_registry());
   ASSERT_EQ(r.overrides.size(), 1u);
   EXPECT_EQ(r.overrides[0].op, "npu::npu_swiglu");
   EXPECT_EQ(r.overrides[0].rows, 4u);
@@ -139,7 +139,8 @@ TEST(Calibrate, BoundsClampEfficiency) {
   std::vector<Measurement> rows = generated(truth, 0.0);
   // Times 3x faster than HBM allows at eff_mem = 1: the fit stops at the bound.
   for (Measurement& m : rows) m.measured_us *= 0.2;
-  CalibrationResult r = calibrate_profile(load_device_profile("ascend910b2"), rows, registry());
+  CalibrationResult r =
+      calibrate_profile(load_device_profile("ascend910b2"), rows, builtin_registry());
   EXPECT_LE(param_after(r, "eff_mem"), 1.0);
   EXPECT_LE(param_after(r, "eff_cube"), 1.0);
   EXPECT_GE(param_after(r, "launch_us.eager"), 0.0);
@@ -215,7 +216,7 @@ TEST(Measurements, UnknownOpOrBadInputsNameTheRow) {
   std::vector<Measurement> rows =
       parse_measurements("op,inputs,mode,measured_us\nnpu::no_such_op,f32[4],eager,3\n", "m.csv");
   try {
-    calibrate_profile(load_device_profile("ascend910b2"), rows, registry());
+    calibrate_profile(load_device_profile("ascend910b2"), rows, builtin_registry());
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.loc().line, 2);
@@ -224,7 +225,7 @@ TEST(Measurements, UnknownOpOrBadInputsNameTheRow) {
   rows = parse_measurements(
       "op,inputs,mode,measured_us\naten::mm,\"f32[2, 3]; f32[4, 5]\",eager,3\n", "m.csv");
   try {
-    calibrate_profile(load_device_profile("ascend910b2"), rows, registry());
+    calibrate_profile(load_device_profile("ascend910b2"), rows, builtin_registry());
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_EQ(e.loc().line, 2);

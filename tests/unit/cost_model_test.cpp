@@ -6,20 +6,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
+using testing_support::builtin_registry;
 
 const DeviceProfile& b2() {
   static const DeviceProfile p = load_device_profile("ascend910b2");
@@ -27,14 +23,7 @@ const DeviceProfile& b2() {
 }
 
 Graph parse(const std::string& text) {
-  return load_graph(text, "test.fx", registry()).graph;
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return load_graph(text, "test.fx", builtin_registry()).graph;
 }
 
 // One FX graph `def forward(<params>): <body>; return (<ret>,)`.
@@ -46,7 +35,7 @@ std::string fx(const std::string& params, const std::string& body, const std::st
 // Cost of the graph node named `name`.
 CostBreakdown node_cost(const Graph& g, const std::string& name, const CostModel& model) {
   std::vector<ValueType> storage;
-  return model.cost(query_for_node(g, *g.find(name), registry(), storage));
+  return model.cost(query_for_node(g, *g.find(name), builtin_registry(), storage));
 }
 
 NpuCostModel model(ExecMode mode = ExecMode::ReduceOverhead, DeviceProfile p = b2()) {
@@ -120,7 +109,7 @@ TEST(CostModel, ViewsReshapesAndExpandAreFree) {
     EXPECT_EQ(c.total_us, 0) << name;
     EXPECT_EQ(c.launch_us, 0) << name;
   }
-  EXPECT_EQ(graph_cost(g, registry(), model(ExecMode::Eager)).kernels, 0u);
+  EXPECT_EQ(graph_cost(g, builtin_registry(), model(ExecMode::Eager)).kernels, 0u);
 }
 
 TEST(CostModel, TransposeThatMovesDataIsACopyKernel) {
@@ -154,7 +143,7 @@ TEST(CostModel, IdentityAndSizeOneTransposesAreFree) {
     EXPECT_FALSE(node_cost(g, name, model()).is_kernel) << name;
   for (const char* name : {"perm_real", "t_real"})
     EXPECT_TRUE(node_cost(g, name, model()).is_kernel) << name;
-  EXPECT_EQ(graph_cost(g, registry(), model()).kernels, 2u);
+  EXPECT_EQ(graph_cost(g, builtin_registry(), model()).kernels, 2u);
 }
 
 // bmm + transpose(0, 1) needs a copy kernel that the fused
@@ -175,8 +164,8 @@ TEST(CostModel, TransposeBatchMatmulSavesTheCopy) {
                          "tbmm"));
   for (ExecMode mode : kAllExecModes) {
     NpuCostModel m = model(mode);
-    GraphCost a = graph_cost(unfused, registry(), m);
-    GraphCost b = graph_cost(fused, registry(), m);
+    GraphCost a = graph_cost(unfused, builtin_registry(), m);
+    GraphCost b = graph_cost(fused, builtin_registry(), m);
     EXPECT_EQ(a.kernels, 2u);
     EXPECT_EQ(b.kernels, 1u);
     double launch = b2().get(std::string("launch_us.") + std::string(exec_mode_name(mode)));
@@ -198,7 +187,7 @@ TEST(CostModel, LaunchAndPerGraphCostDependOnMode) {
   EXPECT_DOUBLE_EQ(model(ExecMode::Eager).per_graph_us(), 0);
   EXPECT_DOUBLE_EQ(model(ExecMode::MaxAutotune).per_graph_us(), 50);
   EXPECT_DOUBLE_EQ(model(ExecMode::ReduceOverhead).per_graph_us(), 50);
-  GraphCost total = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  GraphCost total = graph_cost(g, builtin_registry(), model(ExecMode::ReduceOverhead));
   EXPECT_NEAR(total.total_us, ro.total_us + 50, 1e-12);
   EXPECT_EQ(model(ExecMode::ReduceOverhead).describe(), "ascend910b2, reduce-overhead");
 }
@@ -256,7 +245,7 @@ TEST(CostModel, SymbolicDimsUseHints) {
   Graph g = parse(fx(R"(a: "bf16[s0, 1024]", b: "bf16[s0, 1024]")",
                      "        add: \"bf16[s0, 1024]\" = torch.ops.aten.add.Tensor(a, b)\n", "add"));
   std::vector<ValueType> storage;
-  CostQuery q = query_for_node(g, *g.find("add"), registry(), storage);
+  CostQuery q = query_for_node(g, *g.find("add"), builtin_registry(), storage);
   EXPECT_DOUBLE_EQ(NpuCostModel(b2(), ExecMode::Eager).cost(q).bytes, 3.0 * 1024 * 1024 * 2);
   SymbolHints hints;
   hints.values["s0"] = 16;
@@ -272,11 +261,11 @@ TEST(CostModel, TwoQueueSimulation) {
                      "        add: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(a, b)\n"
                      "        add_1: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(add, b)\n",
                      "add_1"));
-  GraphCost eager = graph_cost(g, registry(), model(ExecMode::Eager));
+  GraphCost eager = graph_cost(g, builtin_registry(), model(ExecMode::Eager));
   double device = 4 + 1536 / kBytesPerUs + 0.05 * 256 / (11.06 * 0.7 * 1e6);
   EXPECT_NEAR(eager.total_us, 2 * (20 + device), 1e-9);
   EXPECT_NEAR(eager.simulated_us, 40 + device, 1e-9);
-  GraphCost ro = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  GraphCost ro = graph_cost(g, builtin_registry(), model(ExecMode::ReduceOverhead));
   EXPECT_NEAR(ro.simulated_us, ro.total_us, 1e-9);
   EXPECT_NEAR(ro.total_us, 2 * (2 + device) + 50, 1e-9);
 
@@ -286,16 +275,16 @@ TEST(CostModel, TwoQueueSimulation) {
                        "        add: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(a, b)\n"
                        "        add_1: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(add, b)\n",
                        "add_1"));
-  GraphCost e = graph_cost(big, registry(), model(ExecMode::Eager));
+  GraphCost e = graph_cost(big, builtin_registry(), model(ExecMode::Eager));
   double d = e.nodes[0].cost.total_us - 20;
   ASSERT_GT(d, 20);
   EXPECT_NEAR(e.simulated_us, 20 + 2 * d, 1e-9);
 }
 
 TEST(CostModel, AddRmsNormCastExample) {
-  Graph g =
-      parse(read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/add_rms_norm_cast.fx"));
-  GraphCost c = graph_cost(g, registry(), model());
+  Graph g = parse(read_file_or_stdin(std::filesystem::path(EQFUSE_SOURCE_DIR) /
+                                     "examples/add_rms_norm_cast.fx"));
+  GraphCost c = graph_cost(g, builtin_registry(), model());
   // npu_add_rms_norm and _to_copy; the view and the getitems are free.
   EXPECT_EQ(c.kernels, 2u);
   double sum = 0;
@@ -307,10 +296,10 @@ TEST(CostModel, AddRmsNormCastExample) {
 }
 
 TEST(CostModel, DeepSeekLayerCountsKernels) {
-  Graph g =
-      parse(read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
-  GraphCost eager = graph_cost(g, registry(), model(ExecMode::Eager));
-  GraphCost ro = graph_cost(g, registry(), model(ExecMode::ReduceOverhead));
+  Graph g = parse(
+      read_file_or_stdin(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+  GraphCost eager = graph_cost(g, builtin_registry(), model(ExecMode::Eager));
+  GraphCost ro = graph_cost(g, builtin_registry(), model(ExecMode::ReduceOverhead));
   EXPECT_EQ(eager.kernels, ro.kernels);
   // 24 ops, 4 transposes priced as copies (transpose, transpose_1,
   // transpose_2, t) and the opaque npu_multi_head_latent_attention.
@@ -356,16 +345,16 @@ TEST(CostModel, SpecSanityCheckAddRmsNormDynamicQuant) {
   EXPECT_NEAR(dq.memory_us, 0.3, 0.05);
 
   auto device_us = [](const GraphCost& c) { return c.total_us - c.launch_us - 50; };
-  GraphCost a = graph_cost(unfused, registry(), ro);
-  GraphCost b = graph_cost(fused, registry(), ro);
+  GraphCost a = graph_cost(unfused, builtin_registry(), ro);
+  GraphCost b = graph_cost(fused, builtin_registry(), ro);
   EXPECT_NEAR(device_us(a), 9, 0.5);
   EXPECT_NEAR(device_us(b), 5, 0.5);
   EXPECT_NEAR(device_us(a) - device_us(b), 4, 0.6);
   // Graph mode saves one g_acl as well.
   EXPECT_NEAR(a.total_us - b.total_us, 4 + 2, 0.6);
   NpuCostModel eager = model(ExecMode::Eager);
-  EXPECT_NEAR(graph_cost(unfused, registry(), eager).total_us -
-                  graph_cost(fused, registry(), eager).total_us,
+  EXPECT_NEAR(graph_cost(unfused, builtin_registry(), eager).total_us -
+                  graph_cost(fused, builtin_registry(), eager).total_us,
               4 + 20, 0.6);
 }
 
@@ -491,8 +480,8 @@ TEST(CostModel, AutoFunctionalizedV2ClonesEachBaseAndRunsTheOpOnItsView) {
 TEST(CostModel, AutoFunctionalizedOfAnUnregisteredOpStaysOpaque) {
   Graph g = parse(kAfV1);  // builtins only: custom::sin is unknown
   NodeRef af = *g.find("auto_functionalized");
-  EXPECT_TRUE(auto_functionalized_kernels(g, af, registry(), model()).empty());
-  GraphCost gc = graph_cost(g, registry(), model());
+  EXPECT_TRUE(auto_functionalized_kernels(g, af, builtin_registry(), model()).empty());
+  GraphCost gc = graph_cost(g, builtin_registry(), model());
   EXPECT_EQ(gc.kernels, 2u);  // empty_like and the opaque call
 }
 

@@ -8,19 +8,17 @@
 #include <nlohmann/json.hpp>
 
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
+using testing_support::builtin_registry;
+
 using ::testing::HasSubstr;
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
-
 Graph parse(std::string_view text) {
-  return load_graph(text, "test.fx", registry()).graph;
+  return load_graph(text, "test.fx", builtin_registry()).graph;
 }
 
 // bmm -> transpose, as the input gives it and as `eqfuse optimize` fuses it.
@@ -53,7 +51,7 @@ const NodeCostDiff& row(const GraphCostDiff& d, std::string_view name) {
 TEST(CostReport, ComparesMatchedRemovedAndAddedKernels) {
   Graph a = parse(kUnfused), b = parse(kFused);
   NpuCostModel m = model();
-  GraphCostDiff d = compare_graph_costs(a, b, registry(), m);
+  GraphCostDiff d = compare_graph_costs(a, b, builtin_registry(), m);
   EXPECT_EQ(d.model, "ascend910b2, reduce-overhead");
   ASSERT_EQ(d.rows.size(), 4u);  // A's kernels in order, then B's new one
   EXPECT_EQ(d.rows[0].node, "bmm");
@@ -83,7 +81,7 @@ TEST(CostReport, ComparesMatchedRemovedAndAddedKernels) {
   double sum = 0;
   for (const NodeCostDiff& r : d.rows) sum += r.delta_us();
   EXPECT_NEAR(sum, d.delta_us(), 1e-9);
-  EXPECT_NEAR(d.a.total_us, graph_cost(a, registry(), m).total_us, 1e-12);
+  EXPECT_NEAR(d.a.total_us, graph_cost(a, builtin_registry(), m).total_us, 1e-12);
   EXPECT_DOUBLE_EQ(d.per_graph_us, 50.0);
   EXPECT_LT(d.delta_us(), 0);  // the fused form is cheaper on the built-in profile
 
@@ -100,7 +98,7 @@ TEST(CostReport, ComparesMatchedRemovedAndAddedKernels) {
 TEST(CostReport, SameGraphHasNoDifference) {
   Graph a = parse(kUnfused);
   NpuCostModel m = model();
-  GraphCostDiff d = compare_graph_costs(a, a, registry(), m);
+  GraphCostDiff d = compare_graph_costs(a, a, builtin_registry(), m);
   ASSERT_EQ(d.rows.size(), 3u);
   for (const NodeCostDiff& r : d.rows) {
     EXPECT_EQ(r.op_a, r.op_b);
@@ -122,7 +120,7 @@ TEST(CostReport, KernelThatBecomesAViewIsOneRow) {
         t: "f16[2, 4, 8]" = torch.ops.aten.view.default(x, [2, 4, 8])
         return (t,)
 )");
-  GraphCostDiff d = compare_graph_costs(a, b, registry(), model());
+  GraphCostDiff d = compare_graph_costs(a, b, builtin_registry(), model());
   ASSERT_EQ(d.rows.size(), 1u);
   EXPECT_EQ(d.rows[0].op_a, "aten::transpose.int");
   EXPECT_EQ(d.rows[0].op_b, "aten::view");
@@ -134,12 +132,12 @@ TEST(CostReport, KernelThatBecomesAViewIsOneRow) {
 TEST(CostReport, TableListsEveryKernelWithItsBreakdown) {
   Graph a = parse(kUnfused);
   NpuCostModel m = model();
-  GraphCost c = graph_cost(a, registry(), m);
-  std::string text = format_cost_table(a, c, registry(), m);
+  GraphCost c = graph_cost(a, builtin_registry(), m);
+  std::string text = format_cost_table(a, c, builtin_registry(), m);
   EXPECT_THAT(text, HasSubstr("cost on ascend910b2, reduce-overhead: 3 kernels"));
   EXPECT_THAT(text, HasSubstr("transpose priced as an implicit contiguous copy"));
   EXPECT_THAT(text, HasSubstr("per graph: 50.000 us"));
-  auto j = nlohmann::json::parse(cost_table_to_json(a, c, registry(), m));
+  auto j = nlohmann::json::parse(cost_table_to_json(a, c, builtin_registry(), m));
   ASSERT_EQ(j["kernels"].size(), 3u);
   EXPECT_EQ(j["kernels"][0]["node"], "bmm");
   EXPECT_EQ(j["kernels"][0]["class"], "cube");

@@ -4,38 +4,28 @@
 #include "cost/egraph_cost.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "egraph/from_graph.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing_support::builtin_registry;
 
 // A graph loaded into a fresh e-graph with the tensor analysis.
 struct Loaded {
   Graph graph;
-  TensorAnalysis types{registry()};
+  TensorAnalysis types{builtin_registry()};
   EGraph egraph{&types};
   LoadedEGraph loaded;
 
-  explicit Loaded(const std::string& text) : graph(load_graph(text, "t.fx", registry()).graph) {
-    loaded = load_into_egraph(graph, registry(), egraph);
+  explicit Loaded(const std::string& text)
+      : graph(load_graph(text, "t.fx", builtin_registry()).graph) {
+    loaded = load_into_egraph(graph, builtin_registry(), egraph);
     egraph.rebuild();
   }
 
@@ -44,7 +34,7 @@ struct Loaded {
   Id enode_of(const std::string& name) const {
     const Node& n = graph.node(*graph.find(name));
     std::string op = n.op == kNoOp ? std::string(graph_ops::kOpaquePrefix) + n.target
-                                   : registry().info(n.op).schema.qualified_name();
+                                   : builtin_registry().info(n.op).schema.qualified_name();
     Id cls = egraph.find(loaded.class_of(*graph.find(name)));
     for (Id id : egraph.class_nodes(cls))
       if (egraph.node_op(id).str() == op) return id;
@@ -64,9 +54,9 @@ void expect_same_costs(const Loaded& l, const CostModel& model) {
   for (size_t i = 0; i < l.graph.size(); ++i) {
     const Node& n = l.graph.node(NodeRef{static_cast<int32_t>(i)});
     if (n.kind != NodeKind::Call) continue;
-    CostBreakdown fx =
-        model.cost(query_for_node(l.graph, NodeRef{static_cast<int32_t>(i)}, registry(), storage));
-    CostBreakdown en = enode_cost(l.egraph, l.types, registry(), model, l.enode_of(n.name));
+    CostBreakdown fx = model.cost(
+        query_for_node(l.graph, NodeRef{static_cast<int32_t>(i)}, builtin_registry(), storage));
+    CostBreakdown en = enode_cost(l.egraph, l.types, builtin_registry(), model, l.enode_of(n.name));
     EXPECT_EQ(fx.is_kernel, en.is_kernel) << n.name;
     EXPECT_NEAR(fx.total_us, en.total_us, 1e-9) << n.name;
     EXPECT_DOUBLE_EQ(fx.bytes, en.bytes) << n.name;
@@ -77,7 +67,8 @@ void expect_same_costs(const Loaded& l, const CostModel& model) {
 }
 
 TEST(EGraphCost, DeepSeekLayerENodesCostWhatTheirNodesCost) {
-  Loaded l(read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+  Loaded l(
+      read_file_or_stdin(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
   expect_same_costs(l, ro_model());
   expect_same_costs(l, NpuCostModel(load_device_profile("h100"), ExecMode::Eager));
 }
@@ -94,7 +85,7 @@ TEST(EGraphCost, StructuralNodesAreFree) {
   size_t kernels = 0;
   for (Id cls : l.egraph.class_ids()) {
     for (Id n : l.egraph.class_nodes(cls)) {
-      CostBreakdown c = enode_cost(l.egraph, l.types, registry(), m, n);
+      CostBreakdown c = enode_cost(l.egraph, l.types, builtin_registry(), m, n);
       std::string_view op = l.egraph.node_op(n).str();
       if (c.is_kernel) {
         ++kernels;
@@ -106,7 +97,7 @@ TEST(EGraphCost, StructuralNodesAreFree) {
   }
   EXPECT_EQ(kernels, 2u);
   // cat reads its tensor list (a prim::list child) and writes the result.
-  CostBreakdown cat = enode_cost(l.egraph, l.types, registry(), m, l.enode_of("cat"));
+  CostBreakdown cat = enode_cost(l.egraph, l.types, builtin_registry(), m, l.enode_of("cat"));
   EXPECT_DOUBLE_EQ(cat.bytes, (16 * 64 * 2) * 2 + 32 * 64 * 2);
 }
 
@@ -121,7 +112,7 @@ TEST(EGraphCost, TransposeDimsComeFromConstantChildren) {
 )");
   NpuCostModel m = ro_model();
   auto cost = [&](const char* name) {
-    return enode_cost(l.egraph, l.types, registry(), m, l.enode_of(name));
+    return enode_cost(l.egraph, l.types, builtin_registry(), m, l.enode_of(name));
   };
   EXPECT_TRUE(cost("moves").is_kernel);
   EXPECT_NEAR(cost("moves").total_us, 2 + 4 + 2.0 * 64 * 128 * 2 / 1.2e6, 1e-9);
@@ -137,7 +128,7 @@ TEST(EGraphCost, OpaqueENodesAreKernels) {
         m: "bf16[128, 256]" = torch.ops.mylib.mystery.default(a)
         return (m,)
 )");
-  CostBreakdown c = enode_cost(l.egraph, l.types, registry(), ro_model(), l.enode_of("m"));
+  CostBreakdown c = enode_cost(l.egraph, l.types, builtin_registry(), ro_model(), l.enode_of("m"));
   EXPECT_TRUE(c.is_kernel);
   EXPECT_DOUBLE_EQ(c.bytes, 2 * 128 * 256 * 2);
   EXPECT_DOUBLE_EQ(c.flops, 0);

@@ -3,29 +3,18 @@
 #include "egraph/from_graph.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
 #include "egraph/tensor_analysis.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing_support::builtin_registry;
 
 constexpr const char* kSmall = R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f16[4, 8]", y: "f16[4, 8]"):
@@ -47,8 +36,8 @@ struct Loaded {
 };
 
 Loaded load_text(EGraph& g, std::string_view text, std::string_view name) {
-  Loaded l{load_graph(text, name, registry()), {}};
-  l.eg = load_into_egraph(l.graph.graph, registry(), g);
+  Loaded l{load_graph(text, name, builtin_registry()), {}};
+  l.eg = load_into_egraph(l.graph.graph, builtin_registry(), g);
   g.rebuild();
   g.check_invariants();
   return l;
@@ -115,8 +104,8 @@ TEST(FromGraph, RootsAreOutputsThenSideEffects) {
 
 TEST(FromGraph, MultiOutputOpIsOneNodeWithGetitemProjections) {
   EGraph g;
-  std::string text =
-      read_text(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples/add_rms_norm_cast.fx");
+  std::string text = read_file_or_stdin(std::filesystem::path(EQFUSE_SOURCE_DIR) /
+                                        "examples/add_rms_norm_cast.fx");
   Loaded l = load_text(g, text, "add_rms_norm_cast.fx");
   NodeView p0 = g.node(g.class_nodes(cls(g, l, "getitem"))[0]);
   NodeView p2 = g.node(g.class_nodes(cls(g, l, "getitem_2"))[0]);
@@ -131,9 +120,9 @@ TEST(FromGraph, LoadsEveryExampleWithConsistentCounts) {
   for (const auto& entry :
        std::filesystem::directory_iterator(std::filesystem::path(EQFUSE_SOURCE_DIR) / "examples")) {
     if (entry.path().extension() != ".fx") continue;
-    TensorAnalysis types(registry());
+    TensorAnalysis types(builtin_registry());
     EGraph g(&types);
-    Loaded l = load_text(g, read_text(entry.path()), entry.path().filename().string());
+    Loaded l = load_text(g, read_file_or_stdin(entry.path()), entry.path().filename().string());
     const Graph& graph = l.graph.graph;
     size_t values = 0;
     std::set<Id> value_classes;
@@ -173,11 +162,11 @@ TEST(FromGraph, UnnormalizedCallIsAnError) {
   add.kind = NodeKind::Call;
   add.name = "add";
   add.target = "aten::add.Tensor";
-  add.op = *registry().find("aten::add.Tensor");
+  add.op = *builtin_registry().find("aten::add.Tensor");
   add.args = {Arg(xr)};  // missing `other` and `alpha`
   graph.add(add);
   EGraph g;
-  EXPECT_THROW(load_into_egraph(graph, registry(), g), Error);
+  EXPECT_THROW(load_into_egraph(graph, builtin_registry(), g), Error);
 }
 
 }  // namespace

@@ -9,14 +9,12 @@
 #include "rewrites/rule.hpp"
 #include "rewrites/rule_example.hpp"
 #include "rewrites/rule_file.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& reg() {
-  static const OpRegistry r = OpRegistry::with_builtin_ops();
-  return r;
-}
+using testing_support::builtin_registry;
 
 // A valid one-rule file; tests break one thing at a time.
 std::string add_relu_rule(std::string_view where = "a.shape == b.shape",
@@ -39,7 +37,7 @@ std::string add_relu_rule(std::string_view where = "a.shape == b.shape",
 }
 
 Error load_error(const std::string& text) {
-  RuleLibrary lib(reg());
+  RuleLibrary lib(builtin_registry());
   try {
     lib.load_text(text, "t.rules");
   } catch (const Error& e) {
@@ -200,7 +198,7 @@ TEST(RuleLibrary, ConditionNamesAreChecked) {
 }
 
 TEST(RuleLibrary, DuplicateNamesUnlessSkipped) {
-  RuleLibrary lib(reg());
+  RuleLibrary lib(builtin_registry());
   lib.load_text(add_relu_rule(), "a.rules");
   EXPECT_THROW(lib.load_text(add_relu_rule(), "b.rules"), Error);
   EXPECT_NO_THROW(lib.load_text(add_relu_rule(), "b.rules", /*skip_duplicates=*/true));
@@ -208,13 +206,13 @@ TEST(RuleLibrary, DuplicateNamesUnlessSkipped) {
 }
 
 TEST(RuleLibrary, BuiltinLoadsWithUniqueNamesAndDocumentedRules) {
-  RuleLibrary lib = RuleLibrary::builtin(reg());
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
   std::set<std::string> names;
   for (const RuleDef& r : lib.rules()) {
     EXPECT_TRUE(names.insert(r.name).second) << r.name;
     EXPECT_FALSE(r.description.empty()) << r.name;
     EXPECT_FALSE(r.labels.empty()) << r.name;
-    EXPECT_TRUE(instantiate_example(r, reg()).has_value())
+    EXPECT_TRUE(instantiate_example(r, builtin_registry()).has_value())
         << r.name << " needs example types for every input";
   }
   for (const char* must :
@@ -225,7 +223,7 @@ TEST(RuleLibrary, BuiltinLoadsWithUniqueNamesAndDocumentedRules) {
 }
 
 TEST(RuleLibrary, CompilesBothDirectionsPerStream) {
-  RuleLibrary lib(reg());
+  RuleLibrary lib(builtin_registry());
   lib.load_text(add_relu_rule(), "t.rules");
   std::vector<std::string> streams{"", "2"};
   CompiledRules c = lib.compile(RuleConfig{}, streams, nullptr);
@@ -273,7 +271,7 @@ std::vector<Arg> sub_form(GraphBuilder& b, std::span<const Arg> in) {
 }
 
 TEST(RegisterReplacement, TracesIntoARule) {
-  RuleLibrary lib(reg());
+  RuleLibrary lib(builtin_registry());
   std::vector<ExampleInput> ex{{"a", parse_annotation("f32[4]"), {}},
                                {"b", parse_annotation("f32[4]"), {}}};
   EXPECT_TRUE(register_replacement(lib, neg_of_add, sub_form, ex,
@@ -289,7 +287,7 @@ TEST(RegisterReplacement, TracesIntoARule) {
 }
 
 TEST(RegisterReplacement, WrongReplacementTypeIsRejected) {
-  RuleLibrary lib(reg());
+  RuleLibrary lib(builtin_registry());
   std::vector<ExampleInput> ex{{"a", parse_annotation("f32[4]"), {}}};
   auto search = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
     return {b.call("aten::neg", {in[0]})};

@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <regex>
 #include <set>
@@ -47,16 +46,8 @@ fs::path scenario_dir() {
 }
 constexpr std::string_view kFormat = "eqfuse fusion scenarios v1";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 json read_manifest() {
-  return json::parse(read_text(scenario_dir() / "scenarios.json"));
+  return json::parse(read_file_or_stdin(scenario_dir() / "scenarios.json"));
 }
 
 // Rule names and labels of the default library, read from the .rules text itself
@@ -73,7 +64,7 @@ RuleCatalog read_rule_catalog() {
   RuleCatalog catalog;
   for (const auto& file : fs::directory_iterator(source_dir() / "rewrites" / "library")) {
     if (file.path().extension() != ".rules") continue;
-    std::istringstream lines(read_text(file.path()));
+    std::istringstream lines(read_file_or_stdin(file.path()));
     std::string line;
     std::smatch m;
     while (std::getline(lines, line)) {
@@ -336,7 +327,7 @@ json manifest_entry(const std::string& id) {
 
 LoadedGraph load_scenario(const json& entry, const OpRegistry& reg) {
   const fs::path path = scenario_dir() / entry.at("file").get<std::string>();
-  return load_graph(read_text(path), path.string(), reg);
+  return load_graph(read_file_or_stdin(path), path.string(), reg);
 }
 
 // Kernel launches as the cost model counts them (cost/cost_model.hpp): the one

@@ -7,14 +7,12 @@
 #include "egraph/from_graph.hpp"
 #include "egraph/runner.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
+using testing_support::builtin_registry;
 
 constexpr const char* kCast = R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f16[4, s0]", y: "f16[4, s0]"):
@@ -26,13 +24,13 @@ constexpr const char* kCast = R"(class GraphModule(torch.nn.Module):
 )";
 
 struct Fixture {
-  TensorAnalysis types{registry()};
+  TensorAnalysis types{builtin_registry()};
   EGraph g{&types};
   LoadedGraph lg;
   LoadedEGraph loaded;
 
-  explicit Fixture(std::string_view text) : lg(load_graph(text, "t.fx", registry())) {
-    loaded = load_into_egraph(lg.graph, registry(), g);
+  explicit Fixture(std::string_view text) : lg(load_graph(text, "t.fx", builtin_registry())) {
+    loaded = load_into_egraph(lg.graph, builtin_registry(), g);
     g.rebuild();
     g.check_invariants();
   }
@@ -62,7 +60,7 @@ TEST(TensorAnalysis, SymSizeOfKnownDimFoldsToAConstantNode) {
 }
 
 TEST(TensorAnalysis, FoldsIntegerArithmetic) {
-  TensorAnalysis types(registry());
+  TensorAnalysis types(builtin_registry());
   EGraph g(&types);
   Id e = g.add_expr("(* (+ 2 3) 4)");
   g.rebuild();
@@ -74,7 +72,8 @@ TEST(TensorAnalysis, FoldsIntegerArithmetic) {
 TEST(TensorAnalysis, UnsoundRuleIsReportedByName) {
   Fixture f(kCast);
   // Claims a cast is the identity: merges an f16 class with an f32 one.
-  size_t arity = registry().info(*registry().find("aten::_to_copy")).schema.args.size();
+  size_t arity =
+      builtin_registry().info(*builtin_registry().find("aten::_to_copy")).schema.args.size();
   std::string lhs = "(aten::_to_copy ?x";
   for (size_t i = 1; i < arity; ++i) lhs += fmt::format(" ?a{}", i);
   lhs += ")";
@@ -119,7 +118,7 @@ TEST(TensorAnalysis, GivenMergeOfDifferentShapesIsAnError) {
 }
 
 TEST(TensorAnalysis, UnknownOpsHaveNoFact) {
-  TensorAnalysis types(registry());
+  TensorAnalysis types(builtin_registry());
   EGraph g(&types);
   Id e = g.add_expr("(frobnicate a)");
   g.rebuild();

@@ -5,9 +5,7 @@
 #include "extract/to_graph.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -16,34 +14,25 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "tests/support/builtins.hpp"
 
 namespace eqfuse {
 namespace {
 
+using testing_support::builtin_registry;
+
 namespace fs = std::filesystem;
-
-const OpRegistry& registry() {
-  static const OpRegistry reg = OpRegistry::with_builtin_ops();
-  return reg;
-}
-
-std::string read_text(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 // A graph loaded into its own e-graph, ready for hand-made unions.
 struct Loaded {
   Graph input;
-  TensorAnalysis types{registry()};
+  TensorAnalysis types{builtin_registry()};
   EGraph g{&types};
   LoadedEGraph loaded;
 
   explicit Loaded(std::string_view text, std::string_view name = "test.fx")
-      : input(load_graph(text, name, registry()).graph) {
-    loaded = load_into_egraph(input, registry(), g);
+      : input(load_graph(text, name, builtin_registry()).graph) {
+    loaded = load_into_egraph(input, builtin_registry(), g);
     g.rebuild();
   }
   Id cls(std::string_view node) const { return g.find(loaded.class_of(*input.find(node))); }
@@ -66,19 +55,19 @@ Graph extract_and_emit(Loaded& l, std::string_view extractor, const EnodeCostFn&
   ExtractOptions opt;
   opt.time_limit_s = 5;
   Extraction x = extract(ep.problem, extractor, opt);
-  return emit_graph(EmitRequest{l.g, l.types, registry(), l.input, l.loaded,
+  return emit_graph(EmitRequest{l.g, l.types, builtin_registry(), l.input, l.loaded,
                                 [&](Id c) { return ep.chosen_node(x, c); }});
 }
 
 std::string printed(const Graph& g) {
-  return print_fx(g, &registry());
+  return print_fx(g, &builtin_registry());
 }
 
 // ---- round trips -----------------------------------------------------------
 
 void expect_round_trip(const fs::path& file) {
   SCOPED_TRACE(file.string());
-  Loaded l(read_text(file), file.filename().string());
+  Loaded l(read_file_or_stdin(file), file.filename().string());
   const std::string want = printed(l.input);
   for (const std::string& name : extractor_names()) {
     Graph out = extract_and_emit(l, name);
@@ -140,12 +129,13 @@ TEST(ToGraph, EmittedGraphsAreEquivalentToTheInput) {
     Graph out = extract_and_emit(l, "ilp");
     EquivalenceOptions opt;
     opt.trials = 2;
-    EquivalenceResult r = equivalent(l.input, out, registry(), opt);
+    EquivalenceResult r = equivalent(l.input, out, builtin_registry(), opt);
     EXPECT_TRUE(r.ok) << r.first_mismatch;
   }
-  Loaded seed(
-      read_text(fs::path(EQFUSE_SOURCE_DIR) / "examples/seed_add_rms_norm_dynamic_quant.fx"));
-  EquivalenceResult r = equivalent(seed.input, extract_and_emit(seed, "bottom-up"), registry(), {});
+  Loaded seed(read_file_or_stdin(fs::path(EQFUSE_SOURCE_DIR) /
+                                 "examples/seed_add_rms_norm_dynamic_quant.fx"));
+  EquivalenceResult r =
+      equivalent(seed.input, extract_and_emit(seed, "bottom-up"), builtin_registry(), {});
   EXPECT_TRUE(r.ok) << r.first_mismatch;
 }
 
@@ -210,12 +200,12 @@ TEST(ToGraph, FusedNodeGetsTorchNamesAndTakesTheFirstReplacedPlace) {
     EXPECT_EQ(out.node(*out.find("getitem_5")).getitem_index(), 0);  // y_fp32, for the view
     const Node& view = out.node(*out.find("view_1"));
     EXPECT_EQ(view.args[1], Arg::list({Arg(int64_t{-1}), Arg(int64_t{64})}));
-    EXPECT_EQ(print_fx(out, &registry()).find("None = None"), std::string::npos);
+    EXPECT_EQ(print_fx(out, &builtin_registry()).find("None = None"), std::string::npos);
     // Types from the analysis, confirmed by infer_types.
     EXPECT_EQ(describe(view.type), "f32[6, 64]");
     EXPECT_EQ(describe(out.node(*out.find("getitem_3")).type), "f16[2, 3, 64]");
     EXPECT_FALSE(view.type_annotated);
-    const std::string text = print_fx(out, &registry());
+    const std::string text = print_fx(out, &builtin_registry());
     EXPECT_EQ(text.substr(text.rfind("return")), "return (getitem_3, getitem_4, view_1)\n");
   }
 }
@@ -227,7 +217,7 @@ TEST(ToGraph, FusedGraphIsEquivalentToTheInput) {
   ASSERT_TRUE(out.find("npu_add_rms_norm_cast").has_value());
   EquivalenceOptions opt;
   opt.mode = ToleranceMode::Rounding;
-  EquivalenceResult r = equivalent(l.input, out, registry(), opt);
+  EquivalenceResult r = equivalent(l.input, out, builtin_registry(), opt);
   EXPECT_TRUE(r.ok) << r.first_mismatch;
 }
 
@@ -249,7 +239,8 @@ TEST(ToGraph, NewStreamNodeStaysInsideItsScope) {
   const Node& add3 = out.node(*out.find("add_3"));
   EXPECT_EQ(add3.meta.stream, "stream1");
   EXPECT_EQ(add3.args[0], Arg(*out.find("y")));
-  EXPECT_EQ(print_fx(out, &registry()).find("return (mul, add_3)") != std::string::npos, true);
+  EXPECT_EQ(print_fx(out, &builtin_registry()).find("return (mul, add_3)") != std::string::npos,
+            true);
 }
 
 TEST(ToGraph, FoldedConstantBecomesALiteral) {
@@ -271,7 +262,8 @@ TEST(ToGraph, FoldedConstantBecomesALiteral) {
 TEST(ToGraph, MissingChoiceIsAnInternalError) {
   Loaded l(kStreams);
   try {
-    emit_graph(EmitRequest{l.g, l.types, registry(), l.input, l.loaded, [](Id) { return kNoId; }});
+    emit_graph(
+        EmitRequest{l.g, l.types, builtin_registry(), l.input, l.loaded, [](Id) { return kNoId; }});
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("chose no node for e-class"), std::string::npos)

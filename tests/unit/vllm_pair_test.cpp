@@ -12,8 +12,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,24 +36,16 @@ fs::path raw_dump(int part) {
          ("vllm-ascend-issue-4239_" + std::to_string(part) + ".txt");
 }
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 LoadedGraph load_raw(int part, const OpRegistry& reg) {
   const fs::path types_path = pair_dir() / "input_types.txt";
   LoadOptions options;
-  options.input_types = parse_input_types(read_text(types_path), types_path.string());
-  return load_graph(read_text(raw_dump(part)), raw_dump(part).string(), reg, options);
+  options.input_types = parse_input_types(read_file_or_stdin(types_path), types_path.string());
+  return load_graph(read_file_or_stdin(raw_dump(part)), raw_dump(part).string(), reg, options);
 }
 
 LoadedGraph load_typed(std::string_view which, const OpRegistry& reg) {
   const fs::path path = pair_dir() / ("issue4239_" + std::string(which) + ".fx");
-  return load_graph(read_text(path), path.string(), reg);
+  return load_graph(read_file_or_stdin(path), path.string(), reg);
 }
 
 class VllmPair : public testing::Test {
