@@ -347,10 +347,14 @@ TEST(ExplainHtml, InlinesSvgFromDotWhenOnPath) {
 TEST(ExplainDot, HighlightsLinkedNodes) {
   Explained e = explain_file("examples/matmul_transpose.fx");
   std::string dot =
-      graph_to_dot(e.result.graph, {{e.report.chosen.at(0).node, "#fusion-0"}}, "after");
+      graph_to_dot(e.result.graph,
+                   {{e.report.chosen.at(0).node, {"#fusion-0", Highlight::Fusion}},
+                    {e.result.graph.nodes().front().name, {"#reinplace-0", Highlight::Reinplace}}},
+                   "after");
   EXPECT_THAT(dot, HasSubstr("digraph \"after\""));
-  EXPECT_THAT(dot, HasSubstr("URL=\"#fusion-0\""));
-  EXPECT_THAT(dot, HasSubstr("fillcolor"));
+  EXPECT_THAT(dot, HasSubstr("fillcolor=\"#f5b041\", URL=\"#fusion-0\""));
+  // Each kind has its own fill.
+  EXPECT_THAT(dot, HasSubstr("fillcolor=\"#85c1e9\", URL=\"#reinplace-0\""));
 }
 
 // ---- CLI -----------------------------------------------------------------------
