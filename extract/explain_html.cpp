@@ -300,11 +300,8 @@ std::string legend(const std::map<std::string, NodeLink>& links, bool before) {
 }
 
 // A graph drawn by `dot` (or its DOT text and why not), then its legend.
-std::string graph_section(std::string_view title, const Graph& g,
-                          const std::map<std::string, NodeLink>& links,
-                          const HtmlOptions& options) {
-  bool before = title == "Before";
-  std::string dot = graph_to_dot(g, links, before ? "before" : "after");
+std::string graph_section(std::string_view title, const std::string& dot,
+                          const std::string& legend_html, const HtmlOptions& options) {
   std::string out = fmt::format("<h2>{}</h2>\n", title);
   DotRender drawn;
   if (options.use_dot) {
@@ -312,15 +309,14 @@ std::string graph_section(std::string_view title, const Graph& g,
   } else {
     drawn.failure = "Graphviz rendering is turned off";
   }
-  if (drawn.svg)
-    return out + "<div class=\"graph\">\n" + *drawn.svg + "\n</div>\n" + legend(links, before);
+  if (drawn.svg) return out + "<div class=\"graph\">\n" + *drawn.svg + "\n</div>\n" + legend_html;
   if (options.use_dot && options.notes != nullptr)
     options.notes->push_back(fmt::format("{} graph: {}", title, drawn.failure));
   out += fmt::format(
       "<p class=\"note\">{}, so the graph is shown as DOT text; render it with <code>dot "
       "-Tsvg</code>.</p>\n",
       escape_html(drawn.failure));
-  return out + "<pre class=\"dot\">" + escape_html(dot) + "</pre>\n" + legend(links, before);
+  return out + "<pre class=\"dot\">" + escape_html(dot) + "</pre>\n" + legend_html;
 }
 
 // One row per reinplace decision, each an anchor `reinplace-N`.
@@ -445,8 +441,10 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   out += fmt::format("<p>{} on {}: modeled {:.1f} µs &rarr; {:.1f} µs, {} fused kernel(s)</p>\n",
                      escape_html(rep.mode), escape_html(rep.device), rep.cost_before_us,
                      rep.cost_after_us, rep.chosen.size());
-  out += graph_section("Before", before, before_links, options);
-  out += graph_section("After", after, after_links, options);
+  out += graph_section("Before", graph_to_dot(before, before_links, "before"),
+                       legend(before_links, true), options);
+  out += graph_section("After", graph_to_dot(after, after_links, "after"),
+                       legend(after_links, false), options);
   out += chosen_section(rep);
   std::vector<std::string> lines;
   for (const UnchosenFusion& u : rep.not_chosen) lines.push_back(u.reason);
