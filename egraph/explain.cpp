@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
 #include "graph/diagnostics.hpp"
@@ -585,6 +586,35 @@ bool rule_instance(const TermBank& bank, const Rewrite& r, uint32_t from, uint32
 }
 
 }  // namespace
+
+namespace {
+
+// Whether the term of node `t` contains node `n`. Children are added before
+// their parents, so a term containing `n` has an id no smaller than `n`:
+// only nodes added after `n` are walked. `without_n` remembers the terms
+// already found not to contain it (terms are fixed, so this holds across
+// union records and keeps shared subterms from being walked twice).
+bool term_contains(const EGraph& g, Id t, Id n, absl::flat_hash_set<Id>& without_n) {
+  if (t == n) return true;
+  if (t < n || without_n.contains(t)) return false;
+  for (Id child : g.original_children(t))
+    if (term_contains(g, child, n, without_n)) return true;
+  without_n.insert(t);
+  return false;
+}
+
+}  // namespace
+
+std::optional<uint32_t> creating_rule(const EGraph& g, Id n) {
+  absl::flat_hash_set<Id> without_n;
+  for (const UnionRecord& rec : g.union_log()) {
+    if (rec.a < n && rec.b < n) continue;  // both terms older than `n`
+    if (!term_contains(g, rec.a, n, without_n) && !term_contains(g, rec.b, n, without_n)) continue;
+    if (rec.kind != Reason::Kind::Rule) return std::nullopt;
+    return rec.rule;
+  }
+  return std::nullopt;
+}
 
 std::optional<std::string> verify_explanation(const Explanation& e,
                                               std::span<const Rewrite> rules) {

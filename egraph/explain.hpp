@@ -118,6 +118,15 @@ class Explainer {
 
 Explanation explain(const EGraph& g, Id a, Id b, std::span<const Rewrite> rules = {});
 
+// The rule (EGraph::register_rule id) whose application added node `n`, for
+// a node a rewrite added (not one loaded before saturation): a rewrite
+// instantiates its right side, new nodes included, and unions it with the
+// match at once, so the first logged union whose merged term (a or b, read
+// through original_children) contains `n` is that application's. nullopt
+// when no union contains `n`, or the first one is not a rule's (given,
+// congruence). Scans the union log once: O(log size) plus the new terms.
+std::optional<uint32_t> creating_rule(const EGraph& g, Id n);
+
 // Re-checks a chain independently of how it was built: consecutive terms
 // differ only at the step's path; there the rule's left side (right side
 // when backward) matches the old subterm and the other side, under the

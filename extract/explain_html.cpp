@@ -269,8 +269,39 @@ std::string rule_table(const ExplainReport& rep) {
   return out + "</table>\n";
 }
 
+// Fill colours of highlighted nodes, shared by the DOT text and the legend.
+std::string_view highlight_fill(Highlight kind) {
+  return kind == Highlight::Fusion ? "#f5b041" : "#85c1e9";
+}
+
+std::string_view highlight_class(Highlight kind) {
+  return kind == Highlight::Fusion ? "fusion" : "reinplace";
+}
+
+std::string_view highlight_meaning(Highlight kind, bool before) {
+  if (kind == Highlight::Reinplace)
+    return "rewritten by the reinplace passes (an in-place op, or an auto_functionalized call "
+           "decomposed); links to its reinplace decision";
+  return before ? "replaced by a fused kernel; links to the fusion"
+                : "fused kernel; links to its explanation";
+}
+
+// One legend entry per highlight kind the graph uses; "" when it uses none.
+std::string legend(const std::map<std::string, NodeLink>& links, bool before) {
+  std::set<Highlight> kinds;
+  for (const auto& [node, link] : links) kinds.insert(link.kind);
+  if (kinds.empty()) return "";
+  std::string out = "<ul class=\"legend\">\n";
+  for (Highlight k : kinds)
+    out += fmt::format(
+        "<li class=\"{}\"><span class=\"swatch\" style=\"background:{}\"></span> {}</li>\n",
+        highlight_class(k), highlight_fill(k), escape_html(highlight_meaning(k, before)));
+  return out + "</ul>\n";
+}
+
+// A graph drawn by `dot` (or its DOT text and why not), then its legend.
 std::string graph_section(std::string_view title, const std::string& dot,
-                          const HtmlOptions& options) {
+                          const std::string& legend_html, const HtmlOptions& options) {
   std::string out = fmt::format("<h2>{}</h2>\n", title);
   DotRender drawn;
   if (options.use_dot) {
@@ -278,14 +309,14 @@ std::string graph_section(std::string_view title, const std::string& dot,
   } else {
     drawn.failure = "Graphviz rendering is turned off";
   }
-  if (drawn.svg) return out + "<div class=\"graph\">\n" + *drawn.svg + "\n</div>\n";
+  if (drawn.svg) return out + "<div class=\"graph\">\n" + *drawn.svg + "\n</div>\n" + legend_html;
   if (options.use_dot && options.notes != nullptr)
     options.notes->push_back(fmt::format("{} graph: {}", title, drawn.failure));
   out += fmt::format(
       "<p class=\"note\">{}, so the graph is shown as DOT text; render it with <code>dot "
       "-Tsvg</code>.</p>\n",
       escape_html(drawn.failure));
-  return out + "<pre class=\"dot\">" + escape_html(dot) + "</pre>\n";
+  return out + "<pre class=\"dot\">" + escape_html(dot) + "</pre>\n" + legend_html;
 }
 
 // One row per reinplace decision, each an anchor `reinplace-N`.
@@ -323,11 +354,13 @@ constexpr std::string_view kStyle =
     "text-align:right}td:first-child{text-align:left}section.fusion{border-left:4px solid "
     "#e67e22;padding-left:1em;margin:1em 0}.note{color:#555}pre.dot{background:#f4f4f4;"
     "padding:1em;overflow:auto}code{font-size:90%}tr.inplace td:nth-child(5){color:#1e7b34}"
-    "tr.kept td:nth-child(5){color:#a04000}table.reinplace td{text-align:left}";
+    "tr.kept td:nth-child(5){color:#a04000}table.reinplace td{text-align:left}"
+    "ul.legend{list-style:none;padding:0}span.swatch{display:inline-block;width:1em;"
+    "height:1em;border:1px solid #555;vertical-align:middle}";
 
 }  // namespace
 
-std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string>& links,
+std::string graph_to_dot(const Graph& g, const std::map<std::string, NodeLink>& links,
                          std::string_view title) {
   std::string out =
       fmt::format("digraph \"{}\" {{\n  rankdir=TB;\n  node [fontsize=11];\n", escape_dot(title));
@@ -336,7 +369,8 @@ std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string
     std::string style = dot_node_style(n);
     auto link = links.find(n.name);
     if (link != links.end())
-      style += fmt::format(", style=filled, fillcolor=\"#f5b041\", URL=\"{}\"", link->second);
+      style += fmt::format(", style=filled, fillcolor=\"{}\", URL=\"{}\"",
+                           highlight_fill(link->second.kind), link->second.anchor);
     out += fmt::format("  n{} [label=\"{}\", {}];\n", i, dot_node_label(n), style);
   }
   for (size_t i = 0; i < g.nodes().size(); ++i) {
@@ -387,11 +421,19 @@ std::optional<std::string> render_dot_svg(const std::string& dot_text) {
 
 std::string explanation_to_html(const ExplainReport& rep, const Graph& before, const Graph& after,
                                 const HtmlOptions& options) {
-  std::map<std::string, std::string> before_links, after_links;
+  std::map<std::string, NodeLink> before_links, after_links;
   for (size_t i = 0; i < rep.chosen.size(); ++i) {
-    std::string anchor = fmt::format("#fusion-{}", i);
-    after_links[rep.chosen[i].node] = anchor;
-    for (const std::string& n : rep.chosen[i].replaces) before_links[n] = anchor;
+    NodeLink link{fmt::format("#fusion-{}", i), Highlight::Fusion};
+    after_links[rep.chosen[i].node] = link;
+    for (const std::string& n : rep.chosen[i].replaces) before_links[n] = link;
+  }
+  // A node rewritten by both passes links to its first change; a fused
+  // kernel the passes rewrote keeps its fusion link.
+  const std::vector<ReinplaceDecision>& decisions = rep.reinplace.log.decisions;
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    std::string node = decisions[i].changed_node();
+    if (!node.empty())
+      after_links.emplace(node, NodeLink{fmt::format("#reinplace-{}", i), Highlight::Reinplace});
   }
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<title>eqfuse explain</title>\n<style>" + std::string(kStyle) + "</style>\n";
@@ -399,8 +441,10 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   out += fmt::format("<p>{} on {}: modeled {:.1f} µs &rarr; {:.1f} µs, {} fused kernel(s)</p>\n",
                      escape_html(rep.mode), escape_html(rep.device), rep.cost_before_us,
                      rep.cost_after_us, rep.chosen.size());
-  out += graph_section("Before", graph_to_dot(before, before_links, "before"), options);
-  out += graph_section("After", graph_to_dot(after, after_links, "after"), options);
+  out += graph_section("Before", graph_to_dot(before, before_links, "before"),
+                       legend(before_links, true), options);
+  out += graph_section("After", graph_to_dot(after, after_links, "after"),
+                       legend(after_links, false), options);
   out += chosen_section(rep);
   std::vector<std::string> lines;
   for (const UnchosenFusion& u : rep.not_chosen) lines.push_back(u.reason);

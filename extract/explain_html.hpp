@@ -10,10 +10,11 @@
 // cross-stream near misses, the per-rule table and the reinplace decisions
 // (each a table row `reinplace-N`). Graphs are drawn by Graphviz: when `dot`
 // is on PATH the DOT text is run through `dot -Tsvg` and the SVG inlined
-// (fused kernels and the input nodes they replace are filled and link to
-// their explanation). When `dot` is missing, fails or runs longer than the
-// timeout (it is then killed), the page says why and embeds the DOT text
-// instead.
+// (fused kernels and the input nodes they replace are filled orange, nodes
+// the reinplace passes rewrote blue, each linking to its explanation; a
+// legend under each graph names the colours). When `dot` is missing, fails
+// or runs longer than the timeout (it is then killed), the page says why and
+// embeds the DOT text instead.
 #pragma once
 #include <map>
 #include <optional>
@@ -36,9 +37,21 @@ struct HtmlOptions {
   std::vector<std::string>* notes = nullptr;
 };
 
-// DOT text of `g`; nodes named in `links` are highlighted and link to the
-// anchor given ("#fusion-0").
-std::string graph_to_dot(const Graph& g, const std::map<std::string, std::string>& links,
+// Why a node of a drawn graph is highlighted; each kind has its own fill.
+enum class Highlight {
+  Fusion,     // a fused kernel (after) or an input node it replaces (before)
+  Reinplace,  // rewritten by the reinplace passes (in place, or decomposed)
+};
+
+// A highlighted node: its fill and the anchor it links to ("#fusion-0").
+struct NodeLink {
+  std::string anchor;
+  Highlight kind = Highlight::Fusion;
+};
+
+// DOT text of `g`; nodes named in `links` are filled by their kind and link
+// to their anchor.
+std::string graph_to_dot(const Graph& g, const std::map<std::string, NodeLink>& links,
                          std::string_view title);
 
 // The outcome of `dot -Tsvg`: the SVG (XML prolog stripped), or why there is

@@ -21,6 +21,7 @@
 #include "egraph/explain.hpp"
 #include "egraph/from_graph.hpp"
 #include "extract/explain_near_miss.hpp"
+#include "extract/fusion_credit.hpp"
 #include "extract/optimize_state.hpp"
 
 namespace eqfuse {
@@ -37,23 +38,13 @@ void CostSum::add(const CostBreakdown& c) {
 
 namespace {
 
-// op -> fusion rule that introduces it (first in library order).
-std::map<std::string, std::string> fused_op_rules(const RuleLibrary& lib) {
-  std::map<std::string, std::string> out;
-  for (const RuleDef& r : lib.rules()) {
-    if (!r.has_label("fusion")) continue;
-    for (const std::string& op : r.introduced_ops()) out.emplace(op, r.name);
-  }
-  return out;
-}
-
 // Everything the analyses below look up, computed once per report.
 struct Ctx {
   const OptimizeResult& r;
   const OptimizeState& st;
   const EGraph& g;
   const OpRegistry& reg;
-  std::map<std::string, std::string> rule_of;   // fused op -> rule
+  FusionCredit credit;                          // which rule made a fused node
   std::map<Id, std::string> names;              // canonical class -> first input node name
   std::map<Id, std::vector<size_t>> inputs_at;  // canonical class -> input node indices
   std::map<Id, Id> chosen;                      // extracted class -> chosen e-node
@@ -61,8 +52,7 @@ struct Ctx {
   std::set<Id> roots;
 
   Ctx(const OptimizeResult& res, const OpRegistry& registry)
-      : r(res), st(*res.state), g(*res.state->egraph), reg(registry) {
-    rule_of = fused_op_rules(*st.library);
+      : r(res), st(*res.state), g(*res.state->egraph), reg(registry), credit(*res.state) {
     for (size_t i = 0; i < st.input.nodes().size() && i < st.loaded.node_class.size(); ++i)
       if (st.loaded.node_class[i] != kNoId) {
         names.emplace(g.find(st.loaded.node_class[i]), st.input.nodes()[i].name);
@@ -79,7 +69,7 @@ struct Ctx {
 
   std::string op_name(Id n) const { return std::string(g.node_op(n).str()); }
   // A fused op the rewrites added (the input's own fused ops are not fusions).
-  bool is_fused(Id n) const { return n >= st.input_node_ids && rule_of.count(op_name(n)) > 0; }
+  bool is_fused(Id n) const { return credit.is_new_fused_node(n); }
   bool is_getitem(Id n) const { return g.node_op(n).str() == graph_ops::kGetItem; }
   bool extracted(Id cls) const { return chosen.count(cls) > 0; }
   CostBreakdown cost(Id n) const { return enode_cost(g, *st.types, reg, *st.model, n); }
@@ -270,7 +260,7 @@ std::map<std::string, std::vector<NodeCost>> fused_output_nodes(const Ctx& c) {
   std::map<std::string, std::vector<NodeCost>> out;
   for (const NodeCost& nc : c.r.after.nodes) {
     const Node& n = c.r.graph.node(nc.node);
-    if (c.rule_of.count(n.target)) out[n.target].push_back(nc);
+    if (c.credit.is_fused_op(n.target)) out[n.target].push_back(nc);
   }
   return out;
 }
@@ -296,7 +286,7 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
   for (const auto& [first, n, cls, region] : fused) {
     ChosenFusion f;
     f.op = c.op_name(n);
-    f.rule = c.rule_of.at(f.op);
+    f.rule = c.credit.rule_of(n);
     f.cost = c.cost(n);
     size_t k = used[f.op]++;
     const auto& outs = outputs[f.op];
@@ -411,7 +401,7 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
   std::set<Id> region = extracted_region(c, covered, needed_anyway(c, input_classes(c, fused)));
   UnchosenFusion u;
   u.op = c.op_name(fused);
-  u.rule = c.rule_of.at(u.op);
+  u.rule = c.credit.rule_of(fused);
   u.for_node = covered.empty() ? c.name_of(cls) : c.name_of(covered.front());
   for (Id r : region) u.unfused_us += c.cost(c.chosen.at(r)).total_us;
   u.fused_total_us = c.cost(fused).total_us;

@@ -13,6 +13,7 @@
 
 #include "cost/egraph_cost.hpp"
 #include "extract/checker.hpp"
+#include "extract/fusion_credit.hpp"
 #include "extract/optimize_state.hpp"
 #include "extract/to_graph.hpp"
 #include "graph/fx_printer.hpp"
@@ -74,8 +75,8 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   stats.extraction_optimal = st.extraction.optimal;
 }
 
-void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& input,
-                const Graph& output, OptimizeStats& stats) {
+void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& stats) {
+  FusionCredit credit(st);
   std::map<std::string, RuleRunStats> by_name;
   for (const RuleDef& r : st.library->rules()) {
     RuleToggle t = rule_toggle(r.name, r.labels, cfg);
@@ -83,7 +84,7 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
     s.rule = r.name;
     s.enabled = t.enabled;
     s.toggle_reason = t.reason;
-    s.fusion = r.has_label("fusion") && !r.introduced_ops().empty();
+    s.fusion = credit.is_fusion_rule(r);
   }
   for (size_t i = 0; i < st.rules.rewrites.size(); ++i) {
     RuleRunStats& s = by_name[st.rules.base_name[i]];
@@ -98,20 +99,14 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, const Graph& inp
       s.rejected_by[conds[k].name] += t.condition_failures[k];
     }
   }
-  // Fused kernels in the output beyond what the input already had, credited
-  // to the first fusion rule that introduces their op and fired.
-  std::map<std::string, int64_t> before = call_target_counts(input);
-  std::map<std::string, int64_t> after = call_target_counts(output);
-  for (const RuleDef& r : st.library->rules()) {
-    RuleRunStats& s = by_name[r.name];
-    if (!s.fusion || s.applications == 0) continue;
-    for (const std::string& op : r.introduced_ops()) {
-      int64_t extra = after[op] - before[op];
-      if (extra <= 0) continue;
-      s.chosen += static_cast<size_t>(extra);
-      stats.fusions[r.name] += static_cast<size_t>(extra);
-      after[op] = before[op];  // credited once
-    }
+  // Every fused kernel the extraction chose that a rewrite added, credited
+  // to the rule that added it (extract/fusion_credit.hpp).
+  for (Id cls : st.problem.eclass_of) {
+    Id n = st.problem.chosen_node(st.extraction, cls);
+    if (n == kNoId || !credit.is_new_fused_node(n)) continue;
+    std::string rule = credit.rule_of(n);
+    ++by_name[rule].chosen;
+    ++stats.fusions[rule];
   }
   for (const RuleDef& r : st.library->rules()) stats.rules.push_back(by_name[r.name]);
 }
@@ -205,7 +200,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.kernels_after = result.after.kernels;
   stats.cost_before_us = result.before.total_us;
   stats.cost_after_us = result.after.total_us;
-  rule_stats(*st, opt.rules, input, result.graph, stats);
+  rule_stats(*st, opt.rules, stats);
   if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats);
   result.state = std::move(st);
   return result;

@@ -61,9 +61,10 @@ struct RuleRunStats {
   size_t fusing_applications = 0;             // of those, by the search -> replace direction
   size_t rejected = 0;                        // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
-  size_t chosen = 0;                          // fused nodes from this rule in the output graph
-  // Labelled "fusion" and introduces an op its search side lacks: `chosen`
-  // counts its kernels (a decision `eqfuse sensitivity` tracks).
+  size_t chosen = 0;  // fused kernels of the output graph this rule created (extract/fusion_credit)
+  // Labelled "fusion" and its replace side calls a fused op (one a fusion
+  // rule introduces, FusionCredit::is_fusion_rule): `chosen` counts its
+  // kernels (a decision `eqfuse sensitivity` tracks).
   bool fusion = false;
 };
 

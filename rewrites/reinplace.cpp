@@ -988,6 +988,10 @@ class HopDecomposition {
     if (r.index < at_.index) return st_.graph().node(r).type;
     return nodes_.at(static_cast<size_t>(r.index - at_.index)).type;
   }
+  // The name of a node this decomposition made (before or after commit).
+  const std::string& name_of_new(NodeRef r) const {
+    return nodes_.at(static_cast<size_t>(r.index - at_.index)).name;
+  }
 
   // Inserts the nodes; returns the call's new position.
   NodeRef commit() { return st_.insert_before(at_, std::move(nodes_)); }
@@ -1130,8 +1134,12 @@ std::string check_decomposable(const PassState& st, const AutoFunctionalized& af
 }
 
 // What each getitem of the call becomes.
+// Decomposes the call into its op (on clones where a slot is not written in
+// place); returns the values replacing its outputs, sets `hop_after` to the
+// call's new position and `call_name` to the name of the op call made.
 std::vector<Arg> decompose_hop(PassState& st, NodeRef hop, const AutoFunctionalized& af,
-                               const std::vector<HopSlot>& slots, NodeRef& hop_after) {
+                               const std::vector<HopSlot>& slots, NodeRef& hop_after,
+                               std::string& call_name) {
   const OpInfo& info = st.reg().info(af.op);
   std::vector<ValueType> out_types = functional_output_types(st, hop, af.output_count());
   HopDecomposition d(st, hop);
@@ -1170,6 +1178,7 @@ std::vector<Arg> decompose_hop(PassState& st, NodeRef hop, const AutoFunctionali
                                        : ValueType::of_tuple(std::vector<ValueType>(
                                              out_types.begin(), out_types.begin() + long(returns)));
   NodeRef call = d.call(info.schema.qualified_name(), std::move(args), call_type);
+  call_name = d.name_of_new(call);
   std::vector<Arg> outputs;
   for (size_t i = 0; i < af.op_outputs; ++i) {
     if (returns == 0) {
@@ -1268,7 +1277,7 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
     return static_cast<size_t>(hop.index);
   }
   NodeRef hop_after = hop;
-  std::vector<Arg> outputs = decompose_hop(st, hop, *af, slots, hop_after);
+  std::vector<Arg> outputs = decompose_hop(st, hop, *af, slots, hop_after, d.decomposed_call);
   st.refresh();
   replace_hop_outputs(st, hop_after, outputs);
   bool any =
@@ -1581,6 +1590,11 @@ std::vector<std::string> ReinplaceLog::lines() const {
     }
   }
   return out;
+}
+
+std::string ReinplaceDecision::changed_node() const {
+  if (!decomposed_call.empty()) return decomposed_call;
+  return success ? node : std::string();
 }
 
 std::vector<std::string> ReinplaceDecision::removed_nodes() const {

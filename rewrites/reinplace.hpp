@@ -218,8 +218,14 @@ struct ReinplaceDecision {
   // call is decomposed either way, so `inplace_target` (the wrapped op) is
   // what remains.
   std::vector<AutoFunctionalizedSlot> slots;
+  // auto_functionalized calls only: the name of the op call the decomposition
+  // made ("" when the call was not decomposed).
+  std::string decomposed_call;
   SymInt saved_bytes() const { return output_buffer_bytes + copy_bytes; }
   std::vector<std::string> removed_nodes() const;  // removed_copies, then removed_projections
+  // The node the passes made of the candidate in the rewritten graph: the
+  // in-place node (same name) or the decomposed call; "" when it was kept.
+  std::string changed_node() const;
 };
 
 struct ReinplaceLog {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -36,13 +37,7 @@ Explained explain_file(const std::string& rel_path) {
   return testing_support::explain_source_file(rel_path);
 }
 
-// The text between `<h2>{title}</h2>` and the next `<h2>`.
-std::string section(const std::string& html, const std::string& title) {
-  size_t start = html.find("<h2>" + title + "</h2>");
-  if (start == std::string::npos) return {};
-  size_t end = html.find("<h2>", start + 1);
-  return html.substr(start, end == std::string::npos ? std::string::npos : end - start);
-}
+using testing_support::section;
 
 // The `<a ...>...</a>` element that links to `anchor`, or empty.
 std::string link_element(const std::string& svg, const std::string& anchor) {
@@ -118,8 +113,39 @@ TEST_F(RealDot, DeepseekGraphsAreInlineSvgWithEachFusionLinkedAndHighlighted) {
   }
   // Nodes that are not fused keep an unfilled box.
   EXPECT_THAT(after, HasSubstr("<polygon fill=\"none\""));
+  // Each graph's legend names its highlights: fusions, and in the after
+  // graph the node the reinplace passes rewrote (sigmoid, in place).
+  EXPECT_THAT(before, HasSubstr("<li class=\"fusion\">"));
+  EXPECT_THAT(before, Not(HasSubstr("<li class=\"reinplace\">")));
+  EXPECT_THAT(after, HasSubstr("<li class=\"fusion\">"));
+  EXPECT_THAT(after, HasSubstr("<li class=\"reinplace\">"));
+  EXPECT_THAT(link_element(after, "#reinplace-0"), HasSubstr(">sigmoid</text>"));
   EXPECT_EQ(html.find("<?xml"), std::string::npos);
   EXPECT_EQ(html.find("<!DOCTYPE svg"), std::string::npos);
+  std::string why;
+  EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
+  testing_support::expect_self_contained(html);
+}
+
+// A2 in reduce-overhead: `add` (pass A) and `mul` (pass B) are rewritten in
+// place; in the drawn after graph each is a blue shape linking to its
+// decision row, and the legend names the colour.
+TEST_F(RealDot, ReinplacedNodesAreHighlightedAndLinkedToTheirDecision) {
+  Explained e = explain_file("tests/scenarios/reinplace/A2.fx");
+  ASSERT_TRUE(e.report.reinplace.ran);
+  std::string html = explanation_to_html(e.report, e.input, e.result.graph);
+  std::string after = section(html, "After");
+  ASSERT_THAT(after, HasSubstr("<svg"));
+  for (const auto& [anchor, node] : std::vector<std::pair<std::string, std::string>>{
+           {"#reinplace-0", "add"}, {"#reinplace-2", "mul"}}) {
+    SCOPED_TRACE(anchor);
+    EXPECT_EQ(count(after, "xlink:href=\"" + anchor + "\""), 1u);
+    std::string link = link_element(after, anchor);
+    EXPECT_THAT(link, HasSubstr(">" + node + "</text>"));
+    EXPECT_THAT(link, HasSubstr("<polygon fill=\"#85c1e9\""));
+  }
+  EXPECT_EQ(count(after, "xlink:href=\"#reinplace-1\""), 0u);  // kept by pass A
+  EXPECT_THAT(after, HasSubstr("<ul class=\"legend\">\n<li class=\"reinplace\">"));
   std::string why;
   EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
   testing_support::expect_self_contained(html);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -353,6 +354,73 @@ TEST(ExplainReinplace, HtmlHasOneAnchoredRowPerDecision) {
   EXPECT_THAT(html, HasSubstr("<tr id=\"reinplace-2\" class=\"kept\"><td>B</td><td>add_3</td>"));
   EXPECT_THAT(html, HasSubstr("kept <code>multi_stream_users</code>"));
   EXPECT_THAT(html, Not(HasSubstr("reinplace-3")));
+}
+
+// Fill colours of the after graph's highlights (extract/explain_html.cpp).
+constexpr const char* kReinplaceFill = "#85c1e9";
+constexpr const char* kFusionFill = "#f5b041";
+
+// A highlighted node's line in the DOT text as the page embeds it (HTML-escaped).
+std::string embedded_dot_node(const std::string& label, const std::string& fill,
+                              const std::string& anchor) {
+  return "[label=&quot;" + label + "&quot;, shape=box, style=filled, fillcolor=&quot;" + fill +
+         "&quot;, URL=&quot;" + anchor + "&quot;]";
+}
+
+HtmlOptions without_dot() {
+  HtmlOptions o;
+  o.use_dot = false;
+  return o;
+}
+
+// Nodes the passes rewrote are filled in their own colour in the after graph
+// and link to their decision row; kept candidates stay plain. A2: `add` in
+// place by pass A (decision 0); `mul` kept by pass A (1), in place by pass B (2).
+TEST(ExplainReinplace, HtmlAfterGraphHighlightsReinplacedNodesLinkedToTheirDecision) {
+  auto e = explain_scenario("A2");
+  std::string html = explanation_to_html(e->report, e->input, e->result.graph, without_dot());
+  std::string after = testing_support::section(html, "After");
+  EXPECT_THAT(after, HasSubstr(embedded_dot_node("add\\nadd_", kReinplaceFill, "#reinplace-0")));
+  EXPECT_THAT(after, HasSubstr(embedded_dot_node("mul\\nmul_", kReinplaceFill, "#reinplace-2")));
+  EXPECT_THAT(after, Not(HasSubstr("#reinplace-1")));
+  EXPECT_THAT(after, HasSubstr("<li class=\"reinplace\"><span class=\"swatch\" "
+                               "style=\"background:#85c1e9\"></span> rewritten by the reinplace "
+                               "passes"));
+  // Only the after graph shows the passes' work; no fusion here, so no fusion legend.
+  std::string before = testing_support::section(html, "Before");
+  EXPECT_THAT(before, Not(HasSubstr("#reinplace-")));
+  EXPECT_THAT(before, Not(HasSubstr("<ul class=\"legend\">")));
+  EXPECT_THAT(after, Not(HasSubstr(kFusionFill)));
+  for (int i : {0, 2}) EXPECT_THAT(html, HasSubstr(fmt::format("<tr id=\"reinplace-{}\"", i)));
+  std::string why;
+  EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
+  testing_support::expect_self_contained(html);
+}
+
+// An auto_functionalized call is decomposed into its op under a new name;
+// that call is what the after graph highlights, in place (R3) or on clones (R1).
+TEST(ExplainReinplace, HtmlHighlightsTheCallAnAutoFunctionalizedDecomposesInto) {
+  RunOptions custom;
+  custom.custom_ops = true;
+  for (const char* id : {"R3", "R1"}) {
+    SCOPED_TRACE(id);
+    auto e = explain_scenario(id, custom);
+    const std::vector<ReinplaceDecision>& ds = e->report.reinplace.log.decisions;
+    size_t k = 0;
+    while (k < ds.size() && ds[k].decomposed_call.empty()) ++k;
+    ASSERT_LT(k, ds.size());
+    const std::string& call = ds[k].decomposed_call;
+    EXPECT_EQ(ds[k].changed_node(), call);
+    bool in_output = false;
+    for (const Node& n : e->result.graph.nodes())
+      in_output |= n.name == call && n.target == ds[k].inplace_target;
+    EXPECT_TRUE(in_output) << call;
+    std::string after = testing_support::section(
+        explanation_to_html(e->report, e->input, e->result.graph, without_dot()), "After");
+    EXPECT_THAT(after,
+                HasSubstr(fmt::format("fillcolor=&quot;{}&quot;, URL=&quot;#reinplace-{}&quot;",
+                                      kReinplaceFill, k)));
+  }
 }
 
 // ---- CLI -----------------------------------------------------------------------------

@@ -80,6 +80,20 @@ TEST(ExplainChosen, AddRmsNormQuantReplacesBothKernelsAndShowsCostsSideBySide) {
   EXPECT_LT(f->cost.total_us, f->unfused.total_us);
 }
 
+const char* const kBmmTranspose = "torchair/bmm-transpose";
+const char* const kPermX1 = "torchair/transpose-batchmatmul-perm-x1";
+
+// The base name of the last proof step made by a fusion rule (the step that
+// built the fused kernel; later steps only respell its inputs), or "".
+std::string last_fusion_step(const ExplainReport& rep, const ChosenFusion& f) {
+  for (auto s = f.proof.rbegin(); s != f.proof.rend(); ++s) {
+    std::string rule = s->rule.substr(0, s->rule.find_first_of(" @"));
+    for (const RuleRunStats& r : rep.rules)
+      if (r.rule == rule && r.fusion) return rule;
+  }
+  return "";
+}
+
 TEST(ExplainChosen, EveryChosenFusionHasAProofEndingInItsRule) {
   Explained e = explain_file("examples/deepseek_layer.fx");
   ASSERT_GE(e.report.chosen.size(), 4u);
@@ -89,10 +103,55 @@ TEST(ExplainChosen, EveryChosenFusionHasAProofEndingInItsRule) {
     std::string short_op = f.op.substr(f.op.find("::") + 2);
     EXPECT_THAT(f.proof.back().term, HasSubstr(short_op)) << f.node;
     EXPECT_THAT(f.proof.front().term, ::testing::Not(HasSubstr(short_op + " "))) << f.node;
-    bool by_rule = false;
-    for (const ProofStep& s : f.proof) by_rule |= s.rule == f.rule;
-    EXPECT_TRUE(by_rule) << f.node << " proof does not use " << f.rule;
+    // The rule credited with the kernel (the one that created its e-node)
+    // is the proof's fusing step.
+    EXPECT_EQ(last_fusion_step(e.report, f), f.rule) << f.node;
   }
+}
+
+// Two rules make npu_transpose_batchmatmul; in the DeepSeek layer one
+// kernel comes from each (the first absorbs a transposed input as perm_x1
+// [1, 0, 2]). The rule column names the rule that created each kernel.
+TEST(ExplainChosen, DeepSeekTransposeBatchmatmulsNameTheRuleThatMadeEach) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  std::multiset<std::string> rules;
+  for (const ChosenFusion& f : e.report.chosen) rules.insert(f.rule);
+  EXPECT_EQ(rules, (std::multiset<std::string>{
+                       "torchair/add-rms-norm-cast", "torchair/add-rms-norm-dynamic-quant",
+                       "torchair/add-rms-norm-quant", kBmmTranspose, kPermX1}));
+  for (const RuleRunStats& s : e.report.rules)
+    if (s.rule == kBmmTranspose || s.rule == kPermX1) {
+      EXPECT_EQ(s.chosen, 1u) << s.rule;
+    }
+}
+
+// D3: transpose -> bmm -> transpose. bmm-transpose builds the perm_x1
+// [0, 1, 2] kernel first; the perm_x1 rule turns it into the chosen
+// [1, 0, 2] one, which is credited to the perm_x1 rule everywhere.
+TEST(ExplainChosen, PermX1KernelIsCreditedToThePermX1Rule) {
+  Explained e = explain_file(scenario("D3_transpose_bmm_transpose_perm_x1.fx"));
+  ASSERT_EQ(e.report.chosen.size(), 1u);
+  const ChosenFusion& f = e.report.chosen[0];
+  EXPECT_EQ(f.op, "npu::npu_transpose_batchmatmul");
+  EXPECT_EQ(f.rule, kPermX1);
+  EXPECT_EQ(last_fusion_step(e.report, f), kPermX1);
+  bool by_bmm_transpose = false;  // the proof still shows the first step
+  for (const ProofStep& s : f.proof) by_bmm_transpose |= s.rule == kBmmTranspose;
+  EXPECT_TRUE(by_bmm_transpose);
+  for (const RuleRunStats& s : e.report.rules) {
+    if (s.rule == kPermX1) {
+      EXPECT_EQ(s.chosen, 1u);
+      EXPECT_TRUE(s.fusion);
+    }
+    if (s.rule == kBmmTranspose) {
+      EXPECT_EQ(s.chosen, 0u);
+    }
+  }
+  auto j = nlohmann::json::parse(explanation_to_json(e.report));
+  EXPECT_EQ(j["chosen"][0]["rule"], kPermX1);
+  EXPECT_THAT(format_explanation_text(e.report),
+              HasSubstr("npu_transpose_batchmatmul = npu::npu_transpose_batchmatmul by " +
+                        std::string(kPermX1)));
 }
 
 TEST(ExplainChosen, FusedNodesAreNamedAsInTheOutputGraph) {
@@ -288,10 +347,14 @@ TEST(ExplainHtml, InlinesSvgFromDotWhenOnPath) {
 TEST(ExplainDot, HighlightsLinkedNodes) {
   Explained e = explain_file("examples/matmul_transpose.fx");
   std::string dot =
-      graph_to_dot(e.result.graph, {{e.report.chosen.at(0).node, "#fusion-0"}}, "after");
+      graph_to_dot(e.result.graph,
+                   {{e.report.chosen.at(0).node, {"#fusion-0", Highlight::Fusion}},
+                    {e.result.graph.nodes().front().name, {"#reinplace-0", Highlight::Reinplace}}},
+                   "after");
   EXPECT_THAT(dot, HasSubstr("digraph \"after\""));
-  EXPECT_THAT(dot, HasSubstr("URL=\"#fusion-0\""));
-  EXPECT_THAT(dot, HasSubstr("fillcolor"));
+  EXPECT_THAT(dot, HasSubstr("fillcolor=\"#f5b041\", URL=\"#fusion-0\""));
+  // Each kind has its own fill.
+  EXPECT_THAT(dot, HasSubstr("fillcolor=\"#85c1e9\", URL=\"#reinplace-0\""));
 }
 
 // ---- CLI -----------------------------------------------------------------------

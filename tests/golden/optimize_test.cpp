@@ -3,6 +3,7 @@
 // the reference interpreter, the modeled cost goes down, toggles and modes
 // change the outcome as TorchAir's do, and the output is deterministic.
 #include <map>
+#include <stdexcept>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -90,6 +91,52 @@ TEST(Optimize, DeepSeekLayerGetsEveryDefaultFusion) {
   EXPECT_EQ(ops["aten::bmm"], 0);
   EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
   EXPECT_LT(r.stats.kernels_after, r.stats.kernels_before);
+}
+
+const char* const kBmmTranspose = "torchair/bmm-transpose";
+const char* const kPermX1 = "torchair/transpose-batchmatmul-perm-x1";
+
+const RuleRunStats& rule_row(const OptimizeStats& s, const std::string& rule) {
+  for (const RuleRunStats& r : s.rules)
+    if (r.rule == rule) return r;
+  throw std::runtime_error("no rule row " + rule);
+}
+
+// Each fused kernel counts for the rule that created it: in the DeepSeek
+// layer one npu_transpose_batchmatmul is bmm-transpose's, the other (a
+// transposed input absorbed as perm_x1 [1, 0, 2]) the perm_x1 rule's.
+TEST(Optimize, DeepSeekLayerCreditsEachFusedKernelToItsRule) {
+  OptimizeResult r = optimize_graph(load_example("deepseek_layer.fx"), reg(), defaults());
+  EXPECT_EQ(r.stats.fusions,
+            (std::map<std::string, size_t>{{"torchair/add-rms-norm-cast", 1},
+                                           {"torchair/add-rms-norm-dynamic-quant", 1},
+                                           {"torchair/add-rms-norm-quant", 1},
+                                           {kBmmTranspose, 1},
+                                           {kPermX1, 1}}));
+  EXPECT_EQ(r.stats.kernels_before, 29u);
+  EXPECT_EQ(r.stats.kernels_after, 23u);
+  EXPECT_NEAR(r.stats.cost_before_us, 2400.8, 0.05);
+  EXPECT_NEAR(r.stats.cost_after_us, 1973.2, 0.05);
+  size_t chosen = 0;
+  for (const RuleRunStats& s : r.stats.rules) chosen += s.chosen;
+  EXPECT_EQ(chosen, 5u);
+}
+
+// D3 and D4: bmm-transpose fires first, then the perm_x1 rule makes the
+// kernel that is chosen; stats and the per-rule table name the perm_x1 rule.
+TEST(Optimize, PermX1KernelIsCreditedToThePermX1Rule) {
+  for (const char* file : {"D3_transpose_bmm_transpose_perm_x1.fx",
+                           "D4_transpose_expand_view_bmm_view_transpose.fx"}) {
+    SCOPED_TRACE(file);
+    std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/fusion/" + file;
+    OptimizeResult r =
+        optimize_graph(load_graph(read_file_or_stdin(path), path, reg()).graph, reg(), defaults());
+    EXPECT_EQ(r.stats.fusions, (std::map<std::string, size_t>{{kPermX1, 1}}));
+    EXPECT_EQ(rule_row(r.stats, kPermX1).chosen, 1u);
+    EXPECT_TRUE(rule_row(r.stats, kPermX1).fusion);
+    EXPECT_EQ(rule_row(r.stats, kBmmTranspose).chosen, 0u);
+    EXPECT_GT(rule_row(r.stats, kBmmTranspose).applications, 0u);  // it fired on the way
+  }
 }
 
 // vllm-ascend issue 4239: `_1` is the graph before vllm-ascend's
@@ -228,6 +275,19 @@ TEST(OptimizeCli, StatsJsonHasTheDocumentedKeys) {
         "extractor", "stop_reason", "egraph_nodes", "egraph_classes", "phase_ms"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_LT(j["kernels_after"].get<int>(), j["kernels_before"].get<int>());
+}
+
+TEST(OptimizeCli, StatsJsonCreditsThePermX1Rule) {
+  auto dir = testing_support::scratch_dir();
+  std::string stats = (dir / "stats_d3.json").string();
+  auto r = run_eqfuse(
+      "optimize tests/scenarios/fusion/D3_transpose_bmm_transpose_perm_x1.fx -o /dev/null "
+      "--stats-json " +
+      stats);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(std::string(kPermX1) + " x1"));
+  auto j = nlohmann::json::parse(testing_support::slurp_file(stats));
+  EXPECT_EQ(j["fusions"], nlohmann::json({{kPermX1, 1}}));
 }
 
 TEST(OptimizeCli, ExplainListsChosenAndRejected) {

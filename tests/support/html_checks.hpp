@@ -1,6 +1,6 @@
 // Checks on generated HTML pages (`eqfuse explain --format html`), shared by
 // the golden tests: tags are balanced and the page needs nothing from the
-// network.
+// network; the section under a heading.
 //
 //   std::string why;
 //   EXPECT_TRUE(testing_support::tags_balanced(html, why)) << why;
@@ -42,6 +42,14 @@ inline bool tags_balanced(const std::string& html, std::string& why) {
   }
   if (!open.empty()) return (why = "unclosed <" + open.back() + ">"), false;
   return true;
+}
+
+// The text between `<h2>{title}</h2>` and the next `<h2>` ("" if absent).
+inline std::string section(const std::string& html, const std::string& title) {
+  size_t start = html.find("<h2>" + title + "</h2>");
+  if (start == std::string::npos) return {};
+  size_t end = html.find("<h2>", start + 1);
+  return html.substr(start, end == std::string::npos ? std::string::npos : end - start);
 }
 
 // No links, scripts, images, style imports or fonts from elsewhere.

@@ -139,6 +139,62 @@ TEST(Explain, MultiOutputRuleStepsOnTargetVariables) {
   (void)gg;
 }
 
+// The live node with operator `op` whose last child is in the class of `last`.
+Id node_with(const EGraph& g, std::string_view op, Id last) {
+  for (Id n = 0; n < g.num_ids(); ++n) {
+    if (!g.node_alive(n) || g.node_op(n).str() != op) continue;
+    NodeView v = g.node(n);
+    if (!v.children.empty() && g.find(v.children.back()) == g.find(last)) return n;
+  }
+  return kNoId;
+}
+
+std::string creator(const EGraph& g, Id n) {
+  std::optional<uint32_t> rule = creating_rule(g, n);
+  return rule ? g.rule_name(*rule) : "none";
+}
+
+// Like torchair/bmm-transpose and its perm_x1 variant: two rules make the
+// same operator; each node is credited to the rule that added it.
+TEST(CreatingRule, NamesTheRuleThatAddedTheNodeNotAnotherMakingItsOp) {
+  EGraph g;
+  g.add_expr("(t (m (t a) b))");
+  Id p0 = g.add_expr("p0"), p1 = g.add_expr("p1");
+  std::vector<Rewrite> rules;
+  rules.push_back(Rewrite::parse("fuse", "(t (m ?x ?y))", "(tm ?x ?y p0)"));
+  rules.push_back(Rewrite::parse("absorb", "(tm (t ?x) ?y p0)", "(tm ?x ?y p1)"));
+  saturate(g, rules, 5);
+  Id fused = node_with(g, "tm", p0), absorbed = node_with(g, "tm", p1);
+  ASSERT_NE(fused, kNoId);
+  ASSERT_NE(absorbed, kNoId);
+  EXPECT_EQ(g.find(fused), g.find(absorbed));
+  EXPECT_EQ(creator(g, fused), "fuse");
+  EXPECT_EQ(creator(g, absorbed), "absorb");
+}
+
+TEST(CreatingRule, FindsANodeAddedInsideProjections) {
+  EGraph g;
+  g.add_expr("(f a)");
+  g.add_expr("(g a)");
+  std::vector<Rewrite> rules;
+  rules.push_back(
+      Rewrite::parse("fuse", "?m = (f ?x), ?n = (g ?x)", "?m = (fst (fg ?x)), ?n = (snd (fg ?x))"));
+  saturate(g, rules, 3);
+  Id fg = node_with(g, "fg", g.add_expr("a"));
+  ASSERT_NE(fg, kNoId);
+  EXPECT_EQ(creator(g, fg), "fuse");
+}
+
+TEST(CreatingRule, NoneWhenTheFirstUnionIsNotARules) {
+  EGraph g;
+  Id h = g.add_expr("(h c)");
+  g.merge(h, g.add_expr("(k c)"));
+  Id lone = g.add_expr("(q c)");
+  g.rebuild();
+  EXPECT_EQ(creating_rule(g, h), std::nullopt);     // a given union
+  EXPECT_EQ(creating_rule(g, lone), std::nullopt);  // never unioned
+}
+
 TEST(Explain, WithoutRulesStepsAreCoarseButPositioned) {
   EGraph g;
   Id start = g.add_expr("(* (+ x 0) 1)");
