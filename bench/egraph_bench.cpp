@@ -1,7 +1,8 @@
 // E-graph engine benchmark: the `ac N` and `math` workloads (see
 // egraph/bench_workloads.hpp) plus the fixed overhead of a tiny run.
 // Prints one line per workload: counts, best-of-R saturation time, e-nodes/s,
-// time per phase, and the process's peak RSS (getrusage).
+// time per phase, the kernel time and minor page faults of that run, and the
+// process's peak RSS (getrusage).
 //
 //   build-*/bench/egraph_bench [--reps R] [--threads T] [--max-ac N]
 #include <sys/resource.h>
@@ -52,10 +53,11 @@ WorkloadResult best_of(int reps, F&& f) {
 void print(const std::string& name, const WorkloadResult& r) {
   fmt::print(
       "{:<10} enodes={:>7} eclasses={:>5} iters={:>3} stop={:<14} time={:>9.3f} ms cpu={:>9.3f} ms "
-      "enodes/s={:>10.0f}  search={:.3f} apply={:.3f} rebuild={:.3f} ms  peak_rss={} KB\n",
+      "enodes/s={:>10.0f}  search={:.3f} apply={:.3f} rebuild={:.3f} ms  sys={:.3f} ms "
+      "faults={}  peak_rss={} KB\n",
       name, r.enodes, r.eclasses, r.iterations, r.stop_reason, r.seconds * 1e3, g_best_cpu * 1e3,
       r.enodes / r.seconds, r.search_seconds * 1e3, r.apply_seconds * 1e3, r.rebuild_seconds * 1e3,
-      peak_rss_kb());
+      r.system_seconds * 1e3, r.minor_page_faults, peak_rss_kb());
 }
 
 }  // namespace

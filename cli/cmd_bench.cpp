@@ -1,7 +1,8 @@
 // `eqfuse bench ac N [--scheduler simple|backoff]` and
 // `eqfuse bench math [--iters K]`: the e-graph reference workloads
 // (egraph/bench_workloads.hpp). Each prints one JSON line with enodes,
-// eclasses, iterations, stop_reason and seconds (saturation time only).
+// eclasses, iterations, stop_reason, seconds (saturation wall time only) and
+// the CPU time and page faults of the same span.
 #include <memory>
 
 #include <nlohmann/json.hpp>
@@ -30,6 +31,9 @@ std::string result_line(std::string_view workload, const WorkloadResult& r) {
   j["search_seconds"] = r.search_seconds;
   j["apply_seconds"] = r.apply_seconds;
   j["rebuild_seconds"] = r.rebuild_seconds;
+  j["user_seconds"] = r.user_seconds;
+  j["system_seconds"] = r.system_seconds;
+  j["minor_page_faults"] = r.minor_page_faults;
   return j.dump() + "\n";
 }
 

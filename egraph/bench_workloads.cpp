@@ -1,5 +1,7 @@
 #include "egraph/bench_workloads.hpp"
 
+#include <sys/resource.h>
+
 #include <fmt/format.h>
 
 namespace eqfuse {
@@ -44,6 +46,22 @@ std::string ac_term(int n) {
 
 namespace {
 
+// The process's resource use so far (user/system CPU time, minor faults).
+struct Usage {
+  double user_seconds = 0;
+  double system_seconds = 0;
+  long minor_page_faults = 0;
+};
+
+Usage process_usage() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return {seconds(ru.ru_utime), seconds(ru.ru_stime), ru.ru_minflt};
+}
+
 WorkloadResult run_workload(const std::string& term, const std::vector<Rewrite>& rules,
                             const WorkloadOptions& opts, size_t default_iterations) {
   EGraph g;
@@ -55,7 +73,9 @@ WorkloadResult run_workload(const std::string& term, const std::vector<Rewrite>&
   cfg.limits.seconds = 600;
   cfg.threads = opts.threads;
   Runner runner(g, cfg);
+  Usage before = process_usage();
   RunReport rep = runner.run(rules);
+  Usage after = process_usage();
   WorkloadResult r;
   r.enodes = g.num_nodes();
   r.eclasses = g.num_classes();
@@ -65,6 +85,9 @@ WorkloadResult run_workload(const std::string& term, const std::vector<Rewrite>&
   r.search_seconds = rep.search_seconds;
   r.apply_seconds = rep.apply_seconds;
   r.rebuild_seconds = rep.rebuild_seconds;
+  r.user_seconds = after.user_seconds - before.user_seconds;
+  r.system_seconds = after.system_seconds - before.system_seconds;
+  r.minor_page_faults = after.minor_page_faults - before.minor_page_faults;
   return r;
 }
 

@@ -13,6 +13,9 @@
 //   fmt::print("{} {} {}\n", r.enodes, r.eclasses, r.seconds);
 //
 // `seconds` is saturation time only (Runner::run), excluding e-graph setup.
+// Wall time on the shared 2-core machine includes waiting for a core, so the
+// result also carries the process's CPU time and minor page faults over the
+// same span (getrusage): the figures to compare between runs and processes.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -32,6 +35,10 @@ struct WorkloadResult {
   double search_seconds = 0;
   double apply_seconds = 0;
   double rebuild_seconds = 0;
+  // Over Runner::run, for the whole process (search threads included).
+  double user_seconds = 0;
+  double system_seconds = 0;   // mostly the kernel's page-fault work
+  long minor_page_faults = 0;  // first touches of fresh memory
 };
 
 struct WorkloadOptions {

@@ -252,6 +252,11 @@ TEST(Cli, BenchPrintsOneJsonLine) {
   EXPECT_EQ(j["enodes"], 81 - 32 + 1 + 4);
   EXPECT_EQ(j["stop_reason"], "Saturated");
   for (const char* key : {"iterations", "seconds"}) EXPECT_TRUE(j.contains(key)) << key;
+  // The runner's arrays are fresh memory in a new process: touching them faults.
+  EXPECT_GT(j["minor_page_faults"].get<long>(), 0);
+  // One thread: the CPU time of the span is within its wall time (+ clock granularity).
+  double cpu = j["user_seconds"].get<double>() + j["system_seconds"].get<double>();
+  EXPECT_LE(cpu, j["seconds"].get<double>() + 0.01);
   CliRun math = run_eqfuse("bench math --iters 8");
   ASSERT_EQ(math.exit_code, 0) << math.err;
   nlohmann::json m = nlohmann::json::parse(math.out);
