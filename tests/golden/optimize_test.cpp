@@ -106,7 +106,7 @@ const RuleRunStats& rule_row(const OptimizeStats& s, const std::string& rule) {
 // layer one npu_transpose_batchmatmul is bmm-transpose's, the other (a
 // transposed input absorbed as perm_x1 [1, 0, 2]) the perm_x1 rule's.
 TEST(Optimize, DeepSeekLayerCreditsEachFusedKernelToItsRule) {
-  OptimizeResult r = optimize_graph(load_example("deepseek_layer.fx"), reg(), defaults());
+  OptimizeResult r = optimize_graph(load_example("deepseek_layer.fx"), builtin_registry(), defaults());
   EXPECT_EQ(r.stats.fusions,
             (std::map<std::string, size_t>{{"torchair/add-rms-norm-cast", 1},
                                            {"torchair/add-rms-norm-dynamic-quant", 1},
@@ -130,7 +130,7 @@ TEST(Optimize, PermX1KernelIsCreditedToThePermX1Rule) {
     SCOPED_TRACE(file);
     std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/fusion/" + file;
     OptimizeResult r =
-        optimize_graph(load_graph(read_file_or_stdin(path), path, reg()).graph, reg(), defaults());
+        optimize_graph(load_graph(read_file_or_stdin(path), path, builtin_registry()).graph, builtin_registry(), defaults());
     EXPECT_EQ(r.stats.fusions, (std::map<std::string, size_t>{{kPermX1, 1}}));
     EXPECT_EQ(rule_row(r.stats, kPermX1).chosen, 1u);
     EXPECT_TRUE(rule_row(r.stats, kPermX1).fusion);
