@@ -170,8 +170,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->loaded = load_into_egraph(input, reg, *st->egraph);
   st->egraph->rebuild();
   st->input_node_ids = st->egraph->num_ids();
-  st->rules =
-      st->library->compile(opt.rules, rule_streams(input), st->types.get(), &st->loaded);
+  st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get(), &st->loaded);
   stats.phase_ms["load"] = ms_since(t0);
 
   t0 = Clock::now();

@@ -1,11 +1,12 @@
-// The fusion acceptance scenarios (tests/scenarios/fusion/scenarios.json and
-// README.md there) as tests read them: the entries, and the optimize
-// options an entry asks for (mode and rule toggles).
+// The scenario folders (tests/scenarios/fusion and tests/scenarios/noop, each
+// with a scenarios.json and a README.md) as tests read them: the entries,
+// and the optimize options a fusion entry asks for (mode and rule toggles).
 //
 //   for (const nlohmann::json& s : fusion_scenarios()) {
 //     OptimizeOptions opt = fusion_scenario_options(s);
 //     std::filesystem::path file = kFusionScenarioDir / s.at("file").get<std::string>();
 //   }
+//   for (const nlohmann::json& s : scenario_entries(kNoopScenarioDir)) ...
 #pragma once
 #include <filesystem>
 #include <string>
@@ -22,10 +23,17 @@ namespace eqfuse::testing_support {
 inline const std::filesystem::path kFusionScenarioDir =
     std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/fusion";
 
-inline std::vector<nlohmann::json> fusion_scenarios() {
-  nlohmann::json doc =
-      nlohmann::json::parse(read_file_or_stdin((kFusionScenarioDir / "scenarios.json").string()));
+inline const std::filesystem::path kNoopScenarioDir =
+    std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/noop";
+
+// The "scenarios" entries of `dir`/scenarios.json.
+inline std::vector<nlohmann::json> scenario_entries(const std::filesystem::path& dir) {
+  nlohmann::json doc = nlohmann::json::parse(read_file_or_stdin((dir / "scenarios.json").string()));
   return doc.at("scenarios").get<std::vector<nlohmann::json>>();
+}
+
+inline std::vector<nlohmann::json> fusion_scenarios() {
+  return scenario_entries(kFusionScenarioDir);
 }
 
 inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
