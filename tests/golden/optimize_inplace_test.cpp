@@ -35,6 +35,12 @@ void expect_optimized_equivalent(const std::string& fx, const std::string& origi
   EXPECT_TRUE(eq.ok) << origin << " (" << exec_mode_name(mode) << "): " << eq.first_mismatch;
 }
 
+OptimizeResult optimize_with_defaults(const std::string& fx, const std::string& origin,
+                                      const OpRegistry& reg) {
+  OptimizeOptions defaults;
+  return optimize_graph(load_graph(fx, origin, reg).graph, reg, defaults);
+}
+
 void expect_equivalent_in_every_mode(const std::string& fx, const std::string& origin) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   for (ExecMode m : {ExecMode::Eager, ExecMode::MaxAutotune, ExecMode::ReduceOverhead})
@@ -97,9 +103,7 @@ TEST(OptimizeInPlace, CopyEpilogueIntoAnInputKeepsTheFusionBeforeIt) {
         return (q, cache)
 )";
   OpRegistry reg = OpRegistry::with_builtin_ops();
-  Graph in = load_graph(fx, "epilogue.fx", reg).graph;
-  OptimizeOptions defaults;
-  OptimizeResult r = optimize_graph(in, reg, defaults);
+  OptimizeResult r = optimize_with_defaults(fx, "epilogue.fx", reg);
   EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_rms_norm_quant"], 1)
       << print_fx(r.graph, &reg);
   expect_equivalent_in_every_mode(fx, "epilogue.fx");
@@ -123,9 +127,7 @@ TEST(OptimizeInPlace, CopiesOfAStorageWrittenLaterAreKept) {
         return (cast, mul)
 )";
   OpRegistry reg = OpRegistry::with_builtin_ops();
-  Graph in = load_graph(fx, "forwarding.fx", reg).graph;
-  OptimizeOptions defaults;
-  OptimizeResult r = optimize_graph(in, reg, defaults);
+  OptimizeResult r = optimize_with_defaults(fx, "forwarding.fx", reg);
   std::map<std::string, int64_t> ops = call_target_counts(r.graph);
   EXPECT_EQ(ops["aten::_to_copy"], 1) << print_fx(r.graph, &reg);
   EXPECT_EQ(ops["aten::clone"], 1) << print_fx(r.graph, &reg);

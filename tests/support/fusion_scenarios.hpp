@@ -8,6 +8,7 @@
 //   }
 //   for (const nlohmann::json& s : scenario_entries(kNoopScenarioDir)) ...
 #pragma once
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -44,6 +45,16 @@ inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
     for (const auto& x : s.at(key)) opt.rules.disable.push_back(x.get<std::string>());
   }
   return opt;
+}
+
+// A gtest parameter name for a scenario entry: its file name without the
+// extension, other characters than letters and digits as '_'.
+inline std::string scenario_test_name(const nlohmann::json& entry) {
+  std::string name = entry.at("file").get<std::string>();
+  name = name.substr(0, name.find('.'));
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
 }
 
 }  // namespace eqfuse::testing_support
