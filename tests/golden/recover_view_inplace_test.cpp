@@ -10,7 +10,9 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include "extract/explain_report.hpp"
 #include "extract/optimize.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
@@ -156,6 +158,7 @@ TEST(RecoverViewInplace, OptimizeFindsThePatternOnlyAfterRemoveNoopOps) {
   EXPECT_EQ(call_target_counts(kept.graph)["npu::scatter_update_"], 0);
 
   OptimizeOptions defaults;
+  defaults.record_explanations = true;
   OptimizeResult r = optimize_graph(in, reg(), defaults);
   auto ops = call_target_counts(r.graph);
   EXPECT_THAT(r.reinplace_log.lines(),
@@ -163,6 +166,13 @@ TEST(RecoverViewInplace, OptimizeFindsThePatternOnlyAfterRemoveNoopOps) {
   EXPECT_EQ(ops["npu::scatter_update_"], 1) << print_fx(r.graph, &reg());
   EXPECT_EQ(ops["aten::copy"], 0);
   EXPECT_EQ(ops["aten::copy_"], 0);
+  // `eqfuse explain` shows the pass's lines with the reinplace notes.
+  ExplainReport report = explain_run(r, reg());
+  EXPECT_THAT(format_explanation_text(report),
+              HasSubstr("  success to replace non_inplace node scatter_update"));
+  nlohmann::json j = nlohmann::json::parse(explanation_to_json(report));
+  EXPECT_EQ(j["reinplace"]["recover_view_inplace"][0],
+            "In fx_graph, find 1 matched patterns of recover_view_inplace_pattern.");
 }
 
 TEST(RecoverViewInplace, ConfigExtendsTheTableAndTurnsThePassOff) {
