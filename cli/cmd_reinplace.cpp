@@ -1,6 +1,8 @@
-// `eqfuse reinplace IN [-o OUT] [--format fx|json] [--disable-pass inplaceable|input-mutated]
+// `eqfuse reinplace IN [-o OUT] [--format fx|json]
+//  [--disable-pass inplaceable|input-mutated|recover-view-inplace]
 //  [--log] [--config FILE] [--mode M] [--multi-stream skip-graph|per-node] [--input-types T]`:
-// runs TorchAir's two reinplace passes of reduce-overhead mode
+// runs TorchAir's recover_view_inplace_pattern and two reinplace passes of
+// reduce-overhead mode
 // (rewrites/reinplace.hpp, docs/reinplace.md) on any graph and prints the
 // result; --log writes one line per decision and the memory traffic saved
 // to stderr.
@@ -34,8 +36,11 @@ ReinplaceOptions pass_options(const ReinplaceCliOptions& o, OpRegistry& reg) {
   apply_reinplace_settings(opt, reg, config, o.config, o.multi_stream);
   if (!o.mode.empty()) opt.mode = parse_exec_mode(o.mode);
   for (const std::string& pass : o.disable) {
-    (pass == "inplaceable" ? opt.disable_reinplace_inplaceable_ops_pass
-                           : opt.disable_reinplace_input_mutated_ops_pass) = true;
+    if (pass == "recover-view-inplace")
+      opt.recover_view_inplace = false;
+    else
+      (pass == "inplaceable" ? opt.disable_reinplace_inplaceable_ops_pass
+                             : opt.disable_reinplace_input_mutated_ops_pass) = true;
   }
   return opt;
 }
@@ -86,8 +91,9 @@ void add_reinplace_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--disable-pass", o->disable,
                   "Turn a pass off: inplaceable (debug.aclgraph.disable_reinplace_inplaceable_"
-                  "ops_pass) or input-mutated (..._input_mutated_ops_pass); repeatable")
-      ->check(CLI::IsMember({"inplaceable", "input-mutated"}));
+                  "ops_pass), input-mutated (..._input_mutated_ops_pass) or "
+                  "recover-view-inplace (reinplace.recover_view_inplace); repeatable")
+      ->check(CLI::IsMember({"inplaceable", "input-mutated", "recover-view-inplace"}));
   cmd->add_flag("--log", o->log,
                 "Print every decision (node, target, reinplaced or why not) and the memory "
                 "traffic saved on stderr");

@@ -24,8 +24,8 @@ namespace {
 //    empty_like): two such buffers are two places in memory.
 // Reads of a storage before its first write see the original data and stay
 // mergeable and rewritable, so a graph whose only writes are copy_
-// epilogues into its inputs loses nothing. Graphs without writes skip the
-// alias analysis.
+// epilogues into its inputs loses nothing (except rules that return an
+// input on such a storage: rewrites/rule.hpp).
 // Also kept apart: uninitialized buffers (empty, empty_like, new_empty).
 // Their contents are arbitrary, so two of them are not one value; merging
 // them would make the reinplace passes see one buffer where the graph has
@@ -38,21 +38,24 @@ bool makes_uninitialized_buffer(const Node& n, const OpRegistry& reg) {
          info.schema.name == "new_empty";
 }
 
-std::vector<bool> calls_to_keep_apart(const Graph& graph, const OpRegistry& reg) {
-  std::vector<std::vector<NodeRef>> written(graph.size());
-  std::vector<bool> apart(graph.size(), false);
-  bool any_write = false;
-  for (size_t i = 0; i < graph.size(); ++i) {
-    written[i] = written_arguments(graph.nodes()[i], reg);
-    any_write = any_write || !written[i].empty();
-    apart[i] = makes_uninitialized_buffer(graph.nodes()[i], reg);
-  }
-  if (!any_write) return apart;
-  AliasAnalysis aa(graph, reg);
-  std::set<StorageId> ever_written;
+// The storages `written` (by node index: written_arguments) writes to.
+std::set<StorageId> ever_written(const AliasAnalysis& aa,
+                                 const std::vector<std::vector<NodeRef>>& written) {
+  std::set<StorageId> out;
   for (const auto& args : written)
     for (NodeRef a : args)
-      for (StorageId st : aa.storages_of(a)) ever_written.insert(st);
+      for (StorageId st : aa.storages_of(a)) out.insert(st);
+  return out;
+}
+
+std::vector<bool> calls_to_keep_apart(const Graph& graph, const OpRegistry& reg,
+                                      const AliasAnalysis& aa,
+                                      const std::vector<std::vector<NodeRef>>& written) {
+  std::vector<bool> apart(graph.size(), false);
+  for (size_t i = 0; i < graph.size(); ++i)
+    apart[i] = makes_uninitialized_buffer(graph.nodes()[i], reg);
+  const std::set<StorageId> written_ever = ever_written(aa, written);
+  if (written_ever.empty()) return apart;
   std::set<StorageId> written_so_far;
   for (size_t i = 0; i < graph.size(); ++i) {
     const Node& n = graph.nodes()[i];
@@ -62,12 +65,48 @@ std::vector<bool> calls_to_keep_apart(const Graph& graph, const OpRegistry& reg)
     for (NodeRef in : node_inputs(n))
       for (StorageId st : aa.storages_of(in)) keep = keep || written_so_far.count(st) > 0;
     for (StorageId st : aa.storages_of(self))
-      keep = keep || (ever_written.count(st) > 0 && aa.nodes_in(st).front() == self);
+      keep = keep || (written_ever.count(st) > 0 && aa.nodes_in(st).front() == self);
     apart[i] = apart[i] || keep;
     for (NodeRef a : written[i])
       for (StorageId st : aa.storages_of(a)) written_so_far.insert(st);
   }
   return apart;
+}
+
+// Nodes (by index) whose value may live in one of `storages`.
+std::vector<bool> nodes_living_in(const Graph& graph, const AliasAnalysis& aa,
+                                  const std::set<StorageId>& storages) {
+  std::vector<bool> out(graph.size(), false);
+  for (StorageId st : storages)
+    for (NodeRef r : aa.nodes_in(st)) out[static_cast<size_t>(r.index)] = true;
+  return out;
+}
+
+// What the loader learns from the alias analysis: the calls to keep apart
+// and, by node index, the values living in written, input and returned
+// storages (LoadedEGraph::storages).
+struct StorageFacts {
+  std::vector<bool> keep_apart, written, input, output;
+};
+
+StorageFacts storage_facts(const Graph& graph, const OpRegistry& reg) {
+  std::vector<std::vector<NodeRef>> written(graph.size());
+  for (size_t i = 0; i < graph.size(); ++i) written[i] = written_arguments(graph.nodes()[i], reg);
+  AliasAnalysis aa(graph, reg);
+  std::set<StorageId> inputs, outputs;
+  for (size_t i = 0; i < graph.size(); ++i) {
+    NodeKind k = graph.nodes()[i].kind;
+    if (k != NodeKind::Placeholder && k != NodeKind::GetAttr) continue;
+    for (StorageId st : aa.storages_of(NodeRef{static_cast<int32_t>(i)})) inputs.insert(st);
+  }
+  for (NodeRef r : graph.output_values())
+    for (StorageId st : aa.storages_of(r)) outputs.insert(st);
+  StorageFacts f;
+  f.keep_apart = calls_to_keep_apart(graph, reg, aa, written);
+  f.written = nodes_living_in(graph, aa, ever_written(aa, written));
+  f.input = nodes_living_in(graph, aa, inputs);
+  f.output = nodes_living_in(graph, aa, outputs);
+  return f;
 }
 
 class Loader {
@@ -78,7 +117,8 @@ class Loader {
   LoadedEGraph run() {
     out_.node_class.assign(graph_.size(), kNoId);
     out_.node_payload.assign(graph_.size(), 0);
-    keep_apart_ = calls_to_keep_apart(graph_, reg_);
+    StorageFacts facts = storage_facts(graph_, reg_);
+    keep_apart_ = std::move(facts.keep_apart);
     std::vector<Id> effects;
     for (size_t i = 0; i < graph_.size(); ++i) {
       const Node& n = graph_.nodes()[i];
@@ -101,6 +141,7 @@ class Loader {
           break;
       }
       out_.node_class[i] = id;
+      record_storage(i, id, facts);
     }
     for (NodeRef r : graph_.output_values()) out_.outputs.push_back(class_of(r, graph_.node(r)));
     for (Id id : out_.outputs) add_root(id);
@@ -109,6 +150,13 @@ class Loader {
   }
 
  private:
+  void record_storage(size_t node, Id id, const StorageFacts& facts) {
+    if (id == kNoId) return;
+    if (facts.written[node]) out_.storages.written.push_back(id);
+    if (facts.input[node]) out_.storages.inputs.push_back(id);
+    if (facts.output[node]) out_.storages.outputs.push_back(id);
+  }
+
   void add_root(Id id) {
     if (std::find(out_.roots.begin(), out_.roots.end(), id) == out_.roots.end())
       out_.roots.push_back(id);

@@ -63,6 +63,14 @@ struct LoadedEGraph {
   std::vector<Id> outputs;  // classes of the returned values, in order
   std::vector<Id> roots;    // outputs, then side-effecting and opaque calls
   size_t opaque_calls = 0;
+  // Where values live, for rules that return one of their inputs
+  // (rewrites/rule.hpp "Rules that return an input"): the classes of the
+  // nodes whose value may live in a storage the graph writes in place, in a
+  // graph input's storage, or in a returned value's storage (alias analysis,
+  // graph/alias_analysis.hpp). Load-time ids, like node_class.
+  struct StorageClasses {
+    std::vector<Id> written, inputs, outputs;
+  } storages;
 
   Id class_of(NodeRef r) const { return node_class.at(static_cast<size_t>(r.index)); }
 };

@@ -325,6 +325,8 @@ std::string reinplace_section(const ReinplaceExplanation& e) {
       fmt::format("<h2>Reinplace</h2>\n<p>{}</p>\n", escape_html(reinplace_summary_sentence(e)));
   if (!e.ran) return out;
   out += "<ul class=\"note\">\n";
+  for (const std::string& line : e.log.recover_view_inplace)
+    out += fmt::format("<li>{}</li>\n", escape_html(line));
   for (const std::string& note : e.log.notes)
     out += fmt::format("<li>{}</li>\n", escape_html(note));
   out += "</ul>\n";

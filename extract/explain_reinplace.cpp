@@ -97,6 +97,7 @@ std::string reinplace_summary_sentence(const ReinplaceExplanation& e) {
 std::string format_reinplace_text(const ReinplaceExplanation& e) {
   std::string out = fmt::format("reinplace passes: {}\n", reinplace_summary_sentence(e));
   if (!e.ran) return out;
+  for (const std::string& line : e.log.recover_view_inplace) out += fmt::format("  {}\n", line);
   for (const std::string& note : e.log.notes) out += fmt::format("  {}\n", note);
   if (e.log.decisions.empty()) out += "  no candidates\n";
   for (size_t i = 0; i < e.log.decisions.size(); ++i) {
@@ -113,6 +114,7 @@ nlohmann::ordered_json reinplace_to_json(const ReinplaceExplanation& e) {
   OJson j = {{"ran", e.ran},
              {"mode", e.mode},
              {"not_run", e.not_run},
+             {"recover_view_inplace", e.log.recover_view_inplace},
              {"notes", e.log.notes},
              {"candidates", e.log.decisions.size()},
              {"reinplaced", s.reinplaced_nodes},

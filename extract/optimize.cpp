@@ -165,7 +165,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->loaded = load_into_egraph(input, reg, *st->egraph);
   st->egraph->rebuild();
   st->input_node_ids = st->egraph->num_ids();
-  st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get());
+  st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get(), &st->loaded);
   stats.phase_ms["load"] = ms_since(t0);
 
   t0 = Clock::now();
@@ -322,6 +322,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     o.rules.mode = parse_exec_mode(config_value<std::string>(v, origin, key, "a mode name"));
   } else if (key == "pattern_fusion_pass" || key == "experimental_config.pattern_fusion_pass") {
     o.rules.pattern_fusion_pass = config_value<bool>(v, origin, key, "true or false");
+  } else if (key == "remove_noop_ops" || key == "experimental_config.remove_noop_ops") {
+    o.rules.remove_noop_ops = config_value<bool>(v, origin, key, "true or false");
   } else if (key == "disable_rules") {
     for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
       o.rules.disable.push_back(s);
@@ -350,7 +352,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
   } else {
     config_error(origin, key,
                  "unknown key (known: mode, pattern_fusion_pass, "
-                 "experimental_config.pattern_fusion_pass, disable_rules, enable_rules, device, "
+                 "experimental_config.pattern_fusion_pass, remove_noop_ops, "
+                 "experimental_config.remove_noop_ops, disable_rules, enable_rules, device, "
                  "extractor, node_limit, iter_limit, time_limit, "
                  "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
                  "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, reinplace)");

@@ -99,7 +99,8 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 // Applies a JSON config file (TorchAir key names accepted; see
 // rewrites/config.hpp and docs/cli.md): "mode", "pattern_fusion_pass" /
 // "experimental_config.pattern_fusion_pass" / {"experimental_config":
-// {"pattern_fusion_pass": ..}}, "disable_rules", "enable_rules", "device",
+// {"pattern_fusion_pass": ..}}, "remove_noop_ops" (likewise), "disable_rules",
+// "enable_rules", "device",
 // "extractor", "node_limit", "iter_limit", "time_limit". Unknown keys and
 // wrong value types are errors naming the key and `origin`.
 void apply_config_json(OptimizeOptions& options, std::string_view text, std::string_view origin);

@@ -365,6 +365,9 @@ void register_unary(KernelTable& t) {
   unary(
       t, "aten::relu", false, [](double x) { return x > 0 ? x : (std::isnan(x) ? x : 0.0); },
       [](int64_t x) { return x > 0 ? x : 0; });
+  // Rounding an integer changes nothing (torch.ceil keeps integer dtypes).
+  unary(
+      t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
   unary(t, "aten::rsqrt", true, [](double x) { return 1.0 / std::sqrt(x); });
   unary(t, "aten::sqrt", true, [](double x) { return std::sqrt(x); });
   unary(t, "aten::exp", true, [](double x) { return std::exp(x); });

@@ -422,9 +422,21 @@ ValueType quant_matmul(const CallContext& ctx) {
   return tensor(out, out_shape);
 }
 
+// A scatter into `self` (functional or in place) has self's type.
+ValueType scatter_into_self(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(self->dtype, self->shape);
+}
+
 }  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
+  meta::set_all(
+      reg,
+      {"npu::scatter_update", "npu::scatter_update_", "npu::npu_scatter_nd_update",
+       "npu::npu_scatter_nd_update_", "npu::npu_quant_scatter", "npu::npu_quant_scatter_"},
+      scatter_into_self);
   meta::set_all(reg, {"npu::npu_add_rms_norm"}, add_rms_norm);
   meta::set_all(reg, {"npu::npu_rms_norm"}, rms_norm);
   meta::set_all(reg, {"npu::npu_add_rms_norm_cast"}, add_rms_norm_cast);

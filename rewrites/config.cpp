@@ -29,6 +29,7 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
     return {false, fmt::format("disabled by --disable-rule {}", *hit)};
   if (!cfg.pattern_fusion_pass && has(labels, "fusion"))
     return {false, "pattern_fusion_pass is off"};
+  if (!cfg.remove_noop_ops && has(labels, "noop")) return {false, "remove_noop_ops is off"};
   if (cfg.mode == ExecMode::MaxAutotune && has(labels, "no-ge"))
     return {false, "excluded in max-autotune (GE) mode, as in TorchAir"};
   if (has(labels, "opt-in")) {

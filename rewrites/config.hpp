@@ -9,7 +9,9 @@
 //
 // Semantics (docs/rules.md "Toggles"):
 //  * pattern_fusion_pass = false turns off every rule labelled `fusion`;
-//    layout rules keep running (they change nothing on their own).
+//    layout rules keep running (they change nothing on their own);
+//  * remove_noop_ops = false turns off every rule labelled `noop`
+//    (rewrites/library/noop.rules: inductor's remove_noop_ops as rules);
 //  * mode max-autotune excludes rules labelled `no-ge` (TorchAir rules (d)
 //    and (e)), per compile.
 //  * rules labelled `opt-in` are off unless enabled by name or label;
@@ -17,7 +19,8 @@
 // JSON config keys (TorchAir names accepted): "mode",
 // "experimental_config.pattern_fusion_pass" (also nested
 // {"experimental_config": {"pattern_fusion_pass": false}} and plain
-// "pattern_fusion_pass"), "disable_rules", "enable_rules", "device",
+// "pattern_fusion_pass"), "remove_noop_ops" (also under
+// "experimental_config"), "disable_rules", "enable_rules", "device",
 // "extractor", "node_limit", "iter_limit", "time_limit",
 // "debug.aclgraph.disable_reinplace_inplaceable_ops_pass",
 // "debug.aclgraph.disable_reinplace_input_mutated_ops_pass". Unknown keys are
@@ -34,6 +37,7 @@ namespace eqfuse {
 struct RuleConfig {
   ExecMode mode = ExecMode::ReduceOverhead;
   bool pattern_fusion_pass = true;
+  bool remove_noop_ops = true;
   std::vector<std::string> disable;  // rule names or labels
   std::vector<std::string> enable;   // rule names or labels (opt-in rules)
 };

@@ -18,6 +18,7 @@
 
 #include "graph/alias_analysis.hpp"
 #include "graph/auto_functionalized.hpp"
+#include "graph/graph_edit.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
 
@@ -83,16 +84,6 @@ void shift_refs(Arg& a, int32_t from, int32_t by) {
   }
   if (a.is_list()) {
     for (Arg& item : std::get<ArgList>(a.value).items) shift_refs(item, from, by);
-  }
-}
-
-void remap_refs(Arg& a, const std::vector<int32_t>& new_index) {
-  if (a.is_node()) {
-    a = Arg(NodeRef{new_index.at(static_cast<size_t>(a.node().index))});
-    return;
-  }
-  if (a.is_list()) {
-    for (Arg& item : std::get<ArgList>(a.value).items) remap_refs(item, new_index);
   }
 }
 
@@ -170,20 +161,7 @@ class PassState {
   }
 
   // The live nodes, renumbered.
-  Graph compact() const {
-    Graph out;
-    out.name = g_.name;
-    out.reserve(g_.size());
-    std::vector<int32_t> new_index(g_.size(), -1);
-    for (size_t i = 0; i < g_.size(); ++i) {
-      if (removed_[i]) continue;
-      Node n = g_.nodes()[i];
-      for (Arg& a : n.args) remap_refs(a, new_index);
-      for (auto& kv : n.kwargs) remap_refs(kv.second, new_index);
-      new_index[i] = out.add(std::move(n)).index;
-    }
-    return out;
-  }
+  Graph compact() const { return without_nodes(g_, removed_); }
 
  private:
   // Labels come from scope nodes when there are any; graphs built without
@@ -1530,6 +1508,14 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
   }
   note_unusable_entries(o, reg, log);
   Graph g = input;
+  if (o.recover_view_inplace) {
+    RecoverViewInplaceResult rv = recover_view_inplace_pattern(g, reg, o.view_inplace_table);
+    g = std::move(rv.graph);
+    log.recover_view_inplace = std::move(rv.log);
+  } else {
+    log.notes.push_back(
+        "skipping recover_view_inplace_pattern: reinplace.recover_view_inplace is false");
+  }
   if (o.disable_reinplace_inplaceable_ops_pass) {
     log.notes.push_back(
         fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));
@@ -1572,7 +1558,8 @@ void append_auto_functionalized_lines(const ReinplaceDecision& d, const std::str
 }  // namespace
 
 std::vector<std::string> ReinplaceLog::lines() const {
-  std::vector<std::string> out = notes;
+  std::vector<std::string> out = recover_view_inplace;
+  out.insert(out.end(), notes.begin(), notes.end());
   for (const ReinplaceDecision& d : decisions) {
     if (!d.stream_check.empty()) out.push_back(d.stream_check);
     std::string head = fmt::format("{}: {} ({})", reinplace_pass_name(d.pass), d.node, d.target);

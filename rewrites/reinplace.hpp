@@ -31,6 +31,7 @@
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/symint.hpp"
+#include "rewrites/recover_view_inplace.hpp"
 
 namespace eqfuse {
 
@@ -109,6 +110,11 @@ struct ReinplaceOptions {
   // one tensor). On (default): clone such a base; off: TorchAir's behaviour.
   bool check_auto_functionalized_read_aliasing = true;
   InplaceableOpTable table = InplaceableOpTable::defaults();
+  // TorchAir's recover_view_inplace_pattern (spec §4.2), run before the two
+  // passes; TorchAir always runs it (CANN >= 8.3.RC1). The table maps
+  // functional ops to their in-place twins (config "view_inplace_ops").
+  bool recover_view_inplace = true;
+  ViewInplaceTable view_inplace_table = ViewInplaceTable::defaults();
 };
 
 inline constexpr std::string_view kDisableInplaceableKey =
@@ -122,6 +128,9 @@ inline constexpr std::string_view kDisableInputMutatedKey =
 //   {"reinplace": {"multi_stream": "skip-graph" | "per-node",
 //                  "check_multi_mutation_liveness": true,
 //                  "check_auto_functionalized_read_aliasing": true,
+//                  "recover_view_inplace": true,
+//                  "view_inplace_ops": [{"op": "aten::add.Tensor",
+//                                        "inplace": "aten::add_.Tensor"}],
 //                  "ops": ["custom::f(Tensor x, Tensor(a!) y) -> () | kind=other", ...],
 //                  "inplaceable_ops": [{"op": "custom::f_functional", "inplace": "custom::f",
 //                                       "mutated_args": [1],
@@ -229,10 +238,14 @@ struct ReinplaceDecision {
 };
 
 struct ReinplaceLog {
+  // recover_view_inplace_pattern's lines (it runs first): "In fx_graph, find
+  // K matched patterns ...", then one "success to replace ..." per match.
+  std::vector<std::string> recover_view_inplace;
   std::vector<std::string> notes;  // pass-level lines: processing, skipped, warnings
   std::vector<ReinplaceDecision> decisions;
 
-  // Human-readable lines (notes first, then decisions in order), for
+  // Human-readable lines (recover_view_inplace, notes, then decisions in
+  // order), for
   // `eqfuse reinplace --log` and `eqfuse explain`.
   std::vector<std::string> lines() const;
   const ReinplaceDecision* find(std::string_view node, ReinplacePass pass) const;
@@ -266,8 +279,9 @@ struct ReinplaceResult {
   ReinplaceSavings savings;
 };
 
-// Both passes in TorchAir's order (A then B), subject to the mode, the two
-// disable flags and the multi-stream policy. Never modifies `input`.
+// recover_view_inplace_pattern, then both passes in TorchAir's order (A then
+// B), subject to the mode, the disable flags and (for A and B) the
+// multi-stream policy. Never modifies `input`.
 ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg,
                           const ReinplaceOptions& options = {});
 // One pass alone (mode and disable flags are not consulted; the multi-stream

@@ -159,6 +159,19 @@ InplaceableOp json_entry(const nlohmann::json& v, const OpRegistry& reg, std::st
   return e;
 }
 
+// {"op": functional, "inplace": its in-place twin}, both registered.
+ViewInplaceOp json_view_inplace_entry(const nlohmann::json& v, const OpRegistry& reg,
+                                      std::string_view origin) {
+  constexpr std::string_view key = "reinplace.view_inplace_ops";
+  if (!v.is_object() || !v.contains("op") || !v.contains("inplace") || v.size() != 2)
+    config_error(origin, key, "each entry is an object with exactly \"op\" and \"inplace\"");
+  ViewInplaceOp e{json_string(v["op"], origin, "reinplace.view_inplace_ops.op"),
+                  json_string(v["inplace"], origin, "reinplace.view_inplace_ops.inplace")};
+  for (const std::string& op : {e.functional, e.inplace})
+    if (!reg.find(op)) config_error(origin, key, fmt::format("op '{}' is not registered", op));
+  return e;
+}
+
 void apply_reinplace_section(ReinplaceOptions& o, OpRegistry& reg, const nlohmann::json& section,
                              std::string_view origin) {
   if (!section.is_object()) config_error(origin, "reinplace", "expected an object");
@@ -190,10 +203,16 @@ void apply_reinplace_section(ReinplaceOptions& o, OpRegistry& reg, const nlohman
     } else if (k == "inplaceable_ops") {
       if (!v.is_array()) config_error(origin, "reinplace.inplaceable_ops", "expected a list");
       for (const auto& e : v) o.table.add(json_entry(e, reg, origin));
+    } else if (k == "recover_view_inplace") {
+      o.recover_view_inplace = json_bool(v, origin, "reinplace.recover_view_inplace");
+    } else if (k == "view_inplace_ops") {
+      if (!v.is_array()) config_error(origin, "reinplace.view_inplace_ops", "expected a list");
+      for (const auto& e : v) o.view_inplace_table.add(json_view_inplace_entry(e, reg, origin));
     } else {
       config_error(origin, fmt::format("reinplace.{}", k),
                    "unknown key (expected multi_stream, check_multi_mutation_liveness, "
-                   "check_auto_functionalized_read_aliasing, ops, inplaceable_ops)");
+                   "check_auto_functionalized_read_aliasing, ops, inplaceable_ops, "
+                   "recover_view_inplace, view_inplace_ops)");
     }
   }
 }

@@ -23,6 +23,19 @@
 // Conditions (`where`, rewrites/condition.hpp) may name inputs and values of
 // either function; values are looked up in the e-graph.
 //
+// Rules that return an input (`op(x, ...) => x`: layout/noop-view, the
+// noop/* rules) merge the op's class with x's. Compiled for a loaded graph,
+// each such output gets two implicit conditions, named in the rejection log
+// and the rule statistics:
+//   "x is not a storage written in place": an e-class is one value, but the
+//     emitted graph names x's storage, which after an in-place write (add_,
+//     a copy_ epilogue) holds other data, so a copy of x taken before the
+//     write must not become x itself;
+//   "x would not alias a graph input or output": as inductor's
+//     remove_noop_ops, a returned value (or a value sharing its storage) is
+//     not replaced by a graph input or another returned value, so outputs
+//     never become new aliases (TorchAir keeps a returned clone).
+//
 // Streams: a rule matches only nodes of one stream. It is compiled once per
 // stream label in the graph (payload of op e-nodes, egraph/from_graph.hpp);
 // copies for non-default streams are named `<name>@<label>`.
@@ -36,6 +49,7 @@
 #include <string_view>
 #include <vector>
 
+#include "egraph/from_graph.hpp"
 #include "egraph/rewrite.hpp"
 #include "egraph/tensor_analysis.hpp"
 #include "graph/graph.hpp"
@@ -137,8 +151,11 @@ class RuleLibrary {
 
   // Rewrites for the rules enabled under `cfg`, one copy per stream label
   // ("" = default stream). `types` (may be null) gives conditions their facts.
+  // `graph` (may be null; must outlive the rewrites) is the loaded graph the
+  // rules will run on: with it, rules that return an input are guarded (see
+  // "Rules that return an input" above).
   CompiledRules compile(const RuleConfig& cfg, std::span<const std::string> streams,
-                        const TensorAnalysis* types) const;
+                        const TensorAnalysis* types, const LoadedEGraph* graph = nullptr) const;
 
  private:
   const OpRegistry* reg_;

@@ -206,9 +206,55 @@ uint64_t stream_payload(const std::string& stream) {
   return stream.empty() ? 0 : Symbol::intern(stream).id();
 }
 
+// Whether `cls` is (now) one of the load-time classes `set`.
+bool in_classes(const EGraph& g, const std::vector<Id>& set, Id cls) {
+  const Id c = g.find(cls);
+  return std::any_of(set.begin(), set.end(), [&](Id s) { return g.find(s) == c; });
+}
+
+// The guards of an equality whose replace side is a bare input `var`
+// (search output `matched` is merged with that input's class); see
+// rewrites/rule.hpp "Rules that return an input".
+//  * An e-class is one value, but a storage written in place holds two: the
+//    emitted graph names the storage, which after the write holds the new
+//    data, so a copy of it must not become the storage itself.
+//  * As inductor's remove_noop_ops, never make a returned value the very
+//    tensor of a graph input or of another returned value: a view that is
+//    returned, or a copy whose storage is returned (through views too),
+//    stays when its input lives in a graph input's or a returned storage.
+void add_forwarding_guards(const std::shared_ptr<ConditionContext>& ctx, const std::string& var,
+                           ConditionContext::Named matched, bool matched_is_view,
+                           const LoadedEGraph& graph, std::vector<Condition>& conds) {
+  const LoadedEGraph::StorageClasses& st = graph.storages;
+  const std::vector<Id>& returned = matched_is_view ? graph.outputs : st.outputs;
+  const size_t slot =
+      static_cast<size_t>(std::find(ctx->vars.begin(), ctx->vars.end(), var) - ctx->vars.begin());
+  std::string written = fmt::format("{} is not a storage written in place", var);
+  conds.push_back(
+      {written, ctx->vars, [ctx, slot, written, &st](const EGraph& g, std::span<const Id> vals) {
+         if (!in_classes(g, st.written, vals[slot])) return true;
+         ctx->reject(g, vals, written, "the graph writes it in place");
+         return false;
+       }});
+  std::string aliasing = fmt::format("{} would not alias a graph input or output", var);
+  conds.push_back({aliasing, ctx->vars,
+                   [ctx, slot, aliasing, &st, &returned, m = std::move(matched)](
+                       const EGraph& g, std::span<const Id> vals) {
+                     std::optional<Id> value = m.pattern.lookup_mapped(g, vals, m.var_slot);
+                     if (!value || !in_classes(g, returned, *value)) return true;
+                     if (!in_classes(g, st.inputs, vals[slot]) &&
+                         !in_classes(g, st.outputs, vals[slot]))
+                       return true;
+                     ctx->reject(g, vals, aliasing,
+                                 "the value is returned and the input is a graph input or output");
+                     return false;
+                   }});
+}
+
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
                           const std::string& stream, const CondFunctions& fns,
-                          const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log) {
+                          const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log,
+                          const LoadedEGraph* graph) {
   uint64_t payload = stream_payload(stream);
   const Graph& from_g = reverse ? rule.replace : rule.search;
   const Graph& to_g = reverse ? rule.search : rule.replace;
@@ -272,6 +318,14 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
            return false;
          }});
   }
+  for (size_t i = 0; graph != nullptr && i < to_out.size(); ++i) {
+    const Node& out = to_g.node(to_out[i]);
+    if (out.kind != NodeKind::Placeholder) continue;
+    const Node& matched = from_g.node(from_out[i]);
+    const bool is_view = matched.kind == NodeKind::Call && reg.info(matched.op).traits.is_view;
+    add_forwarding_guards(ctx, out.name, named_pattern(from, from_out[i], ctx->vars), is_view,
+                          *graph, conds);
+  }
   return Rewrite(rewrite_name(rule.name, reverse, stream), std::move(lhs), std::move(eqs),
                  std::move(conds), rule.labels);
 }
@@ -279,7 +333,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
 }  // namespace
 
 CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::string> streams,
-                                   const TensorAnalysis* types) const {
+                                   const TensorAnalysis* types, const LoadedEGraph* graph) const {
   CompiledRules out;
   std::vector<std::string> stream_list(streams.begin(), streams.end());
   if (stream_list.empty()) stream_list.push_back("");
@@ -289,8 +343,8 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
     for (const std::string& stream : stream_list) {
       for (bool reverse : {false, true}) {
         if (reverse && !rule.bidirectional) continue;
-        out.rewrites.push_back(
-            compile_direction(rule, *reg_, reverse, stream, functions_, types, out.rejections));
+        out.rewrites.push_back(compile_direction(rule, *reg_, reverse, stream, functions_, types,
+                                                 out.rejections, graph));
         out.base_name.push_back(rule.name);
         out.reverse.push_back(reverse);
       }

@@ -63,11 +63,7 @@ TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
 }
 
 std::string scenario_name(const ::testing::TestParamInfo<Json>& info) {
-  std::string name = info.param.at("file").get<std::string>();
-  name = name.substr(0, name.find('.'));
-  for (char& c : name)
-    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  return name;
+  return testing_support::scenario_test_name(info.param);
 }
 
 INSTANTIATE_TEST_SUITE_P(Spec, FusionScenario, ::testing::ValuesIn(scenarios()), scenario_name);

@@ -5,6 +5,7 @@
 // in-place ops"). Every result is checked against its input with the
 // reference interpreter.
 #include <filesystem>
+#include <map>
 #include <string>
 
 #include <gmock/gmock.h>
@@ -32,6 +33,12 @@ void expect_optimized_equivalent(const std::string& fx, const std::string& origi
   eo.mode = ToleranceMode::Rounding;
   EquivalenceResult eq = equivalent(in, r.graph, reg, eo);
   EXPECT_TRUE(eq.ok) << origin << " (" << exec_mode_name(mode) << "): " << eq.first_mismatch;
+}
+
+OptimizeResult optimize_with_defaults(const std::string& fx, const std::string& origin,
+                                      const OpRegistry& reg) {
+  OptimizeOptions defaults;
+  return optimize_graph(load_graph(fx, origin, reg).graph, reg, defaults);
 }
 
 void expect_equivalent_in_every_mode(const std::string& fx, const std::string& origin) {
@@ -96,12 +103,40 @@ TEST(OptimizeInPlace, CopyEpilogueIntoAnInputKeepsTheFusionBeforeIt) {
         return (q, cache)
 )";
   OpRegistry reg = OpRegistry::with_builtin_ops();
-  Graph in = load_graph(fx, "epilogue.fx", reg).graph;
-  OptimizeOptions defaults;
-  OptimizeResult r = optimize_graph(in, reg, defaults);
+  OptimizeResult r = optimize_with_defaults(fx, "epilogue.fx", reg);
   EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_rms_norm_quant"], 1)
       << print_fx(r.graph, &reg);
   expect_equivalent_in_every_mode(fx, "epilogue.fx");
+}
+
+// Rules that return an input (layout/cast-same-dtype, noop/clone, ...) must
+// not turn a copy taken before an in-place write into the written storage
+// itself: its name holds the new data afterwards (rewrites/rule.hpp "Rules
+// that return an input"). Before the guard, the same-dtype cast below was
+// dropped and `optimize` returned the overwritten input.
+TEST(OptimizeInPlace, CopiesOfAStorageWrittenLaterAreKept) {
+  const std::string fx = R"(class f(torch.nn.Module):
+    def forward(self, x: "f32[2, 8]", y: "f32[2, 8]"):
+        cast: "f32[2, 8]" = torch.ops.aten._to_copy.default(x, dtype = torch.float32)
+        v: "f32[16]" = torch.ops.aten.view.default(x, [16])
+        c: "f32[16]" = torch.ops.aten.clone.default(v)
+        s: "f32[2, 8]" = torch.ops.aten.slice.Tensor(y, 0, 0, 9223372036854775807)
+        add: "f32[2, 8]" = torch.ops.aten.add.Tensor(s, 1)
+        copy_: "f32[2, 8]" = torch.ops.aten.copy_.default(x, add)
+        mul: "f32[16]" = torch.ops.aten.mul.Tensor(c, 2)
+        return (cast, mul)
+)";
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeResult r = optimize_with_defaults(fx, "forwarding.fx", reg);
+  std::map<std::string, int64_t> ops = call_target_counts(r.graph);
+  EXPECT_EQ(ops["aten::_to_copy"], 1) << print_fx(r.graph, &reg);
+  EXPECT_EQ(ops["aten::clone"], 1) << print_fx(r.graph, &reg);
+  EXPECT_EQ(ops["aten::slice.Tensor"], 0) << "y is never written: its full slice goes";
+  size_t refused = 0;
+  for (const RuleRunStats& rule : r.stats.rules)
+    refused += rule.rejected_by.count("x is not a storage written in place");
+  EXPECT_EQ(refused, 2u) << "layout/cast-same-dtype and noop/clone name the guard";
+  expect_equivalent_in_every_mode(fx, "forwarding.fx");
 }
 
 // Two empty_like buffers are two buffers even though nothing writes them

@@ -106,7 +106,8 @@ const RuleRunStats& rule_row(const OptimizeStats& s, const std::string& rule) {
 // layer one npu_transpose_batchmatmul is bmm-transpose's, the other (a
 // transposed input absorbed as perm_x1 [1, 0, 2]) the perm_x1 rule's.
 TEST(Optimize, DeepSeekLayerCreditsEachFusedKernelToItsRule) {
-  OptimizeResult r = optimize_graph(load_example("deepseek_layer.fx"), builtin_registry(), defaults());
+  OptimizeResult r =
+      optimize_graph(load_example("deepseek_layer.fx"), builtin_registry(), defaults());
   EXPECT_EQ(r.stats.fusions,
             (std::map<std::string, size_t>{{"torchair/add-rms-norm-cast", 1},
                                            {"torchair/add-rms-norm-dynamic-quant", 1},
@@ -130,7 +131,8 @@ TEST(Optimize, PermX1KernelIsCreditedToThePermX1Rule) {
     SCOPED_TRACE(file);
     std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/fusion/" + file;
     OptimizeResult r =
-        optimize_graph(load_graph(read_file_or_stdin(path), path, builtin_registry()).graph, builtin_registry(), defaults());
+        optimize_graph(load_graph(read_file_or_stdin(path), path, builtin_registry()).graph,
+                       builtin_registry(), defaults());
     EXPECT_EQ(r.stats.fusions, (std::map<std::string, size_t>{{kPermX1, 1}}));
     EXPECT_EQ(rule_row(r.stats, kPermX1).chosen, 1u);
     EXPECT_TRUE(rule_row(r.stats, kPermX1).fusion);
@@ -161,11 +163,16 @@ TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
 }
 
 // Reduce-overhead runs TorchAir's reinplace passes on the extracted graph
-// (spec §6): scenario A2 has an intermediate and a copy_ epilogue.
+// (spec §6): scenario A2 has an intermediate and a copy_ epilogue. As in
+// TorchAir's test (§8.6 A2), remove_noop_ops is off so the clone stays and
+// the add on it is reinplaced; with it on (A1), the clone goes and the add
+// reads the input, so only the mul is reinplaced.
 TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
   std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/reinplace/A2.fx";
   Graph in = load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
-  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
+  OptimizeOptions keep_noops;
+  keep_noops.rules.remove_noop_ops = false;
+  OptimizeResult r = optimize_graph(in, builtin_registry(), keep_noops);
   EXPECT_TRUE(r.stats.reinplace_ran);
   EXPECT_EQ(r.stats.reinplaced_nodes, 2u);
   EXPECT_EQ(r.stats.removed_copies, 1u);
@@ -183,6 +190,34 @@ TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
       "disable_reinplace_input_mutated_ops_pass": true}}})",
                     "cfg.json");
   EXPECT_EQ(optimize_graph(in, builtin_registry(), off).stats.reinplaced_nodes, 0u);
+
+  OptimizeResult noops_removed = optimize_graph(in, builtin_registry(), defaults());
+  auto ops = call_target_counts(noops_removed.graph);
+  EXPECT_EQ(ops["aten::clone"], 0) << print_fx(noops_removed.graph, &builtin_registry());
+  EXPECT_EQ(ops["aten::add_.Tensor"], 0);
+  EXPECT_EQ(ops["aten::mul_.Tensor"], 1);
+  EXPECT_EQ(noops_removed.stats.reinplaced_nodes, 1u);
+  expect_equivalent(in, noops_removed.graph);
+}
+
+// Spec §8.6 A1 as TorchAir compiles it (the clone still there, reinplace
+// scenario A1 has it dropped by hand): the noop rules remove the clone, so
+// the add reads a graph input and stays out of place; the mul on stream '1'
+// is reinplaced into y through its copy_ epilogue.
+TEST(Optimize, ReinplaceA1WithItsCloneMatchesTorchAir) {
+  std::string path =
+      std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/noop/N12_reinplace_a1_with_clone.fx";
+  Graph in = load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
+  OptimizeOptions opt;
+  opt.reinplace.multi_stream = MultiStreamPolicy::PerNode;
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  auto ops = call_target_counts(r.graph);
+  EXPECT_EQ(ops["aten::clone"], 0) << print_fx(r.graph, &builtin_registry());
+  EXPECT_EQ(ops["aten::add.Tensor"], 1);
+  EXPECT_EQ(ops["aten::add_.Tensor"], 0);
+  EXPECT_EQ(ops["aten::mul_.Tensor"], 1);
+  EXPECT_EQ(ops["aten::copy_"], 0);
+  expect_equivalent(in, r.graph);
 }
 
 TEST(Optimize, FusionPassOffChangesNothing) {
@@ -246,8 +281,14 @@ TEST(Optimize, ConfigJsonAcceptsTorchAirKeys) {
                              "mode": "max-autotune", "disable_rules": ["layout"]})",
                     "cfg.json");
   EXPECT_FALSE(opt.rules.pattern_fusion_pass);
+  EXPECT_TRUE(opt.rules.remove_noop_ops);
   EXPECT_EQ(opt.rules.mode, ExecMode::MaxAutotune);
   EXPECT_EQ(opt.rules.disable, std::vector<std::string>{"layout"});
+  apply_config_json(opt, R"({"experimental_config": {"remove_noop_ops": false}})", "cfg.json");
+  EXPECT_FALSE(opt.rules.remove_noop_ops);
+  opt.rules.remove_noop_ops = true;
+  apply_config_json(opt, R"({"remove_noop_ops": false})", "cfg.json");
+  EXPECT_FALSE(opt.rules.remove_noop_ops);
   try {
     apply_config_json(opt, R"({"fusion": true})", "cfg.json");
     ADD_FAILURE() << "unknown key accepted";

@@ -1,12 +1,14 @@
-// The fusion acceptance scenarios (tests/scenarios/fusion/scenarios.json and
-// README.md there) as tests read them: the entries, and the optimize
-// options an entry asks for (mode and rule toggles).
+// The scenario folders (tests/scenarios/fusion and tests/scenarios/noop, each
+// with a scenarios.json and a README.md) as tests read them: the entries,
+// and the optimize options a fusion entry asks for (mode and rule toggles).
 //
 //   for (const nlohmann::json& s : fusion_scenarios()) {
 //     OptimizeOptions opt = fusion_scenario_options(s);
 //     std::filesystem::path file = kFusionScenarioDir / s.at("file").get<std::string>();
 //   }
+//   for (const nlohmann::json& s : scenario_entries(kNoopScenarioDir)) ...
 #pragma once
+#include <cctype>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -22,10 +24,17 @@ namespace eqfuse::testing_support {
 inline const std::filesystem::path kFusionScenarioDir =
     std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/fusion";
 
-inline std::vector<nlohmann::json> fusion_scenarios() {
-  nlohmann::json doc =
-      nlohmann::json::parse(read_file_or_stdin((kFusionScenarioDir / "scenarios.json").string()));
+inline const std::filesystem::path kNoopScenarioDir =
+    std::filesystem::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/noop";
+
+// The "scenarios" entries of `dir`/scenarios.json.
+inline std::vector<nlohmann::json> scenario_entries(const std::filesystem::path& dir) {
+  nlohmann::json doc = nlohmann::json::parse(read_file_or_stdin((dir / "scenarios.json").string()));
   return doc.at("scenarios").get<std::vector<nlohmann::json>>();
+}
+
+inline std::vector<nlohmann::json> fusion_scenarios() {
+  return scenario_entries(kFusionScenarioDir);
 }
 
 inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
@@ -36,6 +45,16 @@ inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
     for (const auto& x : s.at(key)) opt.rules.disable.push_back(x.get<std::string>());
   }
   return opt;
+}
+
+// A gtest parameter name for a scenario entry: its file name without the
+// extension, other characters than letters and digits as '_'.
+inline std::string scenario_test_name(const nlohmann::json& entry) {
+  std::string name = entry.at("file").get<std::string>();
+  name = name.substr(0, name.find('.'));
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return name;
 }
 
 }  // namespace eqfuse::testing_support

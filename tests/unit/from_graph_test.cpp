@@ -152,6 +152,38 @@ TEST(FromGraph, LoadsEveryExampleWithConsistentCounts) {
   EXPECT_GE(files, 4u);
 }
 
+// LoadedEGraph::storages: the classes living in written, input and returned
+// storages, which guard the rules that return an input (rewrites/rule.hpp).
+TEST(FromGraph, RecordsWrittenInputAndReturnedStorages) {
+  EGraph g;
+  Loaded l = load_text(g, R"(class f(torch.nn.Module):
+    def forward(self, x: "f32[8]", y: "f32[8]"):
+        v: "f32[2, 4]" = torch.ops.aten.view.default(x, [2, 4])
+        c: "f32[8]" = torch.ops.aten.clone.default(y)
+        add: "f32[8]" = torch.ops.aten.add.Tensor(c, 1)
+        copy_: "f32[8]" = torch.ops.aten.copy_.default(x, add)
+        t: "f32[8]" = torch.ops.aten.alias.default(add)
+        return (t, v)
+)",
+                       "storages.fx");
+  auto classes = [&](const std::vector<Id>& ids) {
+    std::set<Id> out;
+    for (Id id : ids) out.insert(g.find(id));
+    return out;
+  };
+  auto of = [&](std::initializer_list<const char*> names) {
+    std::set<Id> out;
+    for (const char* n : names) out.insert(cls(g, l, n));
+    return out;
+  };
+  const LoadedEGraph::StorageClasses& st = l.eg.storages;
+  // x is written by the copy_ (v and the copy_'s own result live there too).
+  EXPECT_EQ(classes(st.written), of({"x", "v", "copy_"}));
+  EXPECT_EQ(classes(st.inputs), of({"x", "y", "v", "copy_"}));
+  // t is returned and aliases add; v is returned and aliases x.
+  EXPECT_EQ(classes(st.outputs), of({"add", "t", "x", "v", "copy_"}));
+}
+
 TEST(FromGraph, UnnormalizedCallIsAnError) {
   Graph graph;
   Node x;

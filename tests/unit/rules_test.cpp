@@ -248,6 +248,14 @@ TEST(RuleToggle, FollowsTorchAirConventions) {
   EXPECT_FALSE(rule_toggle("torchair/bmm-transpose", fusion_no_ge, cfg).enabled);
   EXPECT_TRUE(rule_toggle("layout/noop-view", layout, cfg).enabled);
   cfg = {};
+  std::vector<std::string> noop{"noop", "torchair"};
+  EXPECT_TRUE(rule_toggle("noop/clone", noop, cfg).enabled);
+  cfg.remove_noop_ops = false;  // TorchAir's remove_noop_ops: only `noop` rules go
+  EXPECT_EQ(rule_toggle("noop/clone", noop, cfg).reason, "remove_noop_ops is off");
+  EXPECT_FALSE(rule_toggle("noop/clone", noop, cfg).enabled);
+  EXPECT_TRUE(rule_toggle("layout/noop-view", layout, cfg).enabled);
+  EXPECT_TRUE(rule_toggle("torchair/bmm-transpose", fusion_no_ge, cfg).enabled);
+  cfg = {};
   EXPECT_FALSE(rule_toggle("x/exp", opt_in, cfg).enabled);
   cfg.enable = {"experimental"};
   EXPECT_TRUE(rule_toggle("x/exp", opt_in, cfg).enabled);
