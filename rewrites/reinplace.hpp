@@ -109,6 +109,11 @@ struct ReinplaceOptions {
   // one tensor). On (default): clone such a base; off: TorchAir's behaviour.
   bool check_auto_functionalized_read_aliasing = true;
   InplaceableOpTable table = InplaceableOpTable::defaults();
+  // Debug check (tests): after every rewrite, compare the alias analysis the
+  // passes keep current incrementally with one built afresh, and throw
+  // std::logic_error naming the first difference. Costs a full analysis per
+  // rewrite, so off by default.
+  bool check_alias_analysis = false;
 };
 
 inline constexpr std::string_view kDisableInplaceableKey =
