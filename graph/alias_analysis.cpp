@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <array>
 #include <iterator>
-#include <map>
 #include <set>
 #include <string_view>
 
@@ -373,39 +372,32 @@ void AliasAnalysis::forget_metadata_memo(NodeRef r) {
     if (alias_node_[static_cast<size_t>(in.index)]) forget_metadata_memo(in);
 }
 
-// Per node and element, the storages renamed by where they occur: storage
-// ids depend on the order they were made in, occurrences do not.
-std::vector<std::vector<std::vector<int32_t>>> AliasAnalysis::canonical_elements() const {
-  using Occurrences = std::vector<std::pair<int32_t, int32_t>>;  // (node, element)
+// Per storage, the (node, element) pairs it occurs in: storage ids depend on
+// the order storages were made in, occurrences do not.
+std::vector<AliasAnalysis::Occurrences> AliasAnalysis::occurrences() const {
   std::vector<Occurrences> where(input_storage_.size());
   for (size_t n = 0; n < elements_.size(); ++n)
     for (size_t e = 0; e < elements_[n].size(); ++e)
       for (StorageId s : elements_[n][e])
         where[static_cast<size_t>(s)].emplace_back(int32_t(n), int32_t(e));
-  std::map<std::pair<Occurrences, bool>, int32_t> names;
-  for (size_t s = 0; s < where.size(); ++s)
-    if (!where[s].empty()) names.emplace(std::make_pair(where[s], bool(input_storage_[s])), 0);
-  int32_t next = 0;
-  for (auto& [key, name] : names) name = next++;
-  std::vector<std::vector<std::vector<int32_t>>> out(elements_.size());
-  for (size_t n = 0; n < elements_.size(); ++n) {
-    for (const StorageSet& e : elements_[n]) {
-      std::vector<int32_t> renamed;
-      for (StorageId s : e)
-        renamed.push_back(
-            names.at(std::make_pair(where[size_t(s)], bool(input_storage_[size_t(s)]))));
-      std::sort(renamed.begin(), renamed.end());
-      out[n].push_back(std::move(renamed));
-    }
-  }
+  return where;
+}
+
+// The storages of one element, each known by its occurrences and input flag.
+std::vector<std::pair<AliasAnalysis::Occurrences, bool>> AliasAnalysis::renamed(
+    const StorageSet& element, const std::vector<Occurrences>& where) const {
+  std::vector<std::pair<Occurrences, bool>> out;
+  for (StorageId s : element)
+    out.emplace_back(where[static_cast<size_t>(s)], input_storage_[static_cast<size_t>(s)]);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
 std::string AliasAnalysis::difference(const AliasAnalysis& other) const {
   if (g_.size() != other.g_.size() || elements_.size() != other.elements_.size())
     return "the analyses cover different numbers of nodes";
-  const auto mine = canonical_elements();
-  const auto theirs = other.canonical_elements();
+  const std::vector<Occurrences> mine = occurrences();
+  const std::vector<Occurrences> theirs = other.occurrences();
   for (size_t i = 0; i < g_.size(); ++i) {
     NodeRef r{static_cast<int32_t>(i)};
     const std::string& name = g_.node(r).name;
@@ -413,7 +405,10 @@ std::string AliasAnalysis::difference(const AliasAnalysis& other) const {
       return fmt::format("'{}' (node {}): {} differ", name, i, what);
     };
     if (removed_[i] != other.removed_[i]) return differs("removed flags");
-    if (mine[i] != theirs[i]) return differs("storages");
+    if (elements_[i].size() != other.elements_[i].size()) return differs("element counts");
+    for (size_t e = 0; e < elements_[i].size(); ++e)
+      if (renamed(elements_[i][e], mine) != other.renamed(other.elements_[i][e], theirs))
+        return differs("storages");
     if (shared_elements_[i] != other.shared_elements_[i]) return differs("shared-element flags");
     if (alias_node_[i] != other.alias_node_[i]) return differs("alias-node flags");
     if (overlap_[i] != other.overlap_[i]) return differs("overlap flags");

@@ -29,6 +29,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -99,7 +100,10 @@ class AliasAnalysis {
   void set_inputs(NodeRef r, std::vector<NodeRef> inputs);
   bool reanalyze(NodeRef r);
   void forget_metadata_memo(NodeRef r);
-  std::vector<std::vector<std::vector<int32_t>>> canonical_elements() const;
+  using Occurrences = std::vector<std::pair<int32_t, int32_t>>;  // (node, element)
+  std::vector<Occurrences> occurrences() const;
+  std::vector<std::pair<Occurrences, bool>> renamed(const StorageSet& element,
+                                                    const std::vector<Occurrences>& where) const;
   void analyze_node(NodeRef r);
   void analyze_call(NodeRef r, const Node& n);
   void analyze_opaque_call(NodeRef r, const Node& n);
