@@ -111,7 +111,10 @@ AliasAnalysis::AliasAnalysis(const Graph& g, const OpRegistry& reg,
     NodeRef r{static_cast<int32_t>(i)};
     analyze_node(r);
     inputs_[i] = sorted_inputs(g.node(r));
-    for (NodeRef in : inputs_[i]) users_.at(static_cast<size_t>(in.index)).push_back(r);
+    for (NodeRef in : inputs_[i]) {
+      users_.at(static_cast<size_t>(in.index)).push_back(r);
+      note_use(in, r);
+    }
     for (StorageId s : storages_of(r)) nodes_in_[static_cast<size_t>(s)].push_back(r);
   }
 }
@@ -125,6 +128,7 @@ StorageId AliasAnalysis::fresh(NodeRef owner, bool input) {
   }
   input_storage_.push_back(input);
   owner_.push_back(owner.index);
+  last_use_.push_back(-1);
   nodes_in_.emplace_back();
   return static_cast<StorageId>(input_storage_.size() - 1);
 }
@@ -280,10 +284,23 @@ bool AliasAnalysis::is_metadata_only_use(NodeRef user) const {
   return result;
 }
 
+void AliasAnalysis::raise_last_use(StorageId s, NodeRef user) {
+  int32_t& last = last_use_[static_cast<size_t>(s)];
+  last = std::max(last, user.index);
+}
+
+void AliasAnalysis::note_use(NodeRef used, NodeRef user) {
+  for (const StorageSet& e : elements_[static_cast<size_t>(used.index)])
+    for (StorageId s : e) raise_last_use(s, user);
+}
+
 std::vector<NodeRef> AliasAnalysis::uses_in_window(const StorageSet& s, const Window& w) const {
   std::vector<NodeRef> out;
   for (StorageId id : s) {
+    if (last_use_.at(static_cast<size_t>(id)) <= w.after) continue;  // nothing read in the window
     for (NodeRef alias : nodes_in(id)) {
+      // Users come after what they use: nothing from here on is read before `before`.
+      if (alias.index >= w.before - 1) break;
       for (NodeRef u : users(alias)) {
         if (u.index <= w.after || u.index >= w.before) continue;
         // A view of the same storage is itself in nodes_in(): its users are visited.
@@ -333,6 +350,7 @@ void AliasAnalysis::set_inputs(NodeRef r, std::vector<NodeRef> inputs) {
   }
   for (NodeRef in : minus(inputs, old)) {
     insert_sorted(users_[static_cast<size_t>(in.index)], r);
+    note_use(in, r);
     forget_metadata_memo(in);
   }
   old = std::move(inputs);
@@ -356,7 +374,11 @@ bool AliasAnalysis::reanalyze(NodeRef r) {
   reuse_.clear();
   StorageSet after = storages_of(r);
   for (StorageId s : minus(before, after)) erase_sorted(nodes_in_[static_cast<size_t>(s)], r);
-  for (StorageId s : minus(after, before)) insert_sorted(nodes_in_[static_cast<size_t>(s)], r);
+  const std::vector<NodeRef>& users = users_[i];
+  for (StorageId s : minus(after, before)) {
+    insert_sorted(nodes_in_[static_cast<size_t>(s)], r);
+    if (!users.empty()) raise_last_use(s, users.back());
+  }
   if (alias_node_[i] != old_alias) forget_metadata_memo(r);
   return elements_[i] != old || shared_elements_[i] != old_shared || overlap_[i] != old_overlap;
 }

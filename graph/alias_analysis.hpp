@@ -100,6 +100,8 @@ class AliasAnalysis {
   void set_inputs(NodeRef r, std::vector<NodeRef> inputs);
   bool reanalyze(NodeRef r);
   void forget_metadata_memo(NodeRef r);
+  void raise_last_use(StorageId s, NodeRef user);
+  void note_use(NodeRef used, NodeRef user);
   using Occurrences = std::vector<std::pair<int32_t, int32_t>>;  // (node, element)
   std::vector<Occurrences> occurrences() const;
   std::vector<std::pair<Occurrences, bool>> renamed(const StorageSet& element,
@@ -116,6 +118,10 @@ class AliasAnalysis {
   std::vector<bool> removed_;
   std::vector<bool> input_storage_;
   std::vector<int32_t> owner_;  // per storage: the node it was made fresh for
+  // Per storage: at least the index of the last user of a node living in it
+  // (never lowered when uses go away), so that a liveness query after it
+  // returns at once instead of walking a long chain of in-place writes.
+  std::vector<int32_t> last_use_;
   // While a node is re-analyzed: its own old storages, handed out again by
   // fresh() so that an unchanged node keeps its ids and nothing downstream moves.
   StorageSet reuse_;
