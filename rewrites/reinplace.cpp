@@ -96,11 +96,21 @@ void remap_refs(Arg& a, const std::vector<int32_t>& new_index) {
 
 // ---- the working copy ------------------------------------------------------------------
 
+bool has_scope_nodes(const Graph& g) {
+  return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Node& n) {
+    return n.kind == NodeKind::Call &&
+           (n.target == kScopeEnterTarget || n.target == kScopeExitTarget);
+  });
+}
+
 class PassState {
  public:
-  PassState(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& options,
-            ReinplacePass pass)
-      : g_(input), reg_(reg), options_(options), pass_(pass), removed_(input.size(), false) {
+  PassState(Graph input, const OpRegistry& reg, const ReinplaceOptions& options, ReinplacePass pass)
+      : g_(std::move(input)),
+        reg_(reg),
+        options_(options),
+        pass_(pass),
+        removed_(g_.size(), false) {
     refresh_stream_labels();
     rebuild();
   }
@@ -193,15 +203,15 @@ class PassState {
     return NodeRef{at.index + shift};
   }
 
-  // The live nodes, renumbered.
-  Graph compact() const {
+  // The live nodes, renumbered. Moves the nodes out: the state is done.
+  Graph compact() && {
     Graph out;
     out.name = g_.name;
     out.reserve(g_.size());
     std::vector<int32_t> new_index(g_.size(), -1);
     for (size_t i = 0; i < g_.size(); ++i) {
       if (removed_[i]) continue;
-      Node n = g_.nodes()[i];
+      Node n = std::move(g_.nodes()[i]);
       for (Arg& a : n.args) remap_refs(a, new_index);
       for (auto& kv : n.kwargs) remap_refs(kv.second, new_index);
       new_index[i] = out.add(std::move(n)).index;
@@ -213,13 +223,7 @@ class PassState {
   // Labels come from scope nodes when there are any; graphs built without
   // scope nodes (e.g. by extraction) keep the labels they carry.
   void refresh_stream_labels() {
-    for (const Node& n : g_.nodes()) {
-      if (n.kind == NodeKind::Call &&
-          (n.target == kScopeEnterTarget || n.target == kScopeExitTarget)) {
-        assign_stream_labels(g_);
-        return;
-      }
-    }
+    if (has_scope_nodes(g_)) assign_stream_labels(g_);
   }
 
   void rebuild() {
@@ -1400,18 +1404,29 @@ void note_unusable_entries(const ReinplaceOptions& o, const OpRegistry& reg, Rei
   }
 }
 
+// The stream labels the pass will see: labels come from scope nodes when
+// there are any (PassState assigns them), else from the nodes' own labels.
+std::vector<std::string> labels_seen_by_pass(const Graph& g) {
+  if (!has_scope_nodes(g)) return stream_labels(g);
+  Graph labelled = g;
+  assign_stream_labels(labelled);
+  return stream_labels(labelled);
+}
+
 // Runs one pass on `input`; appends its notes and decisions to `log`.
-Graph run_pass(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o,
-               ReinplacePass pass, ReinplaceLog& log) {
-  PassState st(input, reg, o, pass);
-  std::vector<std::string> labels = stream_labels(st.graph());
-  if (o.multi_stream == MultiStreamPolicy::SkipGraph && !labels.empty()) {
-    log.notes.push_back(fmt::format(
-        "skipping {}_pass: the graph uses in-graph multi-stream parallelism (streams {}), as "
-        "TorchAir documents",
-        reinplace_pass_name(pass), fmt::join(labels, ", ")));
-    return input;
+Graph run_pass(Graph input, const OpRegistry& reg, const ReinplaceOptions& o, ReinplacePass pass,
+               ReinplaceLog& log) {
+  if (o.multi_stream == MultiStreamPolicy::SkipGraph) {
+    std::vector<std::string> labels = labels_seen_by_pass(input);
+    if (!labels.empty()) {
+      log.notes.push_back(fmt::format(
+          "skipping {}_pass: the graph uses in-graph multi-stream parallelism (streams {}), as "
+          "TorchAir documents",
+          reinplace_pass_name(pass), fmt::join(labels, ", ")));
+      return input;
+    }
   }
+  PassState st(std::move(input), reg, o, pass);
   log.notes.push_back(fmt::format("processing {}_pass", reinplace_pass_name(pass)));
   if (pass == ReinplacePass::InplaceableOps) {
     run_pass_a(st);
@@ -1419,7 +1434,7 @@ Graph run_pass(const Graph& input, const OpRegistry& reg, const ReinplaceOptions
     run_pass_b(st);
   }
   for (ReinplaceDecision& d : st.log().decisions) log.decisions.push_back(std::move(d));
-  return st.compact();
+  return std::move(st).compact();
 }
 
 ReinplaceResult finish_result(Graph g, ReinplaceLog log) {
@@ -1552,13 +1567,13 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
     log.notes.push_back(
         fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));
   } else {
-    g = run_pass(g, reg, o, ReinplacePass::InplaceableOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InplaceableOps, log);
   }
   if (o.disable_reinplace_input_mutated_ops_pass) {
     log.notes.push_back(fmt::format("skipping reinplace_input_mutated_ops_pass: {} is set",
                                     kDisableInputMutatedKey));
   } else {
-    g = run_pass(g, reg, o, ReinplacePass::InputMutatedOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InputMutatedOps, log);
   }
   return finish_result(std::move(g), std::move(log));
 }
