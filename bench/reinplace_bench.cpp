@@ -5,7 +5,7 @@
 //    views (6 nodes, 4 reinplace opportunities per block) ending in a copy_
 //    epilogue into a graph input, so pass B has work too.
 //  * BM_ReinplaceDumpStack/K: K independent copies of the real dump
-//    learn-torch-compile_7 (2,076 nodes, 252 ops reinplaced per copy), stacked
+//    learn-torch-compile_7 (5,465 nodes, 252 ops reinplaced per copy), stacked
 //    with graph/stack.hpp; skipped when ../shared/fx-dumps is not there.
 #include <benchmark/benchmark.h>
 
