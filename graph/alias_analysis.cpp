@@ -443,10 +443,16 @@ std::string AliasAnalysis::difference(const AliasAnalysis& other) const {
         return differs("nodes_in lists");
     }
   }
-  for (size_t s = 0; s < nodes_in_.size(); ++s)
-    for (NodeRef r : nodes_in_[s])
+  for (size_t s = 0; s < nodes_in_.size(); ++s) {
+    for (NodeRef r : nodes_in_[s]) {
       if (!intersects(storages_of(r), {static_cast<StorageId>(s)}))
         return fmt::format("storage {} lists '{}', which does not live in it", s, g_.node(r).name);
+      const std::vector<NodeRef>& us = users(r);
+      if (!us.empty() && us.back().index > last_use_[s])
+        return fmt::format("storage {}: its last-use bound {} is before the use of '{}' by '{}'", s,
+                           last_use_[s], g_.node(r).name, g_.node(us.back()).name);
+    }
+  }
   return "";
 }
 
