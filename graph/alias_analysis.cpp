@@ -4,7 +4,11 @@
 
 #include <algorithm>
 #include <array>
+#include <iterator>
+#include <set>
 #include <string_view>
+
+#include <fmt/format.h>
 
 namespace eqfuse {
 namespace {
@@ -17,6 +21,33 @@ void sort_unique(StorageSet& s) {
 void append(StorageSet& into, const StorageSet& more) {
   into.insert(into.end(), more.begin(), more.end());
   sort_unique(into);
+}
+
+// The node's inputs, sorted and without repeats.
+std::vector<NodeRef> sorted_inputs(const Node& n) {
+  std::vector<NodeRef> inputs = node_inputs(n);
+  std::sort(inputs.begin(), inputs.end());
+  inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+  return inputs;
+}
+
+// Inserts `r` into the sorted list unless it is there.
+void insert_sorted(std::vector<NodeRef>& list, NodeRef r) {
+  auto at = std::lower_bound(list.begin(), list.end(), r);
+  if (at == list.end() || *at != r) list.insert(at, r);
+}
+
+void erase_sorted(std::vector<NodeRef>& list, NodeRef r) {
+  auto at = std::lower_bound(list.begin(), list.end(), r);
+  if (at != list.end() && *at == r) list.erase(at);
+}
+
+// Elements of sorted `a` that are not in sorted `b`.
+template <typename T>
+std::vector<T> minus(const std::vector<T>& a, const std::vector<T>& b) {
+  std::vector<T> out;
+  std::set_difference(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(out));
+  return out;
 }
 
 bool intersects(const StorageSet& a, const StorageSet& b) {
@@ -72,26 +103,33 @@ AliasAnalysis::AliasAnalysis(const Graph& g, const OpRegistry& reg,
       alias_node_(g.size(), false),
       overlap_(g.size(), false),
       users_(g.size()),
+      inputs_(g.size()),
       metadata_only_memo_(g.size(), -1) {
   removed_.resize(g.size(), false);
   for (size_t i = 0; i < g.size(); ++i) {
     if (removed_[i]) continue;
     NodeRef r{static_cast<int32_t>(i)};
     analyze_node(r);
-    for (NodeRef in : node_inputs(g.node(r))) {
-      std::vector<NodeRef>& u = users_.at(static_cast<size_t>(in.index));
-      if (u.empty() || u.back() != r) u.push_back(r);
+    inputs_[i] = sorted_inputs(g.node(r));
+    for (NodeRef in : inputs_[i]) {
+      users_.at(static_cast<size_t>(in.index)).push_back(r);
+      note_use(in, r);
     }
-  }
-  nodes_in_.resize(input_storage_.size());
-  for (size_t i = 0; i < g.size(); ++i) {
-    NodeRef r{static_cast<int32_t>(i)};
     for (StorageId s : storages_of(r)) nodes_in_[static_cast<size_t>(s)].push_back(r);
   }
 }
 
-StorageId AliasAnalysis::fresh(bool input) {
+StorageId AliasAnalysis::fresh(NodeRef owner, bool input) {
+  if (!reuse_.empty()) {
+    StorageId s = reuse_.front();
+    reuse_.erase(reuse_.begin());
+    input_storage_[static_cast<size_t>(s)] = input;
+    return s;
+  }
   input_storage_.push_back(input);
+  owner_.push_back(owner.index);
+  last_use_.push_back(-1);
+  nodes_in_.emplace_back();
   return static_cast<StorageId>(input_storage_.size() - 1);
 }
 
@@ -109,7 +147,7 @@ void AliasAnalysis::analyze_node(NodeRef r) {
   switch (n.kind) {
     case NodeKind::Placeholder:
     case NodeKind::GetAttr:
-      if (holds_tensor(n.type)) elements.push_back({fresh(true)});
+      if (holds_tensor(n.type)) elements.push_back({fresh(r, true)});
       break;
     case NodeKind::GetItem: {
       alias_node_[size_t(r.index)] = true;
@@ -150,7 +188,7 @@ void AliasAnalysis::analyze_call(NodeRef r, const Node& n) {
     if (where.empty() && info.traits.is_view && i == 0 && !n.args.empty())
       where = storages_of_arg(n.args[0]);
     if (where.empty()) {
-      where.push_back(fresh(false));
+      where.push_back(fresh(r, false));
       every_return_aliases = false;
     }
     elements.push_back(std::move(where));
@@ -163,7 +201,7 @@ void AliasAnalysis::analyze_call(NodeRef r, const Node& n) {
 void AliasAnalysis::analyze_opaque_call(NodeRef r, const Node& n) {
   if (auto_functionalized_version(n)) return analyze_auto_functionalized(r, n);
   if (!holds_tensor(n.type)) return;
-  StorageSet where{fresh(false)};
+  StorageSet where{fresh(r, false)};
   for (NodeRef in : node_inputs(n)) append(where, storages_of(in));
   elements_[static_cast<size_t>(r.index)].push_back(std::move(where));
   shared_elements_[size_t(r.index)] = true;
@@ -174,7 +212,7 @@ void AliasAnalysis::analyze_opaque_call(NodeRef r, const Node& n) {
 void AliasAnalysis::analyze_auto_functionalized(NodeRef r, const Node& n) {
   auto& elements = elements_[static_cast<size_t>(r.index)];
   if (n.type.kind != ValueType::Kind::Tuple) {
-    elements.push_back({fresh(false)});
+    elements.push_back({fresh(r, false)});
     shared_elements_[size_t(r.index)] = true;
     return;
   }
@@ -182,7 +220,7 @@ void AliasAnalysis::analyze_auto_functionalized(NodeRef r, const Node& n) {
     if (t.kind == ValueType::Kind::None)
       elements.emplace_back();
     else
-      elements.push_back({fresh(false)});
+      elements.push_back({fresh(r, false)});
   }
 }
 
@@ -246,10 +284,23 @@ bool AliasAnalysis::is_metadata_only_use(NodeRef user) const {
   return result;
 }
 
+void AliasAnalysis::raise_last_use(StorageId s, NodeRef user) {
+  int32_t& last = last_use_[static_cast<size_t>(s)];
+  last = std::max(last, user.index);
+}
+
+void AliasAnalysis::note_use(NodeRef used, NodeRef user) {
+  for (const StorageSet& e : elements_[static_cast<size_t>(used.index)])
+    for (StorageId s : e) raise_last_use(s, user);
+}
+
 std::vector<NodeRef> AliasAnalysis::uses_in_window(const StorageSet& s, const Window& w) const {
   std::vector<NodeRef> out;
   for (StorageId id : s) {
+    if (last_use_.at(static_cast<size_t>(id)) <= w.after) continue;  // nothing read in the window
     for (NodeRef alias : nodes_in(id)) {
+      // Users come after what they use: nothing from here on is read before `before`.
+      if (alias.index >= w.before - 1) break;
       for (NodeRef u : users(alias)) {
         if (u.index <= w.after || u.index >= w.before) continue;
         // A view of the same storage is itself in nodes_in(): its users are visited.
@@ -262,6 +313,147 @@ std::vector<NodeRef> AliasAnalysis::uses_in_window(const StorageSet& s, const Wi
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+// ---- incremental maintenance ------------------------------------------------------------
+
+void AliasAnalysis::update(const std::vector<NodeRef>& changed) {
+  // Program order is a topological order: re-analyzing in index order sees
+  // every input already current.
+  std::set<int32_t> pending;
+  for (NodeRef r : changed) {
+    pending.insert(r.index);
+    std::vector<NodeRef> inputs;
+    if (!removed_.at(static_cast<size_t>(r.index))) inputs = sorted_inputs(g_.node(r));
+    set_inputs(r, std::move(inputs));
+  }
+  while (!pending.empty()) {
+    NodeRef r{*pending.begin()};
+    pending.erase(pending.begin());
+    if (!reanalyze(r)) continue;
+    for (NodeRef u : users_[static_cast<size_t>(r.index)]) pending.insert(u.index);
+  }
+}
+
+void AliasAnalysis::remove(NodeRef r) {
+  removed_.at(static_cast<size_t>(r.index)) = true;
+  update({r});
+}
+
+// Moves `r` between use lists: it now reads exactly `inputs`.
+void AliasAnalysis::set_inputs(NodeRef r, std::vector<NodeRef> inputs) {
+  std::vector<NodeRef>& old = inputs_[static_cast<size_t>(r.index)];
+  forget_metadata_memo(r);
+  for (NodeRef in : minus(old, inputs)) {
+    erase_sorted(users_[static_cast<size_t>(in.index)], r);
+    forget_metadata_memo(in);
+  }
+  for (NodeRef in : minus(inputs, old)) {
+    insert_sorted(users_[static_cast<size_t>(in.index)], r);
+    note_use(in, r);
+    forget_metadata_memo(in);
+  }
+  old = std::move(inputs);
+}
+
+// Analyzes `r` again from its (current) inputs; true when its storages or
+// overlap changed, so its users must be re-analyzed too.
+bool AliasAnalysis::reanalyze(NodeRef r) {
+  const size_t i = static_cast<size_t>(r.index);
+  std::vector<StorageSet> old = std::move(elements_[i]);
+  const bool old_shared = shared_elements_[i];
+  const bool old_alias = alias_node_[i];
+  const bool old_overlap = overlap_[i];
+  StorageSet before;
+  for (const StorageSet& e : old) append(before, e);
+  for (StorageId s : before)
+    if (owner_[static_cast<size_t>(s)] == r.index) reuse_.push_back(s);
+  elements_[i].clear();
+  shared_elements_[i] = alias_node_[i] = overlap_[i] = false;
+  if (!removed_[i]) analyze_node(r);
+  reuse_.clear();
+  StorageSet after = storages_of(r);
+  for (StorageId s : minus(before, after)) erase_sorted(nodes_in_[static_cast<size_t>(s)], r);
+  const std::vector<NodeRef>& users = users_[i];
+  for (StorageId s : minus(after, before)) {
+    insert_sorted(nodes_in_[static_cast<size_t>(s)], r);
+    if (!users.empty()) raise_last_use(s, users.back());
+  }
+  if (alias_node_[i] != old_alias) forget_metadata_memo(r);
+  return elements_[i] != old || shared_elements_[i] != old_shared || overlap_[i] != old_overlap;
+}
+
+// Only an alias node's answer depends on its users, so forgetting walks up
+// through alias inputs. It stops at a node with no answer: no answer above it
+// was computed from it.
+void AliasAnalysis::forget_metadata_memo(NodeRef r) {
+  int8_t& memo = metadata_only_memo_[static_cast<size_t>(r.index)];
+  if (memo < 0) return;
+  memo = -1;
+  for (NodeRef in : inputs_[static_cast<size_t>(r.index)])
+    if (alias_node_[static_cast<size_t>(in.index)]) forget_metadata_memo(in);
+}
+
+// Per storage, the (node, element) pairs it occurs in: storage ids depend on
+// the order storages were made in, occurrences do not.
+std::vector<AliasAnalysis::Occurrences> AliasAnalysis::occurrences() const {
+  std::vector<Occurrences> where(input_storage_.size());
+  for (size_t n = 0; n < elements_.size(); ++n)
+    for (size_t e = 0; e < elements_[n].size(); ++e)
+      for (StorageId s : elements_[n][e])
+        where[static_cast<size_t>(s)].emplace_back(int32_t(n), int32_t(e));
+  return where;
+}
+
+// The storages of one element, each known by its occurrences and input flag.
+std::vector<std::pair<AliasAnalysis::Occurrences, bool>> AliasAnalysis::renamed(
+    const StorageSet& element, const std::vector<Occurrences>& where) const {
+  std::vector<std::pair<Occurrences, bool>> out;
+  for (StorageId s : element)
+    out.emplace_back(where[static_cast<size_t>(s)], input_storage_[static_cast<size_t>(s)]);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string AliasAnalysis::difference(const AliasAnalysis& other) const {
+  if (g_.size() != other.g_.size() || elements_.size() != other.elements_.size())
+    return "the analyses cover different numbers of nodes";
+  const std::vector<Occurrences> mine = occurrences();
+  const std::vector<Occurrences> theirs = other.occurrences();
+  for (size_t i = 0; i < g_.size(); ++i) {
+    NodeRef r{static_cast<int32_t>(i)};
+    const std::string& name = g_.node(r).name;
+    auto differs = [&](std::string_view what) {
+      return fmt::format("'{}' (node {}): {} differ", name, i, what);
+    };
+    if (removed_[i] != other.removed_[i]) return differs("removed flags");
+    if (elements_[i].size() != other.elements_[i].size()) return differs("element counts");
+    for (size_t e = 0; e < elements_[i].size(); ++e)
+      if (renamed(elements_[i][e], mine) != other.renamed(other.elements_[i][e], theirs))
+        return differs("storages");
+    if (shared_elements_[i] != other.shared_elements_[i]) return differs("shared-element flags");
+    if (alias_node_[i] != other.alias_node_[i]) return differs("alias-node flags");
+    if (overlap_[i] != other.overlap_[i]) return differs("overlap flags");
+    if (users_[i] != other.users_[i]) return differs("users");
+    if (!removed_[i] && is_metadata_only_use(r) != other.is_metadata_only_use(r))
+      return differs("metadata-only answers");
+    for (StorageId s : storages_of(r)) {
+      const std::vector<NodeRef>& in = nodes_in(s);
+      if (!std::binary_search(in.begin(), in.end(), r) || !std::is_sorted(in.begin(), in.end()))
+        return differs("nodes_in lists");
+    }
+  }
+  for (size_t s = 0; s < nodes_in_.size(); ++s) {
+    for (NodeRef r : nodes_in_[s]) {
+      if (!intersects(storages_of(r), {static_cast<StorageId>(s)}))
+        return fmt::format("storage {} lists '{}', which does not live in it", s, g_.node(r).name);
+      const std::vector<NodeRef>& us = users(r);
+      if (!us.empty() && us.back().index > last_use_[s])
+        return fmt::format("storage {}: its last-use bound {} is before the use of '{}' by '{}'", s,
+                           last_use_[s], g_.node(r).name, g_.node(us.back()).name);
+    }
+  }
+  return "";
 }
 
 std::vector<NodeRef> written_arguments(const Node& n, const OpRegistry& reg) {

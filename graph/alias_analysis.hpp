@@ -20,9 +20,16 @@
 //  * auto_functionalized / auto_functionalized_v2 are functional: each output
 //    gets a fresh storage.
 // Values are therefore *sets* of storages. Program order is node index order.
+//
+// A pass that rewrites the graph in place (the reinplace passes) keeps the
+// analysis current with `update` / `remove` instead of rebuilding it: only the
+// changed nodes and the nodes whose storages depend on them are re-analyzed.
+// `difference` compares two analyses (storage ids aside) to check that.
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "graph/graph.hpp"
@@ -74,8 +81,31 @@ class AliasAnalysis {
   // (sorted, unique).
   std::vector<NodeRef> uses_in_window(const StorageSet& s, const Window& w) const;
 
+  // ---- keeping the analysis current while the graph changes ----
+  // The `changed` nodes' op, arguments or type changed (nodes must not have
+  // moved: no insertion). Re-analyzes them and every node whose storages or
+  // overlap depend on them, and fixes use lists, so that the analysis answers
+  // like one built afresh on the current graph. Costs what the change
+  // touches, not the graph size.
+  void update(const std::vector<NodeRef>& changed);
+  // The node is deleted: it owns no storage and uses nothing.
+  void remove(NodeRef r);
+  // Empty when `other` (an analysis of the same graph) answers every query
+  // the same way, storage ids aside (a storage is known by the node elements
+  // it occurs in); otherwise the first difference found.
+  std::string difference(const AliasAnalysis& other) const;
+
  private:
-  StorageId fresh(bool input);
+  StorageId fresh(NodeRef owner, bool input);
+  void set_inputs(NodeRef r, std::vector<NodeRef> inputs);
+  bool reanalyze(NodeRef r);
+  void forget_metadata_memo(NodeRef r);
+  void raise_last_use(StorageId s, NodeRef user);
+  void note_use(NodeRef used, NodeRef user);
+  using Occurrences = std::vector<std::pair<int32_t, int32_t>>;  // (node, element)
+  std::vector<Occurrences> occurrences() const;
+  std::vector<std::pair<Occurrences, bool>> renamed(const StorageSet& element,
+                                                    const std::vector<Occurrences>& where) const;
   void analyze_node(NodeRef r);
   void analyze_call(NodeRef r, const Node& n);
   void analyze_opaque_call(NodeRef r, const Node& n);
@@ -87,6 +117,14 @@ class AliasAnalysis {
   const OpRegistry& reg_;
   std::vector<bool> removed_;
   std::vector<bool> input_storage_;
+  std::vector<int32_t> owner_;  // per storage: the node it was made fresh for
+  // Per storage: at least the index of the last user of a node living in it
+  // (never lowered when uses go away), so that a liveness query after it
+  // returns at once instead of walking a long chain of in-place writes.
+  std::vector<int32_t> last_use_;
+  // While a node is re-analyzed: its own old storages, handed out again by
+  // fresh() so that an unchanged node keeps its ids and nothing downstream moves.
+  StorageSet reuse_;
   // Per node: one storage set per tuple element (a single entry for a plain
   // tensor; `shared_elements_` when every element lives in entry 0).
   std::vector<std::vector<StorageSet>> elements_;
@@ -95,6 +133,7 @@ class AliasAnalysis {
   std::vector<bool> overlap_;
   std::vector<std::vector<NodeRef>> nodes_in_;
   std::vector<std::vector<NodeRef>> users_;
+  std::vector<std::vector<NodeRef>> inputs_;        // per node: its inputs, sorted, unique
   mutable std::vector<int8_t> metadata_only_memo_;  // -1 unknown, 0 no, 1 yes
 };
 

@@ -1,5 +1,7 @@
 #include "graph/graph_edit.hpp"
 
+#include <utility>
+
 namespace eqfuse {
 namespace {
 
@@ -15,14 +17,14 @@ void remap_refs(Arg& a, const std::vector<int32_t>& new_index) {
 
 }  // namespace
 
-Graph without_nodes(const Graph& g, const std::vector<bool>& removed) {
+Graph without_nodes(Graph g, const std::vector<bool>& removed) {
   Graph out;
   out.name = g.name;
   out.reserve(g.size());
   std::vector<int32_t> new_index(g.size(), -1);
   for (size_t i = 0; i < g.size(); ++i) {
     if (removed.at(i)) continue;
-    Node n = g.nodes()[i];
+    Node n = std::move(g.nodes()[i]);
     for (Arg& a : n.args) remap_refs(a, new_index);
     for (auto& kv : n.kwargs) remap_refs(kv.second, new_index);
     new_index[i] = out.add(std::move(n)).index;

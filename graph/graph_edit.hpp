@@ -3,7 +3,7 @@
 //
 //   std::vector<bool> removed(g.size(), false);
 //   removed[copy.index] = true;               // mark, keep indices stable
-//   Graph out = without_nodes(g, removed);    // then drop and renumber once
+//   Graph out = without_nodes(std::move(g), removed);  // then drop and renumber once
 #pragma once
 #include <vector>
 
@@ -12,7 +12,9 @@
 namespace eqfuse {
 
 // `g` without the nodes marked in `removed` (indexed by node), references
-// renumbered. A kept node must not reference a removed one.
-Graph without_nodes(const Graph& g, const std::vector<bool>& removed);
+// renumbered. A kept node must not reference a removed one. Takes `g` by
+// value: pass std::move(g) when the original is no longer needed, and the
+// nodes are moved rather than copied.
+Graph without_nodes(Graph g, const std::vector<bool>& removed);
 
 }  // namespace eqfuse

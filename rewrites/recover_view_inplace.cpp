@@ -125,7 +125,7 @@ RecoverViewInplaceResult recover_view_inplace_pattern(const Graph& input, const 
         "success to replace non_inplace node {} ({}) by inserting new inplace node {} ({}).",
         n.name, functional_target, n.name, n.target));
   }
-  r.graph = without_nodes(r.graph, removed);
+  r.graph = without_nodes(std::move(r.graph), removed);
   return r;
 }
 

@@ -1,9 +1,17 @@
 // The two reinplace passes (spec torchair-passes.md §6.2–§6.4). Each pass
 // works on a private copy of the graph: candidates are rewritten in place in
 // the copy (retargeted, uses rewired), deleted nodes are only marked, and the
-// alias analysis is rebuilt after every change so that later candidates see
-// the rewired graph exactly as TorchAir's passes do. The copy is compacted at
-// the end.
+// alias analysis is kept current after every change so that later candidates
+// see the rewired graph exactly as TorchAir's passes do. The copy is
+// compacted at the end.
+//
+// Keeping the analysis current is incremental (AliasAnalysis::update): a
+// rewrite touches the rewritten node, the users it rewires and the nodes
+// whose storages follow from them, so a pass costs O(nodes + rewrites x
+// touched) rather than a full analysis per rewrite. Only decomposing an
+// auto_functionalized call, which inserts nodes and so renumbers the graph,
+// rebuilds the analysis. `ReinplaceOptions::check_alias_analysis` compares
+// the kept analysis with a fresh one after every rewrite.
 #include "rewrites/reinplace.hpp"
 
 #include <algorithm>
@@ -56,16 +64,6 @@ bool same_tensor_type(const ValueType& a, const ValueType& b) {
          *a.tensor.shape == *b.tensor.shape;
 }
 
-void replace_refs(Arg& a, NodeRef from, NodeRef to) {
-  if (a.is_node()) {
-    if (a.node() == from) a = Arg(to);
-    return;
-  }
-  if (a.is_list()) {
-    for (Arg& item : std::get<ArgList>(a.value).items) replace_refs(item, from, to);
-  }
-}
-
 void replace_refs_with_arg(Arg& a, NodeRef from, const Arg& to) {
   if (a.is_node()) {
     if (a.node() == from) a = to;
@@ -89,13 +87,23 @@ void shift_refs(Arg& a, int32_t from, int32_t by) {
 
 // ---- the working copy ------------------------------------------------------------------
 
+bool has_scope_nodes(const Graph& g) {
+  return std::any_of(g.nodes().begin(), g.nodes().end(), [](const Node& n) {
+    return n.kind == NodeKind::Call &&
+           (n.target == kScopeEnterTarget || n.target == kScopeExitTarget);
+  });
+}
+
 class PassState {
  public:
-  PassState(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& options,
-            ReinplacePass pass)
-      : g_(input), reg_(reg), options_(options), pass_(pass), removed_(input.size(), false) {
+  PassState(Graph input, const OpRegistry& reg, const ReinplaceOptions& options, ReinplacePass pass)
+      : g_(std::move(input)),
+        reg_(reg),
+        options_(options),
+        pass_(pass),
+        removed_(g_.size(), false) {
     refresh_stream_labels();
-    refresh();
+    rebuild();
   }
 
   Graph& graph() { return g_; }
@@ -106,30 +114,55 @@ class PassState {
   const AliasAnalysis& aa() const { return *aa_; }
   bool removed(NodeRef r) const { return removed_.at(static_cast<size_t>(r.index)); }
   ReinplaceLog& log() { return log_; }
+  // The live copy_ nodes, in program order (epilogue candidates).
+  const std::set<int32_t>& copies() const { return copies_; }
 
-  void refresh() { aa_ = std::make_unique<AliasAnalysis>(g_, reg_, &removed_); }
+  // The node's op, arguments or type were changed in place: the analysis and
+  // the copy_ list follow.
+  void changed(NodeRef r) {
+    if (is_copy_(g_.node(r)))
+      copies_.insert(r.index);
+    else
+      copies_.erase(r.index);
+    aa_->update({r});
+  }
+
+  // After a rewrite: with `check_alias_analysis`, the kept analysis must
+  // answer like a fresh one.
+  void checkpoint() const {
+    if (!options_.check_alias_analysis) return;
+    AliasAnalysis fresh(g_, reg_, &removed_);
+    if (std::string diff = aa_->difference(fresh); !diff.empty())
+      throw std::logic_error(
+          "reinplace: the incrementally kept alias analysis differs from a "
+          "fresh one: " +
+          diff);
+  }
 
   // Every use of `from` by a live node after position `after` now reads `to`.
   void replace_uses(NodeRef from, NodeRef to, int32_t after) {
-    for (size_t i = static_cast<size_t>(after) + 1; i < g_.size(); ++i) {
-      if (removed_[i]) continue;
-      Node& n = g_.nodes()[i];
-      for (Arg& a : n.args) replace_refs(a, from, to);
-      for (auto& kv : n.kwargs) replace_refs(kv.second, from, to);
-    }
+    replace_uses_with_arg(from, Arg(to), after);
   }
 
-  void remove(NodeRef r) { removed_.at(static_cast<size_t>(r.index)) = true; }
+  void remove(NodeRef r) {
+    removed_.at(static_cast<size_t>(r.index)) = true;
+    copies_.erase(r.index);
+    aa_->remove(r);
+  }
 
   // Every use of `from` by a live node after position `after` now reads the
-  // argument `to` (None, a list of nodes, ...).
+  // argument `to` (None, a list of nodes, ...). The analysis' use list names
+  // exactly those nodes, so this costs the uses, not the graph.
   void replace_uses_with_arg(NodeRef from, const Arg& to, int32_t after) {
-    for (size_t i = static_cast<size_t>(after) + 1; i < g_.size(); ++i) {
-      if (removed_[i]) continue;
-      Node& n = g_.nodes()[i];
+    std::vector<NodeRef> rewired;
+    for (NodeRef u : aa_->users(from)) {
+      if (u.index <= after) continue;
+      Node& n = g_.node(u);
       for (Arg& a : n.args) replace_refs_with_arg(a, from, to);
       for (auto& kv : n.kwargs) replace_refs_with_arg(kv.second, from, to);
+      rewired.push_back(u);
     }
+    aa_->update(rewired);
   }
 
   // Inserts `nodes` before position `at`; their references to each other use
@@ -157,23 +190,25 @@ class PassState {
     }
     g_ = std::move(out);
     removed_ = std::move(removed);
+    rebuild();  // every index moved
     return NodeRef{at.index + shift};
   }
 
-  // The live nodes, renumbered.
-  Graph compact() const { return without_nodes(g_, removed_); }
+  // The live nodes, renumbered. Moves the nodes out: the state is done.
+  Graph compact() && { return without_nodes(std::move(g_), removed_); }
 
  private:
   // Labels come from scope nodes when there are any; graphs built without
   // scope nodes (e.g. by extraction) keep the labels they carry.
   void refresh_stream_labels() {
-    for (const Node& n : g_.nodes()) {
-      if (n.kind == NodeKind::Call &&
-          (n.target == kScopeEnterTarget || n.target == kScopeExitTarget)) {
-        assign_stream_labels(g_);
-        return;
-      }
-    }
+    if (has_scope_nodes(g_)) assign_stream_labels(g_);
+  }
+
+  void rebuild() {
+    aa_ = std::make_unique<AliasAnalysis>(g_, reg_, &removed_);
+    copies_.clear();
+    for (size_t i = 0; i < g_.size(); ++i)
+      if (!removed_[i] && is_copy_(g_.nodes()[i])) copies_.insert(static_cast<int32_t>(i));
   }
 
   Graph g_;
@@ -182,6 +217,7 @@ class PassState {
   ReinplacePass pass_;
   std::vector<bool> removed_;
   std::unique_ptr<AliasAnalysis> aa_;
+  std::set<int32_t> copies_;
   ReinplaceLog log_;
 };
 
@@ -438,10 +474,13 @@ Refusal check_dead_after(const PassState& st, NodeRef node, NodeRef a) {
 
 // ---- rewriting ---------------------------------------------------------------------------
 
-void retarget(PassState& st, NodeRef r, OpId op) {
+// The node calls `op` now (and has type `type`, when given).
+void retarget(PassState& st, NodeRef r, OpId op, std::optional<ValueType> type = std::nullopt) {
   Node& n = st.graph().node(r);
   n.op = op;
   n.target = st.reg().info(op).schema.qualified_name();
+  if (type) n.type = std::move(*type);
+  st.changed(r);
 }
 
 // Types of the functional's outputs, from its tuple type or its getitems.
@@ -481,8 +520,7 @@ void rewrite_table_op(PassState& st, const Candidate& c, ReinplaceDecision& d) {
   size_t inplace_returns = st.reg().info(c.inplace_op).schema.returns.size();
   std::vector<ValueType> types = functional_output_types(st, c.node, e.outputs.size());
   std::vector<NodeRef> users = st.aa().users(c.node);
-  retarget(st, c.node, c.inplace_op);
-  st.graph().node(c.node).type = inplace_type(types, e, inplace_returns);
+  retarget(st, c.node, c.inplace_op, inplace_type(types, e, inplace_returns));
   for (NodeRef u : users) {
     Node& getitem = st.graph().node(u);
     int64_t i = getitem.getitem_index();
@@ -494,6 +532,7 @@ void rewrite_table_op(PassState& st, const Candidate& c, ReinplaceDecision& d) {
       st.replace_uses(u, c.node, u.index);
     } else {
       getitem.args.at(1) = Arg(static_cast<int64_t>(p.index));
+      st.changed(u);
       continue;
     }
     st.remove(u);
@@ -598,7 +637,7 @@ void reinplace_intermediate(PassState& st, const Candidate& c) {
     d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(a).name);
   }
   finish(st, std::move(d), {});
-  st.refresh();
+  st.checkpoint();
 }
 
 void run_pass_a(PassState& st) {
@@ -619,10 +658,10 @@ struct Epilogues {
 Epilogues find_epilogues(const PassState& st) {
   Epilogues e;
   const Graph& g = st.graph();
-  for (size_t i = 0; i < g.size(); ++i) {
-    NodeRef r{static_cast<int32_t>(i)};
+  for (int32_t i : st.copies()) {  // the live copy_ nodes, in program order
+    NodeRef r{i};
     const Node& n = g.node(r);
-    if (st.removed(r) || !is_copy_(n) || n.args.size() < 2) continue;
+    if (n.args.size() < 2) continue;
     if (!n.args[0].is_node() || !is_graph_input(g.node(n.args[0].node()))) continue;
     e.into[n.args[0].node().index].push_back(r);
     if (!n.args[1].is_node()) continue;
@@ -727,7 +766,7 @@ void reinplace_table_inputs(PassState& st, const Candidate& c, const Epilogues& 
   d.kind = ReinplaceReason::GraphInputInPlace;
   d.reason = "writes the graph inputs in place; copy_ epilogues removed";
   finish(st, std::move(d), {});
-  st.refresh();
+  st.checkpoint();
 }
 
 Refusal check_generic_input_arg(const PassState& st, const Candidate& c, const Epilogues& e,
@@ -768,7 +807,7 @@ void reinplace_generic_input(PassState& st, const Candidate& c, const Epilogues&
     d.reason = fmt::format("writes into '{}', which is dead afterwards", st.graph().node(*a).name);
   }
   finish(st, std::move(d), {});
-  st.refresh();
+  st.checkpoint();
 }
 
 // ---- auto_functionalized (spec §6.1 item 3, §6.3 step 4) -----------------------------------
@@ -1256,7 +1295,6 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
   }
   NodeRef hop_after = hop;
   std::vector<Arg> outputs = decompose_hop(st, hop, *af, slots, hop_after, d.decomposed_call);
-  st.refresh();
   replace_hop_outputs(st, hop_after, outputs);
   bool any =
       std::any_of(slots.begin(), slots.end(), [](const HopSlot& s) { return s.log.reinplaced; });
@@ -1267,7 +1305,7 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
       any ? ReinplaceReason::AutoFunctionalizedInPlace : ReinplaceReason::AutoFunctionalizedCloned;
   d.reason = std::move(reason);
   st.log().decisions.push_back(std::move(d));
-  st.refresh();
+  st.checkpoint();
   return static_cast<size_t>(hop_after.index);
 }
 
@@ -1353,18 +1391,29 @@ void note_unusable_entries(const ReinplaceOptions& o, const OpRegistry& reg, Rei
   }
 }
 
+// The stream labels the pass will see: labels come from scope nodes when
+// there are any (PassState assigns them), else from the nodes' own labels.
+std::vector<std::string> labels_seen_by_pass(const Graph& g) {
+  if (!has_scope_nodes(g)) return stream_labels(g);
+  Graph labelled = g;
+  assign_stream_labels(labelled);
+  return stream_labels(labelled);
+}
+
 // Runs one pass on `input`; appends its notes and decisions to `log`.
-Graph run_pass(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o,
-               ReinplacePass pass, ReinplaceLog& log) {
-  PassState st(input, reg, o, pass);
-  std::vector<std::string> labels = stream_labels(st.graph());
-  if (o.multi_stream == MultiStreamPolicy::SkipGraph && !labels.empty()) {
-    log.notes.push_back(fmt::format(
-        "skipping {}_pass: the graph uses in-graph multi-stream parallelism (streams {}), as "
-        "TorchAir documents",
-        reinplace_pass_name(pass), fmt::join(labels, ", ")));
-    return input;
+Graph run_pass(Graph input, const OpRegistry& reg, const ReinplaceOptions& o, ReinplacePass pass,
+               ReinplaceLog& log) {
+  if (o.multi_stream == MultiStreamPolicy::SkipGraph) {
+    std::vector<std::string> labels = labels_seen_by_pass(input);
+    if (!labels.empty()) {
+      log.notes.push_back(fmt::format(
+          "skipping {}_pass: the graph uses in-graph multi-stream parallelism (streams {}), as "
+          "TorchAir documents",
+          reinplace_pass_name(pass), fmt::join(labels, ", ")));
+      return input;
+    }
   }
+  PassState st(std::move(input), reg, o, pass);
   log.notes.push_back(fmt::format("processing {}_pass", reinplace_pass_name(pass)));
   if (pass == ReinplacePass::InplaceableOps) {
     run_pass_a(st);
@@ -1372,7 +1421,7 @@ Graph run_pass(const Graph& input, const OpRegistry& reg, const ReinplaceOptions
     run_pass_b(st);
   }
   for (ReinplaceDecision& d : st.log().decisions) log.decisions.push_back(std::move(d));
-  return st.compact();
+  return std::move(st).compact();
 }
 
 ReinplaceResult finish_result(Graph g, ReinplaceLog log) {
@@ -1520,13 +1569,13 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
     log.notes.push_back(
         fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));
   } else {
-    g = run_pass(g, reg, o, ReinplacePass::InplaceableOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InplaceableOps, log);
   }
   if (o.disable_reinplace_input_mutated_ops_pass) {
     log.notes.push_back(fmt::format("skipping reinplace_input_mutated_ops_pass: {} is set",
                                     kDisableInputMutatedKey));
   } else {
-    g = run_pass(g, reg, o, ReinplacePass::InputMutatedOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InputMutatedOps, log);
   }
   return finish_result(std::move(g), std::move(log));
 }

@@ -115,6 +115,11 @@ struct ReinplaceOptions {
   // functional ops to their in-place twins (config "view_inplace_ops").
   bool recover_view_inplace = true;
   ViewInplaceTable view_inplace_table = ViewInplaceTable::defaults();
+  // Debug check (tests): after every rewrite, compare the alias analysis the
+  // passes keep current incrementally with one built afresh, and throw
+  // std::logic_error naming the first difference. Costs a full analysis per
+  // rewrite, so off by default.
+  bool check_alias_analysis = false;
 };
 
 inline constexpr std::string_view kDisableInplaceableKey =

@@ -166,6 +166,63 @@ TEST(AliasAnalysis, RemovedNodesUseNothing) {
   EXPECT_TRUE(aa.storages_of(ref(g, "b")).empty());
 }
 
+// A change the reinplace passes make: `b = relu(a)` becomes `relu_(a)`, and
+// later readers of b read a. The kept analysis must answer like a fresh one
+// after each step, including for the view of b that now lives in a.
+TEST(AliasAnalysis, UpdateKeepsTheAnalysisEqualToAFreshOne) {
+  Graph g = typed(R"FX(    a = torch.ops.aten.add.Tensor(x, 1)
+    b = torch.ops.aten.relu.default(a)
+    v = torch.ops.aten.view.default(b, [6])
+    n = torch.ops.aten.sym_numel.default(v)
+    c = torch.ops.aten.neg.default(b)
+    return (c, n)
+)FX");
+  NodeRef a = ref(g, "a"), b = ref(g, "b"), v = ref(g, "v"), c = ref(g, "c");
+  std::vector<bool> removed(g.size(), false);
+  AliasAnalysis aa(g, builtin(), &removed);
+  EXPECT_FALSE(aa.may_alias(a, v));
+  EXPECT_TRUE(aa.is_metadata_only_use(v));
+
+  g.node(b).op = *builtin().find("aten::relu_");
+  g.node(b).target = "aten::relu_";
+  aa.update({b});
+  EXPECT_TRUE(aa.may_alias(a, b));
+  EXPECT_TRUE(aa.may_alias(a, v));  // followed from b to its view
+  EXPECT_FALSE(aa.is_alias_node(b));
+  EXPECT_EQ(aa.difference(AliasAnalysis(g, builtin(), &removed)), "");
+
+  g.node(v).args[0] = Arg(a);
+  g.node(c).args[0] = Arg(a);
+  aa.update({v, c});
+  EXPECT_EQ(names(g, aa.users(a)), (std::vector<std::string>{"b", "v", "c"}));
+  EXPECT_TRUE(aa.users(b).empty());
+  EXPECT_EQ(aa.difference(AliasAnalysis(g, builtin(), &removed)), "");
+
+  // Removing the only reader of v: v's users change, and so does whether it
+  // is read only for its size.
+  removed[static_cast<size_t>(ref(g, "n").index)] = true;
+  aa.remove(ref(g, "n"));
+  EXPECT_FALSE(aa.is_metadata_only_use(v));
+  EXPECT_EQ(aa.difference(AliasAnalysis(g, builtin(), &removed)), "");
+}
+
+// The check is not vacuous: an analysis not told about a change differs, and
+// names the first node that answers differently.
+TEST(AliasAnalysis, DifferenceNamesTheFirstStaleNode) {
+  Graph g = typed(R"FX(    a = torch.ops.aten.add.Tensor(x, 1)
+    b = torch.ops.aten.relu.default(a)
+    v = torch.ops.aten.view.default(b, [6])
+    return (v,)
+)FX");
+  AliasAnalysis before(g, builtin());
+  g.node(ref(g, "v")).args[0] = Arg(ref(g, "a"));
+  AliasAnalysis rewired(g, builtin());
+  EXPECT_EQ(before.difference(rewired), "'a' (node 1): storages differ");  // now shared with v
+  g.node(ref(g, "b")).op = *builtin().find("aten::relu_");
+  EXPECT_EQ(rewired.difference(AliasAnalysis(g, builtin())), "'a' (node 1): storages differ");
+  EXPECT_EQ(rewired.difference(rewired), "");
+}
+
 TEST(AliasAnalysis, OpBaseName) {
   EXPECT_EQ(op_base_name("aten::sym_size.int"), "aten::sym_size");
   EXPECT_EQ(op_base_name("npu::npu_add_rms_norm"), "npu::npu_add_rms_norm");
