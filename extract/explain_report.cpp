@@ -420,19 +420,19 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
     u.used_by = user_name(c, user);
     u.reason = fmt::format(
         "{} not used for {}: its intermediate {} is also used by {}, so the unfused {} must "
-        "still run; fused total {:.2f} µs vs unfused {:.2f} µs",
+        "still run; fused total {:.2f} us vs unfused {:.2f} us",
         short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
         u.unfused_us);
   } else if (std::abs(u.fused_total_us - u.unfused_us) < 0.005) {
     u.kind = "tie";
     u.reason = fmt::format(
-        "{} not used for {}: it costs the same as the unfused {} ({:.2f} µs); the input's own "
+        "{} not used for {}: it costs the same as the unfused {} ({:.2f} us); the input's own "
         "nodes are kept on ties",
         short_op, u.for_node, kernel_ops(c, region), u.unfused_us);
   } else {
     u.kind = "costs_more";
     u.reason =
-        fmt::format("{} not used for {}: costs more: {:.2f} µs vs {:.2f} µs for the unfused {}",
+        fmt::format("{} not used for {}: costs more: {:.2f} us vs {:.2f} us for the unfused {}",
                     short_op, u.for_node, u.fused_total_us, u.unfused_us, kernel_ops(c, region));
   }
   return u;

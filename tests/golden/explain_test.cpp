@@ -188,7 +188,7 @@ TEST(ExplainNotChosen, ReturnedRstdIsAnIntermediateUsedElsewhere) {  // A6
   EXPECT_EQ(u->kind, "intermediate_used_elsewhere");
   EXPECT_EQ(u->intermediate, "npu_add_rms_norm");
   EXPECT_THAT(u->reason, HasSubstr("fused total"));
-  EXPECT_THAT(u->reason, HasSubstr("µs vs unfused"));
+  EXPECT_THAT(u->reason, HasSubstr("us vs unfused"));
 }
 
 TEST(ExplainNotChosen, ReturnedBmmIsUsedByTheGraphOutput) {  // D12
