@@ -323,10 +323,12 @@ std::string graph_section(std::string_view title, const std::string& dot,
 std::string reinplace_section(const ReinplaceExplanation& e) {
   std::string out =
       fmt::format("<h2>Reinplace</h2>\n<p>{}</p>\n", escape_html(reinplace_summary_sentence(e)));
-  if (!e.ran) return out;
+  // recover_view_inplace runs in every mode, the passes only in reduce-overhead.
+  if (!e.ran && e.log.recover_view_inplace.empty()) return out;
   out += "<ul class=\"note\">\n";
   for (const std::string& line : e.log.recover_view_inplace)
     out += fmt::format("<li>{}</li>\n", escape_html(line));
+  if (!e.ran) return out + "</ul>\n";
   for (const std::string& note : e.log.notes)
     out += fmt::format("<li>{}</li>\n", escape_html(note));
   out += "</ul>\n";

@@ -44,11 +44,11 @@ ReinplaceExplanation explain_reinplace(const OptimizeResult& r, const SymbolHint
   ReinplaceExplanation e;
   e.mode = r.stats.mode;
   e.ran = r.stats.reinplace_ran;
+  e.log = r.reinplace_log;  // recover_view_inplace's lines even when the passes did not run
   if (!e.ran) {
     e.not_run = why_not_run(r);
     return e;
   }
-  e.log = r.reinplace_log;
   for (const ReinplaceDecision& d : e.log.decisions)
     e.saved_bytes.push_back(d.success ? hints.evaluate(d.saved_bytes()) : 0);
   e.total_saved = memory_traffic_saved(e.log).total_bytes();
@@ -96,8 +96,9 @@ std::string reinplace_summary_sentence(const ReinplaceExplanation& e) {
 
 std::string format_reinplace_text(const ReinplaceExplanation& e) {
   std::string out = fmt::format("reinplace passes: {}\n", reinplace_summary_sentence(e));
-  if (!e.ran) return out;
+  // recover_view_inplace runs in every mode, the passes only in reduce-overhead.
   for (const std::string& line : e.log.recover_view_inplace) out += fmt::format("  {}\n", line);
+  if (!e.ran) return out;
   for (const std::string& note : e.log.notes) out += fmt::format("  {}\n", note);
   if (e.log.decisions.empty()) out += "  no candidates\n";
   for (size_t i = 0; i < e.log.decisions.size(); ++i) {

@@ -18,6 +18,7 @@
 #include "extract/to_graph.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
+#include "rewrites/recover_view_inplace.hpp"
 
 namespace eqfuse {
 namespace {
@@ -127,6 +128,16 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
   s.auto_functionalized = reinplace_counters(result.reinplace_log);
 }
 
+// TorchAir's _optimize_fx runs recover_view_inplace_pattern in every mode
+// (spec §1.1 step 3), not only with the aclgraph reinplace passes.
+void run_recover_view_inplace(OptimizeResult& result, const OpRegistry& reg,
+                              const OptimizeOptions& opt) {
+  RecoverViewInplaceResult rv =
+      recover_view_inplace_pattern(result.graph, reg, opt.reinplace.view_inplace_table);
+  result.graph = std::move(rv.graph);
+  result.reinplace_log.recover_view_inplace = std::move(rv.log);
+}
+
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
                  const OpRegistry& reg, const OptimizeStats& stats) {
   std::filesystem::create_directories(dir);
@@ -190,8 +201,10 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 
   if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {
     t0 = Clock::now();
-    run_reinplace(result, reg, opt);
+    run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
     stats.phase_ms["reinplace"] = ms_since(t0);
+  } else if (opt.reinplace.recover_view_inplace) {
+    run_recover_view_inplace(result, reg, opt);
   }
 
   result.before = graph_cost(input, reg, *st->model);

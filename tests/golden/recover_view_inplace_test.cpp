@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "extract/explain_html.hpp"
 #include "extract/explain_report.hpp"
 #include "extract/optimize.hpp"
 #include "graph/equivalence.hpp"
@@ -173,6 +174,34 @@ TEST(RecoverViewInplace, OptimizeFindsThePatternOnlyAfterRemoveNoopOps) {
   nlohmann::json j = nlohmann::json::parse(explanation_to_json(report));
   EXPECT_EQ(j["reinplace"]["recover_view_inplace"][0],
             "In fx_graph, find 1 matched patterns of recover_view_inplace_pattern.");
+}
+
+// TorchAir's _optimize_fx runs the pattern in every mode (spec §1.1 step 3),
+// while the reinplace passes run only in reduce-overhead: max-autotune still
+// recovers the in-place scatter, and explain shows the pass's lines.
+TEST(RecoverViewInplace, RunsInEveryModeNotOnlyWithTheReinplacePasses) {
+  Graph in = load(kScatterWithCopy);
+  for (ExecMode mode : {ExecMode::MaxAutotune, ExecMode::Eager}) {
+    SCOPED_TRACE(exec_mode_name(mode));
+    OptimizeOptions opt;
+    opt.rules.mode = mode;
+    opt.record_explanations = true;
+    OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+    EXPECT_FALSE(r.stats.reinplace_ran);
+    EXPECT_EQ(call_target_counts(r.graph)["npu::scatter_update_"], 1)
+        << print_fx(r.graph, &builtin_registry());
+    ExplainReport report = explain_run(r, builtin_registry());
+    EXPECT_THAT(
+        format_explanation_text(report),
+        HasSubstr("  In fx_graph, find 1 matched patterns of recover_view_inplace_pattern."));
+    EXPECT_THAT(explanation_to_html(report, in, r.graph),
+                HasSubstr("<li>success to replace non_inplace node scatter_update"));
+    OptimizeOptions off = opt;
+    off.reinplace.recover_view_inplace = false;
+    EXPECT_EQ(call_target_counts(
+                  optimize_graph(in, builtin_registry(), off).graph)["npu::scatter_update_"],
+              0);
+  }
 }
 
 TEST(RecoverViewInplace, ConfigExtendsTheTableAndTurnsThePassOff) {
