@@ -365,9 +365,18 @@ void register_unary(KernelTable& t) {
   unary(
       t, "aten::relu", false, [](double x) { return x > 0 ? x : (std::isnan(x) ? x : 0.0); },
       [](int64_t x) { return x > 0 ? x : 0; });
-  // Rounding an integer changes nothing (torch.ceil keeps integer dtypes).
+  // Rounding an integer changes nothing (torch.ceil/floor/round/trunc keep
+  // integer dtypes). torch.round rounds half to even, like std::nearbyint in
+  // the default rounding mode.
   unary(
       t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
+  unary(
+      t, "aten::floor", false, [](double x) { return std::floor(x); }, [](int64_t x) { return x; });
+  unary(
+      t, "aten::round", false, [](double x) { return std::nearbyint(x); },
+      [](int64_t x) { return x; });
+  unary(
+      t, "aten::trunc", false, [](double x) { return std::trunc(x); }, [](int64_t x) { return x; });
   unary(t, "aten::rsqrt", true, [](double x) { return 1.0 / std::sqrt(x); });
   unary(t, "aten::sqrt", true, [](double x) { return std::sqrt(x); });
   unary(t, "aten::exp", true, [](double x) { return std::exp(x); });

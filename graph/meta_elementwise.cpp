@@ -212,8 +212,9 @@ void add_elementwise_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::pow.Tensor_Scalar"}, pow_tensor_scalar);
   meta::set_all(reg, {"aten::pow.Tensor_Tensor"}, pow_tensor_tensor);
   meta::set_all(reg,
-                {"aten::neg", "aten::neg_", "aten::abs", "aten::ceil", "aten::relu", "aten::relu_",
-                 "aten::clamp", "aten::rsqrt_", "aten::silu_", "aten::sigmoid_"},
+                {"aten::neg", "aten::neg_", "aten::abs", "aten::ceil", "aten::floor", "aten::round",
+                 "aten::trunc", "aten::relu", "aten::relu_", "aten::clamp", "aten::rsqrt_",
+                 "aten::silu_", "aten::sigmoid_"},
                 same_as_self);
   meta::set_all(
       reg,

@@ -69,6 +69,30 @@ TEST(Kernels, LowPrecisionRoundsOnceAtTheOpBoundary) {
   EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{1.0}));
 }
 
+// torch.floor/ceil/trunc/round on floats (round: half to even) and on
+// integers, where they return the tensor unchanged.
+TEST(Kernels, RoundingOps) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[6]", i: "i64[2]"):
+        floor: "f32[6]" = torch.ops.aten.floor.default(x)
+        ceil: "f32[6]" = torch.ops.aten.ceil.default(x)
+        trunc: "f32[6]" = torch.ops.aten.trunc.default(x)
+        round_1: "f32[6]" = torch.ops.aten.round.default(x)
+        round_2: "i64[2]" = torch.ops.aten.round.default(i)
+        floor_1: "i64[2]" = torch.ops.aten.floor.default(i)
+        return (floor, ceil, trunc, round_1, round_2, floor_1)
+)FX");
+  RunResult r = run(g, {f32({6}, {-1.5, -0.5, 0.5, 1.5, 2.5, 2.7}),
+                        Tensor::from_ints(DType::Int64, {2}, std::vector<int64_t>{-3, 7})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{-2, -1, 0, 1, 2, 2}));
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{-1, -0.0, 1, 2, 3, 3}));
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{-1, -0.0, 0, 1, 2, 2}));
+  EXPECT_EQ(vals(r.outputs[3]), (std::vector<double>{-2, -0.0, 0, 2, 2, 3}));
+  EXPECT_EQ(r.outputs[4].tensor().dtype(), DType::Int64);
+  EXPECT_EQ(ints(r.outputs[4]), (std::vector<int64_t>{-3, 7}));
+  EXPECT_EQ(ints(r.outputs[5]), (std::vector<int64_t>{-3, 7}));
+}
+
 TEST(Kernels, UnaryActivations) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2]", p: "f32[2]"):
