@@ -18,7 +18,6 @@
 #include "extract/to_graph.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
-#include "rewrites/recover_view_inplace.hpp"
 
 namespace eqfuse {
 namespace {
@@ -128,16 +127,6 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
   s.auto_functionalized = reinplace_counters(result.reinplace_log);
 }
 
-// TorchAir's _optimize_fx runs recover_view_inplace_pattern in every mode
-// (spec §1.1 step 3), not only with the aclgraph reinplace passes.
-void run_recover_view_inplace(OptimizeResult& result, const OpRegistry& reg,
-                              const OptimizeOptions& opt) {
-  RecoverViewInplaceResult rv =
-      recover_view_inplace_pattern(result.graph, reg, opt.reinplace.view_inplace_table);
-  result.graph = std::move(rv.graph);
-  result.reinplace_log.recover_view_inplace = std::move(rv.log);
-}
-
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
                  const OpRegistry& reg, const OptimizeStats& stats) {
   std::filesystem::create_directories(dir);
@@ -204,7 +193,9 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
     run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
     stats.phase_ms["reinplace"] = ms_since(t0);
   } else if (opt.reinplace.recover_view_inplace) {
-    run_recover_view_inplace(result, reg, opt);
+    // TorchAir's _optimize_fx runs it in every mode (spec §1.1 step 3), not
+    // only with the aclgraph reinplace passes.
+    recover_view_inplace_step(result.graph, reg, opt.reinplace, result.reinplace_log);
   }
 
   result.before = graph_cost(input, reg, *st->model);

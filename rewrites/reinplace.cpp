@@ -1546,6 +1546,18 @@ ReinplaceResult reinplace_input_mutated_ops(const Graph& input, const OpRegistry
   return run_single_pass(input, reg, o, ReinplacePass::InputMutatedOps);
 }
 
+void recover_view_inplace_step(Graph& g, const OpRegistry& reg, const ReinplaceOptions& o,
+                               ReinplaceLog& log) {
+  if (!o.recover_view_inplace) {
+    log.notes.push_back(
+        "skipping recover_view_inplace_pattern: reinplace.recover_view_inplace is false");
+    return;
+  }
+  RecoverViewInplaceResult rv = recover_view_inplace_pattern(g, reg, o.view_inplace_table);
+  g = std::move(rv.graph);
+  log.recover_view_inplace = std::move(rv.log);
+}
+
 ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const ReinplaceOptions& o) {
   ReinplaceLog log;
   if (o.mode != ExecMode::ReduceOverhead) {
@@ -1557,14 +1569,7 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
   }
   note_unusable_entries(o, reg, log);
   Graph g = input;
-  if (o.recover_view_inplace) {
-    RecoverViewInplaceResult rv = recover_view_inplace_pattern(g, reg, o.view_inplace_table);
-    g = std::move(rv.graph);
-    log.recover_view_inplace = std::move(rv.log);
-  } else {
-    log.notes.push_back(
-        "skipping recover_view_inplace_pattern: reinplace.recover_view_inplace is false");
-  }
+  recover_view_inplace_step(g, reg, o, log);
   if (o.disable_reinplace_inplaceable_ops_pass) {
     log.notes.push_back(
         fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));

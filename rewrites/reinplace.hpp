@@ -284,6 +284,11 @@ struct ReinplaceResult {
   ReinplaceSavings savings;
 };
 
+// recover_view_inplace_pattern on `g` with the options' table, its log lines
+// into `log.recover_view_inplace` (or, when it is off, a note). reinplace()
+// runs it first; optimize runs it alone in the modes without the passes.
+void recover_view_inplace_step(Graph& g, const OpRegistry& reg, const ReinplaceOptions& options,
+                               ReinplaceLog& log);
 // recover_view_inplace_pattern, then both passes in TorchAir's order (A then
 // B), subject to the mode, the disable flags and (for A and B) the
 // multi-stream policy. Never modifies `input`.
