@@ -318,17 +318,15 @@ void Evaluation::bind_input(const Node& ph, const RuntimeValue& v) {
 // For each node index i, the non-placeholder values whose last reader is the
 // node before i (so they can be released before evaluating node i).
 // Placeholders are kept to the end: run() reports the inputs a graph wrote.
-std::vector<std::vector<size_t>> values_dying_after(const Graph& g) {
-  std::vector<size_t> last_use(g.size(), 0);
-  for (size_t i = 0; i < g.size(); ++i) {
-    last_use[i] = i;  // a value nobody reads dies right after it is made
-    for (NodeRef in : node_inputs(g.nodes()[i]))
-      last_use[static_cast<size_t>(in.index)] =
-          std::max(last_use[static_cast<size_t>(in.index)], i);
-  }
+std::vector<std::vector<size_t>> values_dying_after(
+    const Graph& g, const std::vector<std::vector<NodeRef>>& users /* Graph::users() */) {
   std::vector<std::vector<size_t>> dying(g.size() + 1);
-  for (size_t v = 0; v < g.size(); ++v)
-    if (g.nodes()[v].kind != NodeKind::Placeholder) dying[last_use[v] + 1].push_back(v);
+  for (size_t v = 0; v < g.size(); ++v) {
+    if (g.nodes()[v].kind == NodeKind::Placeholder) continue;
+    // A value nobody reads dies right after it is made.
+    size_t last_use = users[v].empty() ? v : static_cast<size_t>(users[v].back().index);
+    dying[last_use + 1].push_back(v);
+  }
   dying.pop_back();  // values read by the last node die with the evaluation
   return dying;
 }
@@ -346,7 +344,8 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
     bind_input(ph, inputs[i]);
   }
   RunResult result;
-  std::vector<std::vector<size_t>> dying_after = values_dying_after(g_);
+  if (!users_) users_ = g_.users();
+  std::vector<std::vector<size_t>> dying_after = values_dying_after(g_, *users_);
   for (size_t i = 0; i < g_.size(); ++i) {
     const Node& n = g_.nodes()[i];
     // Drop values nobody reads any more (their storage lives on in any view
