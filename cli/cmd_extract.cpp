@@ -22,6 +22,7 @@ struct ExtractCliOptions {
   std::string file;
   std::vector<std::string> extractors{"all"};
   double time_limit_s = 60.0;
+  bool verbose = false;
 };
 
 std::vector<std::string> accepted_extractor_names() {
@@ -33,8 +34,10 @@ std::vector<std::string> accepted_extractor_names() {
 
 int run_extract(const ExtractCliOptions& o) {
   const ExtractionProblem problem = load_egraph_serialize_json(o.file);
-  const std::vector<ExtractorReport> reports =
-      run_extractors(problem, o.extractors, o.time_limit_s);
+  ExtractOptions opt;
+  opt.time_limit_s = o.time_limit_s;
+  opt.verbose = o.verbose;
+  const std::vector<ExtractorReport> reports = run_extractors(problem, o.extractors, opt);
   int code = kOk;
   for (const ExtractorReport& r : reports) {
     fmt::print("{}\n", report_json_line(o.file, r));
@@ -60,14 +63,16 @@ void add_extract_command(CLI::App& app, Action& action) {
       "JSON line per extractor: costs, extraction time and the checker's verdict.");
   cmd->add_option("FILE", o->file, "E-graph file (egraph-serialize JSON)")->required();
   cmd->add_option("--extractor", o->extractors,
-                  "bottom-up (alias tree), greedy-dag, ilp, auto, or all (repeatable or comma "
-                  "separated)")
+                  "bottom-up (alias tree), greedy-dag, faster-greedy-dag, ilp, auto, or all "
+                  "(repeatable or comma separated)")
       ->delimiter(',')
       ->check(CLI::IsMember(accepted_extractor_names()))
       ->capture_default_str();
-  cmd->add_option("--time-limit", o->time_limit_s, "Seconds the exact (ilp) solver may use")
+  cmd->add_option("--time-limit", o->time_limit_s,
+                  "Seconds the exact solvers (ilp, auto) may use")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
+  cmd->add_flag("--verbose", o->verbose, "Print solver progress on stderr");
   cmd->callback([o, &action] { action = [o] { return run_extract(*o); }; });
 }
 

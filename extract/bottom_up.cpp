@@ -6,6 +6,8 @@
 // child's). A node becomes a candidate once all its child classes are
 // settled, so each node is evaluated exactly once, the result is the least
 // fixpoint of the tree costs, and the choice is acyclic by construction.
+#include <algorithm>
+
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
 #include "graph/diagnostics.hpp"
@@ -26,6 +28,16 @@ std::vector<NodeId> bottom_up_choice(const ExtractionProblem& p) {
     double cost = p.node_cost(n);
     for (ClassId d : p.children(n)) cost += st.best[d];
     return cost;
+  });
+}
+
+std::vector<NodeId> derivable_choice(const ExtractionProblem& p) {
+  // Depth instead of cost: it cannot overflow, unlike tree costs on deep
+  // sharing (a stack of 1000 layers doubles its tree cost per layer).
+  return settle_bottom_up(p, [&p](NodeId n, const SettleState& st) {
+    double depth = 0;
+    for (ClassId d : p.children(n)) depth = std::max(depth, st.best[d]);
+    return depth + 1;
   });
 }
 

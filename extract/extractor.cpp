@@ -3,6 +3,7 @@
 #include "extract/extractor.hpp"
 
 #include <chrono>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -88,27 +89,70 @@ Extraction finish_extraction(const ExtractionProblem& p, std::vector<NodeId> cho
   e.dag_cost = dag_cost(p, e.choice);
   e.tree_cost = tree_cost(p, e.choice);
   e.optimal = optimal;
+  if (optimal) e.lower_bound = e.dag_cost;
   return e;
 }
 
 const std::vector<std::string>& extractor_names() {
-  static const std::vector<std::string> names = {"bottom-up", "greedy-dag", "ilp", "auto"};
+  static const std::vector<std::string> names = {"bottom-up", "greedy-dag", "faster-greedy-dag",
+                                                  "ilp", "auto"};
   return names;
 }
 
-Extraction extract(const ExtractionProblem& p, std::string_view extractor,
-                   const ExtractOptions& opt) {
+double optimality_gap(const Extraction& x) {
+  if (x.optimal) return 0.0;
+  if (!(x.lower_bound > 0) || !std::isfinite(x.dag_cost) || x.dag_cost <= 0) return 1.0;
+  return std::clamp((x.dag_cost - x.lower_bound) / x.dag_cost, 0.0, 1.0);
+}
+
+namespace {
+
+Extraction run_named(const ExtractionProblem& p, std::string_view extractor,
+                     const ExtractOptions& opt) {
   if (extractor == "bottom-up" || extractor == "tree") return extract_bottom_up(p, opt);
   if (extractor == "greedy-dag") return extract_greedy_dag(p, opt);
+  if (extractor == "faster-greedy-dag") return extract_faster_greedy_dag(p, opt);
   if (extractor == "ilp") return extract_ilp(p, opt);
   if (extractor == "auto") return extract_auto(p, opt);
   fail({}, "unknown extractor '{}' (expected one of: {}, tree, all)", extractor,
        fmt::join(extractor_names(), ", "));
 }
 
+// Costs compare with a relative tolerance: sums of the same node costs in
+// another order differ in the last bits.
+bool cheaper(double a, double b) {
+  return a < b - 1e-9 * std::max(1.0, std::abs(b));
+}
+
+}  // namespace
+
+Extraction extract(const ExtractionProblem& p, std::string_view extractor,
+                   const ExtractOptions& opt) {
+  Extraction x = run_named(p, extractor, opt);
+  if (opt.initial.empty()) return x;
+  Extraction init = finish_extraction(p, opt.initial);
+  if (!std::isfinite(init.dag_cost) || !cheaper(init.dag_cost, x.dag_cost)) return x;
+  // The extractor found nothing as cheap as the known extraction: keep it.
+  // A bound above a feasible cost was not a bound (nor was a claim of
+  // optimality): the bound is capped and optimality left unclaimed.
+  init.kept_initial = true;
+  init.lower_bound = std::min(x.lower_bound, init.dag_cost);
+  init.optimal = false;
+  init.stopped_by = x.stopped_by;
+  return init;
+}
+
 std::vector<ExtractorReport> run_extractors(const ExtractionProblem& p,
                                             const std::vector<std::string>& names,
                                             double time_limit_s) {
+  ExtractOptions opt;
+  opt.time_limit_s = time_limit_s;
+  return run_extractors(p, names, opt);
+}
+
+std::vector<ExtractorReport> run_extractors(const ExtractionProblem& p,
+                                            const std::vector<std::string>& names,
+                                            const ExtractOptions& opt) {
   std::vector<std::string> todo;
   for (const auto& n : names) {
     if (n == "all") {
@@ -121,8 +165,6 @@ std::vector<ExtractorReport> run_extractors(const ExtractionProblem& p,
       todo.push_back(n);
     }
   }
-  ExtractOptions opt;
-  opt.time_limit_s = time_limit_s;
   std::vector<ExtractorReport> reports;
   for (const auto& name : todo) {
     ExtractorReport r;
@@ -164,6 +206,9 @@ std::string report_json_line(const std::string& file, const ExtractorReport& r) 
   j["micros"] = r.micros;
   j["valid"] = r.valid;
   j["optimal"] = r.optimal;
+  j["lower_bound"] = num(r.extraction.lower_bound);
+  j["gap"] = r.error.empty() ? optimality_gap(r.extraction) : 1.0;
+  if (!r.extraction.stopped_by.empty()) j["stopped_by"] = r.extraction.stopped_by;
   if (!r.error.empty()) j["error"] = r.error;
   if (!r.valid && !r.check_message.empty()) j["check"] = r.check_message;
   return j.dump();

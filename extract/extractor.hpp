@@ -10,6 +10,8 @@
 // Algorithms (see docs/extraction.md):
 //   "bottom-up"  tree-cost optimal (Knuth's generalisation of Dijkstra), egg's default;
 //   "greedy-dag" per-class cost sets + local improvement of the DAG cost;
+//   "faster-greedy-dag" extraction-gym's published greedy DAG algorithm, the
+//                reference greedy-dag is compared with (never better than it);
 //   "ilp"        exact DAG cost with CBC (time limit, greedy fallback/warm start);
 //   "auto"       ilp when the reduced problem is small, else greedy-dag.
 #pragma once
@@ -30,14 +32,21 @@ struct ExtractOptions {
   // greedy-dag: work budget of the improvement pass, in multiples of the
   // problem size (see improve_dag_cost).
   double improve_work = 3.0;
+  // greedy-dag: work budget of the faster-greedy-dag start, in set entries
+  // per problem element (it is skipped when the budget runs out).
+  double reference_greedy_work = 64.0;
   // ilp: enforce acyclicity with level variables on the cyclic part of the
   // e-graph from the start (true), or only by lazy cycle cuts (false).
   bool ilp_levels = false;
-  // auto: use the exact solver only when the reduced problem has at most this
-  // many nodes.
+  // auto: solve a component with the exact CBC model only when it has at
+  // most this many nodes (smaller ones are solved by branch and bound).
   std::size_t auto_exact_max_nodes = 4000;
   // Print solver progress on stderr.
   bool verbose = false;
+  // A valid extraction known in advance (optimize passes the input graph's
+  // own nodes): every extractor starts from it where it can, and extract()
+  // returns it instead of anything costlier (Extraction::kept_initial).
+  std::vector<NodeId> initial;
 };
 
 struct Extraction {
@@ -45,7 +54,20 @@ struct Extraction {
   double tree_cost = 0;
   double dag_cost = 0;
   bool optimal = false;  // proven optimal for the DAG cost (only the exact solver claims this)
+  // A proven lower bound on the optimal DAG cost (0 when none is known);
+  // equal to dag_cost when optimal.
+  double lower_bound = 0;
+  // extract() returned ExtractOptions::initial because the extractor found
+  // nothing cheaper.
+  bool kept_initial = false;
+  // Why the search stopped early, empty when it ran to the end: "time limit"
+  // (ExtractOptions::time_limit_s), "work budget", "solver failed: ...".
+  std::string stopped_by;
 };
+
+// Relative gap between the extraction and its lower bound, in [0, 1]; 1 when
+// no bound is known, 0 when proven optimal.
+double optimality_gap(const Extraction& x);
 
 // Costs of an acyclic choice restricted to what the roots reach. tree_cost
 // returns +inf on overflow; both return +inf if a reachable class has no choice.
@@ -59,6 +81,7 @@ Extraction finish_extraction(const ExtractionProblem& p, std::vector<NodeId> cho
 
 Extraction extract_bottom_up(const ExtractionProblem& p, const ExtractOptions& opt = {});
 Extraction extract_greedy_dag(const ExtractionProblem& p, const ExtractOptions& opt = {});
+Extraction extract_faster_greedy_dag(const ExtractionProblem& p, const ExtractOptions& opt = {});
 Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt = {});
 Extraction extract_auto(const ExtractionProblem& p, const ExtractOptions& opt = {});
 
@@ -70,7 +93,9 @@ std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<Nod
                                      double work_factor = 3.0);
 
 // Names accepted by extract()/run_extractors(): "bottom-up" (alias "tree"),
-// "greedy-dag", "ilp", "auto". Throws eqfuse::Error for other names.
+// "greedy-dag", "faster-greedy-dag", "ilp", "auto". Throws eqfuse::Error for
+// other names. With ExtractOptions::initial set, the result is never costlier
+// than that initial extraction.
 Extraction extract(const ExtractionProblem& p, std::string_view extractor,
                    const ExtractOptions& opt = {});
 const std::vector<std::string>& extractor_names();
@@ -97,10 +122,13 @@ struct ExtractorReport {
 std::vector<ExtractorReport> run_extractors(const ExtractionProblem& p,
                                             const std::vector<std::string>& names,
                                             double time_limit_s = 60.0);
+std::vector<ExtractorReport> run_extractors(const ExtractionProblem& p,
+                                            const std::vector<std::string>& names,
+                                            const ExtractOptions& options);
 
 // `{"file":..,"extractor":..,"tree_cost":..,"dag_cost":..,"micros":..,
-// "valid":..,"optimal":..}` (+ "error" when set). Infinite costs print as
-// the string "inf".
+// "valid":..,"optimal":..,"lower_bound":..,"gap":..}` (+ "stopped_by" and
+// "error" when set). Infinite costs print as the string "inf".
 std::string report_json_line(const std::string& file, const ExtractorReport& r);
 
 }  // namespace eqfuse

@@ -337,12 +337,24 @@ std::vector<NodeId> improve_dag_cost(const ExtractionProblem& p, std::vector<Nod
 }
 
 Extraction extract_greedy_dag(const ExtractionProblem& p, const ExtractOptions& opt) {
-  auto greedy = extract_detail::greedy_dag_choice(p);
-  extract_detail::require_roots_chosen(p, greedy);
-  // The greedy heuristic can lose to the tree-optimal choice; start from the
-  // better of the two so greedy-dag is never worse than bottom-up.
-  auto tree = extract_detail::bottom_up_choice(p);
-  auto start = dag_cost(p, tree) < dag_cost(p, greedy) ? std::move(tree) : std::move(greedy);
+  auto start = extract_detail::greedy_dag_choice(p);
+  extract_detail::require_roots_chosen(p, start);
+  double start_cost = dag_cost(p, start);
+  // The greedy pass can lose to other starts: the tree-optimal choice,
+  // extraction-gym's faster-greedy-dag (within a work budget: its sets can
+  // grow quadratically) and the caller's initial extraction. The cheapest
+  // start is improved, so greedy-dag is never worse than any of them.
+  auto consider = [&](std::vector<NodeId> candidate) {
+    if (candidate.size() != p.num_classes()) return;
+    const double cost = dag_cost(p, candidate);  // +inf when cyclic or incomplete
+    if (cost < start_cost) {
+      start = std::move(candidate);
+      start_cost = cost;
+    }
+  };
+  consider(extract_detail::bottom_up_choice(p));
+  consider(extract_detail::faster_greedy_dag_choice(p, opt.reference_greedy_work));
+  if (!opt.initial.empty()) consider(opt.initial);
   if (opt.local_improvement) start = improve_dag_cost(p, std::move(start), opt.improve_work);
   return finish_extraction(p, std::move(start));
 }

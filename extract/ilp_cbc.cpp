@@ -228,11 +228,16 @@ class CbcModel {
 struct SolveOutcome {
   bool has_solution = false;
   bool proven_optimal = false;
+  double best_bound = 0;  // CBC's best possible objective (a lower bound), 0 if unknown
   std::vector<double> values;
 };
 
-SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows,
-                              const std::vector<int>& start_cols, double seconds, bool verbose) {
+// A MIP start gives every column a value: CBC completes a partial start by
+// solving an LP, and the result can look cheaper than any integer solution.
+using MipStart = std::vector<double>;
+
+SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows, const MipStart& mip_start,
+                              double seconds, bool verbose) {
   const int nc = static_cast<int>(cols.obj.size());
   const int nr = static_cast<int>(rows.rows.size());
   std::vector<CoinBigIndex> start(nc + 1, 0);
@@ -256,14 +261,17 @@ SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows,
   Cbc_setLogLevel(model.get(), verbose ? 1 : 0);
   Cbc_setMaximumSeconds(model.get(), std::max(0.01, seconds));
   Cbc_setParameter(model.get(), "threads", "1");
-  if (!start_cols.empty()) {
-    std::vector<double> ones(start_cols.size(), 1.0);
-    Cbc_setMIPStartI(model.get(), static_cast<int>(start_cols.size()), start_cols.data(),
-                     ones.data());
+  if (!mip_start.empty()) {
+    std::vector<int> all(mip_start.size());
+    std::iota(all.begin(), all.end(), 0);
+    Cbc_setMIPStartI(model.get(), static_cast<int>(mip_start.size()), all.data(),
+                     mip_start.data());
   }
   Cbc_solve(model.get());
   SolveOutcome out;
   out.proven_optimal = Cbc_isProvenOptimal(model.get()) != 0;
+  const double bound = Cbc_getBestPossibleObjValue(model.get());
+  if (std::isfinite(bound) && std::abs(bound) < 1e30) out.best_bound = bound;
   const double* sol = Cbc_getColSolution(model.get());
   if (sol != nullptr && Cbc_bestSolution(model.get()) != nullptr) {
     out.has_solution = true;
@@ -276,24 +284,25 @@ SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows,
 // solve of a non-trivial model runs in a forked child that streams its answer back through a pipe;
 // the parent kills it shortly after the deadline. A crashed or killed child
 // simply yields no solution, and the caller falls back to what it knows.
-SolveOutcome solve(const Columns& cols, const RowSet& rows, const std::vector<int>& start_cols,
-                   double seconds, bool verbose) {
+SolveOutcome solve(const Columns& cols, const RowSet& rows, const MipStart& start, double seconds,
+                   bool verbose) {
   // Small models solve in well under a second: forking would dominate.
-  if (cols.obj.size() < 1000) return solve_in_process(cols, rows, start_cols, seconds, verbose);
+  if (cols.obj.size() < 1000) return solve_in_process(cols, rows, start, seconds, verbose);
   int fds[2];
-  if (pipe(fds) != 0) return solve_in_process(cols, rows, start_cols, seconds, verbose);
+  if (pipe(fds) != 0) return solve_in_process(cols, rows, start, seconds, verbose);
   std::fflush(stdout);
   std::fflush(stderr);
   const pid_t pid = fork();
   if (pid < 0) {
     close(fds[0]);
     close(fds[1]);
-    return solve_in_process(cols, rows, start_cols, seconds, verbose);
+    return solve_in_process(cols, rows, start, seconds, verbose);
   }
   if (pid == 0) {
     close(fds[0]);
-    const SolveOutcome out = solve_in_process(cols, rows, start_cols, seconds, verbose);
-    std::vector<double> msg{out.has_solution ? 1.0 : 0.0, out.proven_optimal ? 1.0 : 0.0};
+    const SolveOutcome out = solve_in_process(cols, rows, start, seconds, verbose);
+    std::vector<double> msg{out.has_solution ? 1.0 : 0.0, out.proven_optimal ? 1.0 : 0.0,
+                            out.best_bound};
     msg.insert(msg.end(), out.values.begin(), out.values.end());
     const char* data = reinterpret_cast<const char*>(msg.data());
     std::size_t left = msg.size() * sizeof(double);
@@ -328,8 +337,8 @@ SolveOutcome solve(const Columns& cols, const RowSet& rows, const std::vector<in
   int status = 0;
   waitpid(pid, &status, 0);
   SolveOutcome out;
-  const std::size_t expected = (2 + cols.obj.size()) * sizeof(double);
-  if (killed || !WIFEXITED(status) || buf.size() < 2 * sizeof(double)) {
+  const std::size_t expected = (3 + cols.obj.size()) * sizeof(double);
+  if (killed || !WIFEXITED(status) || buf.size() < 3 * sizeof(double)) {
     if (verbose) std::fprintf(stderr, "ilp: CBC child %s\n", killed ? "killed" : "failed");
     return out;
   }
@@ -337,7 +346,8 @@ SolveOutcome solve(const Columns& cols, const RowSet& rows, const std::vector<in
   std::memcpy(msg.data(), buf.data(), msg.size() * sizeof(double));
   out.has_solution = msg[0] > 0.5 && buf.size() == expected;
   out.proven_optimal = out.has_solution && msg[1] > 0.5;
-  if (out.has_solution) out.values.assign(msg.begin() + 2, msg.end());
+  out.best_bound = msg[2];
+  if (out.has_solution) out.values.assign(msg.begin() + 3, msg.end());
   return out;
 }
 
@@ -476,7 +486,7 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   const Deadline deadline(opt.time_limit_s);
   ExtractOptions greedy_opt = opt;
   Extraction best = extract_greedy_dag(p, greedy_opt);  // throws if no extraction exists
-  const auto derivable = extract_detail::bottom_up_choice(p);
+  const auto derivable = extract_detail::derivable_choice(p);
   bool negative_costs = false;
   for (NodeId n = 0; n < p.num_nodes(); ++n) negative_costs = negative_costs || p.node_cost(n) < 0;
   const Reduced red = reduce(p, derivable, negative_costs);
@@ -506,24 +516,38 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
     std::fprintf(stderr, "ilp: %zu/%zu classes, %d columns, %zu rows after reduction\n",
                  red.classes.size(), p.num_classes(), red.num_cols, rows.rows.size());
 
-  auto start_columns = [&](const std::vector<NodeId>& choice) {
-    std::vector<int> cols;
+  // The warm start as a value for every column (see MipStart), or nothing
+  // when it uses a node the reduction dropped.
+  auto mip_start = [&](const std::vector<NodeId>& choice) {
+    MipStart start(cols.obj.size(), 0.0);
     for (ClassId c = 0; c < p.num_classes(); ++c) {
       if (choice[c] == kNoNode) continue;
       const int nc = red.node_col[choice[c]];
-      if (nc < 0 || red.class_col[c] < 0) return std::vector<int>{};  // outside the reduced model
-      cols.push_back(red.class_col[c]);
-      if (nc != red.class_col[c]) cols.push_back(nc);
+      if (nc < 0 || red.class_col[c] < 0) return MipStart{};  // outside the reduced model
+      start[red.class_col[c]] = 1.0;
+      start[nc] = 1.0;
     }
-    return cols;
+    return start;
   };
+  auto model_objective = [&](const std::vector<double>& values) {
+    double sum = 0;
+    for (std::size_t i = 0; i < values.size() && i < cols.obj.size(); ++i)
+      sum += cols.obj[i] * values[i];
+    return sum;
+  };
+  auto tolerance = [](double v) { return 1e-7 * std::max(1.0, std::abs(v)); };
 
+  double bound = 0;
+  best.stopped_by = "time limit";
   while (deadline.remaining_s() > 0.2) {
-    const SolveOutcome out =
-        solve(cols, rows, start_columns(best.choice), deadline.remaining_s(), opt.verbose);
+    const SolveOutcome out = solve(cols, rows, mip_start(best.choice), deadline.remaining_s(),
+                                   opt.verbose);
     if (opt.verbose)
-      std::fprintf(stderr, "ilp: solve done, %.1f s left, solution %d, proven %d\n",
-                   deadline.remaining_s(), out.has_solution, out.proven_optimal);
+      std::fprintf(stderr, "ilp: solve done, %.1f s left, solution %d, proven %d, bound %.9g\n",
+                   deadline.remaining_s(), out.has_solution, out.proven_optimal, out.best_bound);
+    // The model without the cuts still to come is a relaxation: its bound
+    // holds for the acyclic problem too.
+    bound = std::max(bound, out.best_bound);
     if (!out.has_solution) break;
     std::vector<NodeId> choice(p.num_classes(), kNoNode);
     for (std::size_t i = 0; i < red.classes.size(); ++i) {
@@ -533,12 +557,22 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
     }
     const auto cycles = find_cycles(p, choice);
     if (cycles.empty()) {
-      Extraction e = finish_extraction(p, std::move(choice), out.proven_optimal);
-      if (e.dag_cost <= best.dag_cost + 1e-9 * std::max(1.0, std::abs(best.dag_cost))) {
-        // Ties with the warm start keep the solver's answer only if it is proven.
-        if (e.dag_cost < best.dag_cost || out.proven_optimal) best = std::move(e);
+      Extraction e = finish_extraction(p, std::move(choice));
+      // CBC's optimum is trusted only when the decoded extraction costs what
+      // the model says and nothing known is cheaper.
+      const bool consistent = e.dag_cost <= model_objective(out.values) + tolerance(e.dag_cost);
+      const bool proven = out.proven_optimal && consistent &&
+                          best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
+      if (e.dag_cost < best.dag_cost || (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
+        best = std::move(e);
+      if (proven) {
+        best.optimal = true;
+        bound = std::max(bound, best.dag_cost);
+        best.stopped_by.clear();
+      } else if (out.proven_optimal) {
+        best.stopped_by = "solver inconsistent: its optimum does not match the extraction";
+        bound = 0;  // nothing CBC said can be trusted
       }
-      if (out.proven_optimal) best.optimal = true;
       break;
     }
     for (const auto& cyc : cycles) {
@@ -552,6 +586,7 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       std::fprintf(stderr, "ilp: %zu cycle cuts added (%zu rows)\n", cycles.size(),
                    rows.rows.size());
   }
+  best.lower_bound = best.optimal ? best.dag_cost : std::min(bound, best.dag_cost);
   return best;
 }
 

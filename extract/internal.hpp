@@ -72,9 +72,19 @@ std::vector<NodeId> settle_bottom_up(const ExtractionProblem& p, Price&& price) 
 // the reachable ones: each class's node uses only classes settled before it.
 std::vector<NodeId> bottom_up_choice(const ExtractionProblem& p);
 
+// A choice for EVERY class that has an acyclic derivation at all (least
+// depth; unlike bottom_up_choice it never loses a class to a cost that
+// overflows), kNoNode for the others. Acyclic like bottom_up_choice.
+std::vector<NodeId> derivable_choice(const ExtractionProblem& p);
+
 // Greedy DAG-cost choice for every derivable class (same acyclicity
 // guarantee as bottom_up_choice).
 std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p);
+
+// extraction-gym's faster-greedy-dag (extract/faster_greedy_dag.cpp): the
+// choice it makes, possibly cyclic, or an empty vector when it would copy
+// more than work_factor * (nodes + classes) set entries.
+std::vector<NodeId> faster_greedy_dag_choice(const ExtractionProblem& p, double work_factor);
 
 // Throws eqfuse::Error naming the first root without a choice.
 void require_roots_chosen(const ExtractionProblem& p, const std::vector<NodeId>& choice);

@@ -49,16 +49,37 @@ void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   st.run = runner.run(st.rules.rewrites);
 }
 
+// The input graph as an extraction: in every class, the oldest e-node loaded
+// from the input. A loaded node's children were loaded before it, so the
+// oldest input node of each child class is older still: the choice is
+// acyclic. Classes without an input node (only rewrites made them) get none;
+// the input never reaches them.
+std::vector<NodeId> input_choice(const EGraphProblem& ep, size_t input_node_ids) {
+  const ExtractionProblem& p = ep.problem;
+  std::vector<NodeId> choice(p.num_classes(), kNoNode);
+  for (ClassId c = 0; c < p.num_classes(); ++c)
+    for (NodeId n : p.class_nodes(c))  // in increasing e-node id
+      if (ep.enode_of[n] < input_node_ids) {
+        choice[c] = n;
+        break;
+      }
+  return choice;
+}
+
 void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOptions& opt,
                     OptimizeStats& stats) {
   const EGraph& g = *st.egraph;
   auto price = [&](Id node) {
     double us = enode_cost(g, *st.types, reg, *st.model, node).total_us;
-    return node >= st.input_node_ids ? us + kNewNodeTieBreakUs : us;
+    // Free nodes (constants, lists, getitem) stay free: a shared constant
+    // must not look like work that couples distant parts of the graph.
+    return node >= st.input_node_ids && us > 0 ? us + kNewNodeTieBreakUs : us;
   };
   st.problem = build_problem(g, st.loaded.roots, price);
   ExtractOptions eo;
   eo.time_limit_s = opt.extract_time_limit_s;
+  eo.initial = input_choice(st.problem, st.input_node_ids);
+  if (!std::isfinite(dag_cost(st.problem.problem, eo.initial))) eo.initial.clear();
   st.extraction = extract(st.problem.problem, opt.extractor, eo);
   // Exact solvers stop within their optimality tolerance, which can hide the
   // tie-break above; a local-improvement pass (never raises the cost) takes
@@ -73,6 +94,9 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
                            "' returned an invalid choice: " + check.message);
   stats.extractor = opt.extractor;
   stats.extraction_optimal = st.extraction.optimal;
+  stats.extraction_gap = optimality_gap(st.extraction);
+  stats.extraction_stopped_by = st.extraction.stopped_by;
+  if (st.extraction.kept_initial) stats.kept_input = "no cheaper graph found by the extractor";
 }
 
 void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& stats) {
@@ -111,6 +135,29 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
   for (const RuleDef& r : st.library->rules()) stats.rules.push_back(by_name[r.name]);
 }
 
+// The guarantee of optimize: the emitted graph never costs more than the
+// input under the model. Extraction already starts from the input, but the
+// graph cost also counts what emission and the reinplace passes do; when the
+// result is still costlier, the input is returned unchanged and the summary
+// says so.
+void keep_input_if_costlier(OptimizeResult& result, OptimizeState& st, const Graph& input,
+                            const OpRegistry& reg) {
+  const double before = result.before.total_us, after = result.after.total_us;
+  if (!(after > before + 1e-9 * std::max(1.0, before))) return;
+  // Explanations and fusion credit then describe the input's own nodes.
+  st.extraction = finish_extraction(st.problem.problem,
+                                    input_choice(st.problem, st.input_node_ids));
+  result.graph = input;
+  result.after = graph_cost(input, reg, *st.model);
+  result.reinplace_log = {};
+  OptimizeStats& s = result.stats;
+  s.reinplace_ran = false;
+  s.reinplaced_nodes = s.removed_copies = 0;
+  s.reinplace_saved_bytes = 0;
+  s.kept_input = fmt::format("the optimized graph modeled {:.1f} us > the input's {:.1f} us",
+                             after, before);
+}
+
 // TorchAir's aclgraph pipeline runs the reinplace passes after fusion; so
 // does reduce-overhead here, on the extracted graph.
 void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const OptimizeOptions& opt) {
@@ -128,7 +175,8 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
 }
 
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
-                 const OpRegistry& reg, const OptimizeStats& stats) {
+                 const OpRegistry& reg, const OptimizeStats& stats,
+                 const ExtractionProblem& problem) {
   std::filesystem::create_directories(dir);
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream f(std::filesystem::path(dir) / name);
@@ -137,7 +185,8 @@ void write_dumps(const std::string& dir, const Graph& input, const Graph& output
   };
   write("000_input.fx", print_fx(input, &reg));
   write("001_saturate_stats.json", stats_to_json(stats) + "\n");
-  write("002_output.fx", print_fx(output, &reg));
+  write("002_extraction_problem.json", to_egraph_serialize_json(problem) + "\n");
+  write("003_output.fx", print_fx(output, &reg));
 }
 
 }  // namespace
@@ -200,14 +249,28 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 
   result.before = graph_cost(input, reg, *st->model);
   result.after = graph_cost(result.graph, reg, *st->model);
+  keep_input_if_costlier(result, *st, input, reg);
   stats.kernels_before = result.before.kernels;
   stats.kernels_after = result.after.kernels;
   stats.cost_before_us = result.before.total_us;
   stats.cost_after_us = result.after.total_us;
   rule_stats(*st, opt.rules, stats);
-  if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats);
+  if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats, st->problem.problem);
   result.state = std::move(st);
   return result;
+}
+
+// "proven optimal", or the gap to the best lower bound and what stopped the
+// search early.
+std::string extraction_quality(const OptimizeStats& s) {
+  std::string out = s.extraction_optimal
+                        ? "proven optimal"
+                        : (s.extraction_gap >= 1.0
+                               ? std::string("not proven optimal, no lower bound")
+                               : fmt::format("not proven optimal, within {:.2f}% of a lower bound",
+                                             100.0 * s.extraction_gap));
+  if (!s.extraction_stopped_by.empty()) out += "; stopped by " + s.extraction_stopped_by;
+  return out;
 }
 
 std::string format_summary(const OptimizeStats& s) {
@@ -242,8 +305,8 @@ std::string format_summary(const OptimizeStats& s) {
           af.decomposed_calls, af.decomposed_calls == 1 ? "" : "s", af.missed,
           af.missed == 1 ? "y" : "ies", af.missed_bytes);
   }
-  out += fmt::format("  extraction   {}{}\n", s.extractor,
-                     s.extraction_optimal ? " (proven optimal)" : "");
+  out += fmt::format("  extraction   {} ({})\n", s.extractor, extraction_quality(s));
+  if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);
   std::string phases;
   for (const char* p : {"parse", "load", "saturate", "extract", "emit", "reinplace"}) {
     auto it = s.phase_ms.find(p);
@@ -265,6 +328,9 @@ std::string stats_to_json(const OptimizeStats& s) {
   for (const auto& [rule, n] : s.fusions) j["fusions"][rule] = n;
   j["extractor"] = s.extractor;
   j["extraction_optimal"] = s.extraction_optimal;
+  j["extraction_gap"] = s.extraction_gap;
+  j["extraction_stopped_by"] = s.extraction_stopped_by;
+  j["kept_input"] = s.kept_input;
   j["stop_reason"] = s.stop_reason;
   j["egraph_nodes"] = s.egraph_nodes;
   j["egraph_classes"] = s.egraph_classes;

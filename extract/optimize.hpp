@@ -73,7 +73,13 @@ struct OptimizeStats {
   double cost_before_us = 0, cost_after_us = 0;
   std::map<std::string, size_t> fusions;  // rule name -> fused kernels in the output
   std::string extractor;                  // the extractor actually used
-  bool extraction_optimal = false;
+  bool extraction_optimal = false;        // proven optimal for the whole e-graph
+  double extraction_gap = 1.0;            // relative gap to the best lower bound (0 when optimal)
+  std::string extraction_stopped_by;      // the limit that stopped extraction early, if any
+  // Non-empty when optimize returned the input graph itself (or the
+  // extraction kept the input's nodes) because nothing cheaper was found:
+  // why. The output then costs exactly what the input does.
+  std::string kept_input;
   std::string stop_reason;
   size_t egraph_nodes = 0, egraph_classes = 0, iterations = 0;
   std::map<std::string, double> phase_ms;  // load, saturate, extract, emit (parse: by the caller)

@@ -177,6 +177,26 @@ ExtractionProblem parse_egraph_serialize_json(std::string_view text, const std::
   }
 }
 
+std::string to_egraph_serialize_json(const ExtractionProblem& p) {
+  // A child is written as the first node of its class; the reader maps it
+  // back to that class, so the round trip is exact.
+  nlohmann::ordered_json nodes = nlohmann::ordered_json::object();
+  for (NodeId n = 0; n < p.num_nodes(); ++n) {
+    nlohmann::ordered_json kids = nlohmann::ordered_json::array();
+    for (ClassId d : p.children(n)) kids.push_back(p.node_name(p.class_nodes(d)[0]));
+    nodes[p.node_name(n)] = {{"op", p.node_op(n)},
+                             {"children", std::move(kids)},
+                             {"eclass", p.class_name(p.node_class(n))},
+                             {"cost", p.node_cost(n)}};
+  }
+  nlohmann::ordered_json roots = nlohmann::ordered_json::array();
+  for (ClassId r : p.roots()) roots.push_back(p.class_name(r));
+  nlohmann::ordered_json doc;
+  doc["nodes"] = std::move(nodes);
+  doc["root_eclasses"] = std::move(roots);
+  return doc.dump();
+}
+
 ExtractionProblem load_egraph_serialize_json(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(SourceLoc{path}, "cannot open file");

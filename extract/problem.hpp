@@ -96,5 +96,9 @@ class ProblemBuilder {
 ExtractionProblem load_egraph_serialize_json(const std::string& path);
 ExtractionProblem parse_egraph_serialize_json(std::string_view text,
                                               const std::string& file_name = "<json>");
+// The problem in the same format (node and class names as ids), so that
+// `eqfuse extract` can re-run any extractor on what optimize extracted from
+// (`eqfuse optimize --dump-dir`). Node names must be unique.
+std::string to_egraph_serialize_json(const ExtractionProblem& p);
 
 }  // namespace eqfuse

@@ -33,8 +33,9 @@ TEST(ExtractCli, AllExtractorsOnLoopFindTheOnlyAcyclicAnswer) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   auto lines = json_lines(r.out);
-  ASSERT_EQ(lines.size(), 4u);
-  const std::vector<std::string> names = {"bottom-up", "greedy-dag", "ilp", "auto"};
+  ASSERT_EQ(lines.size(), 5u);
+  const std::vector<std::string> names = {"bottom-up", "greedy-dag", "faster-greedy-dag", "ilp",
+                                          "auto"};
   for (size_t i = 0; i < lines.size(); ++i) {
     const auto& j = lines[i];
     EXPECT_EQ(j["file"], kDummy + "loop.json");
@@ -53,7 +54,8 @@ TEST(ExtractCli, KeysComeInTheDocumentedOrder) {
   EXPECT_THAT(r.out, ::testing::MatchesRegex(
                          "\\{\"file\":\"[^\"]*ab_add.json\",\"extractor\":\"greedy-dag\","
                          "\"tree_cost\":35.0,\"dag_cost\":7.0,\"micros\":[0-9]+,"
-                         "\"valid\":true,\"optimal\":false\\}\n"));
+                         "\"valid\":true,\"optimal\":false,\"lower_bound\":0.0,"
+                         "\"gap\":1.0\\}\n"));
 }
 
 TEST(ExtractCli, SeveralExtractorsByNameAndTheExactOptimum) {

@@ -1,0 +1,183 @@
+// Mandatory classes and independent components (extract/components.hpp).
+#include "extract/components.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "extract/internal.hpp"
+
+namespace eqfuse {
+namespace {
+
+std::vector<unsigned char> usable_nodes(const ExtractionProblem& p,
+                                        const std::vector<NodeId>& derivable) {
+  std::vector<unsigned char> usable(p.num_nodes(), 0);
+  for (NodeId n = 0; n < p.num_nodes(); ++n) {
+    const ClassId c = p.node_class(n);
+    bool ok = derivable[c] != kNoNode;
+    for (ClassId d : p.children(n)) ok = ok && d != c && derivable[d] != kNoNode;
+    usable[n] = ok ? 1 : 0;
+  }
+  return usable;
+}
+
+std::vector<unsigned char> reachable_classes(const ExtractionProblem& p,
+                                             const std::vector<unsigned char>& usable) {
+  std::vector<unsigned char> seen(p.num_classes(), 0);
+  std::vector<ClassId> stack;
+  for (ClassId r : p.roots())
+    if (!seen[r]) {
+      seen[r] = 1;
+      stack.push_back(r);
+    }
+  while (!stack.empty()) {
+    const ClassId c = stack.back();
+    stack.pop_back();
+    for (NodeId n : p.class_nodes(c)) {
+      if (!usable[n]) continue;
+      for (ClassId d : p.children(n))
+        if (!seen[d]) {
+          seen[d] = 1;
+          stack.push_back(d);
+        }
+    }
+  }
+  return seen;
+}
+
+// Classes every choice for `c` reaches within `depth` steps (c included),
+// sorted: {c} plus the intersection, over c's usable nodes, of what each
+// node's children reach within depth - 1.
+std::vector<ClassId> must_reach(const ExtractionProblem& p, const std::vector<unsigned char>& usable,
+                                ClassId c, int depth) {
+  std::vector<ClassId> out{c};
+  if (depth == 0) return out;
+  bool first = true;
+  std::vector<ClassId> common, via_node, sub, merged;
+  for (NodeId n : p.class_nodes(c)) {
+    if (!usable[n]) continue;
+    via_node.clear();
+    for (ClassId d : p.children(n)) {
+      sub = must_reach(p, usable, d, depth - 1);
+      via_node.insert(via_node.end(), sub.begin(), sub.end());
+    }
+    std::sort(via_node.begin(), via_node.end());
+    via_node.erase(std::unique(via_node.begin(), via_node.end()), via_node.end());
+    if (first) {
+      common = via_node;
+      first = false;
+    } else {
+      merged.clear();
+      std::set_intersection(common.begin(), common.end(), via_node.begin(), via_node.end(),
+                            std::back_inserter(merged));
+      common.swap(merged);
+    }
+    if (common.empty()) break;
+  }
+  out.insert(out.end(), common.begin(), common.end());
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+std::vector<unsigned char> mandatory_classes(const ExtractionProblem& p,
+                                             const std::vector<unsigned char>& usable) {
+  constexpr int kDepth = 2;
+  std::vector<unsigned char> mandatory(p.num_classes(), 0);
+  std::vector<ClassId> work;
+  for (ClassId r : p.roots())
+    if (!mandatory[r]) {
+      mandatory[r] = 1;
+      work.push_back(r);
+    }
+  while (!work.empty()) {
+    const ClassId c = work.back();
+    work.pop_back();
+    for (ClassId d : must_reach(p, usable, c, kDepth))
+      if (!mandatory[d]) {
+        mandatory[d] = 1;
+        work.push_back(d);
+      }
+  }
+  return mandatory;
+}
+
+// The bottom-up (tree-cost optimal) node of every class whose tree cost is
+// 0, kNoNode elsewhere. `tree` is acyclic, so the walk terminates.
+std::vector<NodeId> free_choices(const ExtractionProblem& p, const std::vector<NodeId>& tree) {
+  enum : unsigned char { kUnknown, kVisiting, kFree, kPaid };
+  std::vector<unsigned char> state(p.num_classes(), kUnknown);
+  std::vector<std::pair<ClassId, std::uint32_t>> stack;
+  for (ClassId s = 0; s < p.num_classes(); ++s) {
+    if (state[s] != kUnknown || tree[s] == kNoNode) continue;
+    stack.emplace_back(s, 0);
+    state[s] = kVisiting;
+    while (!stack.empty()) {
+      auto& [c, i] = stack.back();
+      const NodeId n = tree[c];
+      const auto kids = p.children(n);
+      if (i < kids.size()) {
+        const ClassId k = kids[i++];
+        if (state[k] == kUnknown) {
+          state[k] = kVisiting;
+          stack.emplace_back(k, 0);
+        }
+        continue;
+      }
+      bool free = p.node_cost(n) == 0;
+      for (ClassId k : kids) free = free && state[k] == kFree;
+      state[c] = free ? kFree : kPaid;
+      stack.pop_back();
+    }
+  }
+  std::vector<NodeId> out(p.num_classes(), kNoNode);
+  for (ClassId c = 0; c < p.num_classes(); ++c)
+    if (state[c] == kFree) out[c] = tree[c];
+  return out;
+}
+
+ClassId find_root(std::vector<ClassId>& parent, ClassId x) {
+  while (parent[x] != x) {
+    parent[x] = parent[parent[x]];
+    x = parent[x];
+  }
+  return x;
+}
+
+}  // namespace
+
+Decomposition decompose(const ExtractionProblem& p, const std::vector<NodeId>& derivable) {
+  Decomposition d;
+  d.usable = usable_nodes(p, derivable);
+  d.reachable = reachable_classes(p, d.usable);
+  d.mandatory = mandatory_classes(p, d.usable);
+  d.free = free_choices(p, extract_detail::bottom_up_choice(p));
+  std::vector<ClassId> parent(p.num_classes());
+  std::iota(parent.begin(), parent.end(), 0);
+  for (ClassId c = 0; c < p.num_classes(); ++c) {
+    if (!d.reachable[c] || d.free[c] != kNoNode) continue;
+    for (NodeId n : p.class_nodes(c)) {
+      if (!d.usable[n]) continue;
+      for (ClassId k : p.children(n)) {
+        if (d.mandatory[k] || d.free[k] != kNoNode) continue;
+        const ClassId a = find_root(parent, c), b = find_root(parent, k);
+        if (a != b) parent[std::max(a, b)] = std::min(a, b);  // smallest id is the root
+      }
+    }
+  }
+  d.component.assign(p.num_classes(), -1);
+  std::vector<int> index_of_root(p.num_classes(), -1);
+  for (ClassId c = 0; c < p.num_classes(); ++c) {
+    if (!d.reachable[c] || d.free[c] != kNoNode) continue;
+    const ClassId r = find_root(parent, c);
+    if (index_of_root[r] < 0) {
+      index_of_root[r] = static_cast<int>(d.members.size());
+      d.members.emplace_back();
+    }
+    d.component[c] = index_of_root[r];
+    d.members[index_of_root[r]].push_back(c);
+  }
+  return d;
+}
+
+}  // namespace eqfuse
