@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/cli_common.hpp"
 #include "extract/extractor.hpp"
 
@@ -23,6 +25,7 @@ struct ExtractCliOptions {
   std::vector<std::string> extractors{"all"};
   double time_limit_s = 60.0;
   bool verbose = false;
+  bool choices = false;
 };
 
 std::vector<std::string> accepted_extractor_names() {
@@ -40,7 +43,17 @@ int run_extract(const ExtractCliOptions& o) {
   const std::vector<ExtractorReport> reports = run_extractors(problem, o.extractors, opt);
   int code = kOk;
   for (const ExtractorReport& r : reports) {
-    fmt::print("{}\n", report_json_line(o.file, r));
+    std::string line = report_json_line(o.file, r);
+    if (o.choices && r.error.empty()) {
+      // {"class name": "node name"} for every extracted class, appended to the line.
+      nlohmann::ordered_json chosen = nlohmann::ordered_json::object();
+      for (ClassId c = 0; c < problem.num_classes(); ++c)
+        if (r.extraction.choice[c] != kNoNode)
+          chosen[problem.class_name(c)] = problem.node_name(r.extraction.choice[c]);
+      line.pop_back();
+      line += ",\"choice\":" + chosen.dump() + "}";
+    }
+    fmt::print("{}\n", line);
     std::fflush(stdout);
     if (!r.error.empty()) {
       fmt::print(stderr, "{}: error: extractor '{}': {}\n", o.file, r.extractor, r.error);
@@ -68,11 +81,12 @@ void add_extract_command(CLI::App& app, Action& action) {
       ->delimiter(',')
       ->check(CLI::IsMember(accepted_extractor_names()))
       ->capture_default_str();
-  cmd->add_option("--time-limit", o->time_limit_s,
-                  "Seconds the exact solvers (ilp, auto) may use")
+  cmd->add_option("--time-limit", o->time_limit_s, "Seconds the exact solvers (ilp, auto) may use")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   cmd->add_flag("--verbose", o->verbose, "Print solver progress on stderr");
+  cmd->add_flag("--choices", o->choices,
+                "Add the chosen node of every extracted class to each line (\"choice\")");
   cmd->callback([o, &action] { action = [o] { return run_extract(*o); }; });
 }
 

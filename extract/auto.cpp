@@ -41,10 +41,10 @@ bool strictly_below(double a, double b) {
 
 // The component being solved, in local indices.
 struct Component {
-  std::vector<ClassId> classes;           // global ids, increasing
-  std::vector<unsigned char> is_root;     // per local class: mandatory
+  std::vector<ClassId> classes;            // global ids, increasing
+  std::vector<unsigned char> is_root;      // per local class: mandatory
   std::vector<std::vector<NodeId>> nodes;  // per local class: usable nodes, cheapest first
-  std::vector<double> min_cost;           // per local class
+  std::vector<double> min_cost;            // per local class
 };
 
 struct ComponentResult {

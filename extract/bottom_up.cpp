@@ -24,11 +24,21 @@ void require_roots_chosen(const ExtractionProblem& p, const std::vector<NodeId>&
 
 std::vector<NodeId> bottom_up_choice(const ExtractionProblem& p) {
   // Tree cost: the node's own cost plus each child's, shared children paid per use.
-  return settle_bottom_up(p, [&p](NodeId n, const SettleState& st) {
+  std::vector<NodeId> choice = settle_bottom_up(p, [&p](NodeId n, const SettleState& st) {
     double cost = p.node_cost(n);
     for (ClassId d : p.children(n)) cost += st.best[d];
     return cost;
   });
+  // Deep sharing overflows tree costs to +inf (they double per layer of a
+  // stack); such classes take the least-depth derivation. Settled classes
+  // only use settled ones, so the mix stays acyclic.
+  std::vector<NodeId> fallback;
+  for (ClassId c = 0; c < p.num_classes(); ++c) {
+    if (choice[c] != kNoNode) continue;
+    if (fallback.empty()) fallback = derivable_choice(p);
+    choice[c] = fallback[c];
+  }
+  return choice;
 }
 
 std::vector<NodeId> derivable_choice(const ExtractionProblem& p) {

@@ -48,8 +48,8 @@ std::vector<unsigned char> reachable_classes(const ExtractionProblem& p,
 // Classes every choice for `c` reaches within `depth` steps (c included),
 // sorted: {c} plus the intersection, over c's usable nodes, of what each
 // node's children reach within depth - 1.
-std::vector<ClassId> must_reach(const ExtractionProblem& p, const std::vector<unsigned char>& usable,
-                                ClassId c, int depth) {
+std::vector<ClassId> must_reach(const ExtractionProblem& p,
+                                const std::vector<unsigned char>& usable, ClassId c, int depth) {
   std::vector<ClassId> out{c};
   if (depth == 0) return out;
   bool first = true;
@@ -145,6 +145,61 @@ ClassId find_root(std::vector<ClassId>& parent, ClassId x) {
 }
 
 }  // namespace
+
+std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p) {
+  // Iterative Tarjan; a frame walks the children of every node of its class.
+  const std::size_t nc = p.num_classes();
+  constexpr std::uint32_t kUnvisited = static_cast<std::uint32_t>(-1);
+  std::vector<std::uint32_t> index(nc, kUnvisited), low(nc, 0), comp(nc, kUnvisited);
+  std::vector<ClassId> tarjan;
+  struct Frame {
+    ClassId c;
+    std::size_t node, child;
+  };
+  std::vector<Frame> dfs;
+  std::uint32_t counter = 0, next_comp = 0;
+  for (ClassId s = 0; s < nc; ++s) {
+    if (index[s] != kUnvisited) continue;
+    index[s] = low[s] = counter++;
+    tarjan.push_back(s);
+    dfs.push_back({s, 0, 0});
+    while (!dfs.empty()) {
+      Frame& f = dfs.back();
+      const auto nodes = p.class_nodes(f.c);
+      bool descended = false;
+      while (f.node < nodes.size() && !descended) {
+        const auto kids = p.children(nodes[f.node]);
+        if (f.child >= kids.size()) {
+          ++f.node;
+          f.child = 0;
+          continue;
+        }
+        const ClassId d = kids[f.child++];
+        if (index[d] == kUnvisited) {
+          index[d] = low[d] = counter++;
+          tarjan.push_back(d);
+          dfs.push_back({d, 0, 0});
+          descended = true;
+        } else if (comp[d] == kUnvisited) {  // on the Tarjan stack
+          low[f.c] = std::min(low[f.c], index[d]);
+        }
+      }
+      if (descended) continue;
+      const ClassId c = f.c;
+      dfs.pop_back();
+      if (!dfs.empty()) low[dfs.back().c] = std::min(low[dfs.back().c], low[c]);
+      if (low[c] != index[c]) continue;
+      ClassId x;
+      do {
+        x = tarjan.back();
+        tarjan.pop_back();
+        comp[x] = next_comp;
+      } while (x != c);
+      ++next_comp;
+    }
+  }
+  return comp;
+}
 
 Decomposition decompose(const ExtractionProblem& p, const std::vector<NodeId>& derivable) {
   Decomposition d;

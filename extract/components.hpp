@@ -26,6 +26,7 @@
 // A node is USABLE when it can be part of some acyclic extraction at all:
 // every child class has a finite derivation and none is its own class.
 #pragma once
+#include <cstdint>
 #include <vector>
 
 #include "extract/problem.hpp"
@@ -33,13 +34,19 @@
 namespace eqfuse {
 
 struct Decomposition {
-  std::vector<unsigned char> usable;          // per node
-  std::vector<unsigned char> reachable;       // per class: reachable from a root via usable nodes
-  std::vector<unsigned char> mandatory;       // per class
-  std::vector<NodeId> free;                   // per class: its cost-0 node, or kNoNode
-  std::vector<int> component;                 // per class: index into members, -1 if unreachable or free
+  std::vector<unsigned char> usable;     // per node
+  std::vector<unsigned char> reachable;  // per class: reachable from a root via usable nodes
+  std::vector<unsigned char> mandatory;  // per class
+  std::vector<NodeId> free;              // per class: its cost-0 node, or kNoNode
+  std::vector<int> component;            // per class: index into members, -1 if unreachable or free
   std::vector<std::vector<ClassId>> members;  // per component, classes in increasing id
 };
+
+// Strongly connected components of the class graph (an edge from a class to
+// every child class of each of its nodes): the id of each class's component.
+// Two classes can only ever lie on a common cycle of an extraction when
+// they share an id; e-graphs without cyclic rewrites have one class per id.
+std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p);
 
 // `derivable` is a choice with a node for every class that has a finite
 // acyclic derivation (extract_detail::derivable_choice).

@@ -27,9 +27,9 @@ using EnodeCostFn = std::function<double(Id node)>;
 
 struct EGraphProblem {
   ExtractionProblem problem;
-  std::vector<Id> enode_of;                          // problem NodeId -> e-graph node id
-  std::vector<Id> eclass_of;                         // problem ClassId -> canonical e-class
-  absl::flat_hash_map<Id, ClassId> problem_class;    // canonical e-class -> problem ClassId
+  std::vector<Id> enode_of;                        // problem NodeId -> e-graph node id
+  std::vector<Id> eclass_of;                       // problem ClassId -> canonical e-class
+  absl::flat_hash_map<Id, ClassId> problem_class;  // canonical e-class -> problem ClassId
   // The e-graph node chosen for canonical class `cls`, or kNoId.
   Id chosen_node(const Extraction& x, Id cls) const;
 };

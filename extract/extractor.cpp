@@ -2,8 +2,8 @@
 // reach, the name -> algorithm dispatch and the run_extractors() driver.
 #include "extract/extractor.hpp"
 
-#include <chrono>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -95,7 +95,7 @@ Extraction finish_extraction(const ExtractionProblem& p, std::vector<NodeId> cho
 
 const std::vector<std::string>& extractor_names() {
   static const std::vector<std::string> names = {"bottom-up", "greedy-dag", "faster-greedy-dag",
-                                                  "ilp", "auto"};
+                                                 "ilp", "auto"};
   return names;
 }
 

@@ -31,7 +31,7 @@ struct ExtractOptions {
   bool local_improvement = true;
   // greedy-dag: work budget of the improvement pass, in multiples of the
   // problem size (see improve_dag_cost).
-  double improve_work = 3.0;
+  double improve_work = 10.0;
   // greedy-dag: work budget of the faster-greedy-dag start, in set entries
   // per problem element (it is skipped when the budget runs out).
   double reference_greedy_work = 64.0;

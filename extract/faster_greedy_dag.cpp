@@ -32,7 +32,7 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct CostSet {
-  std::vector<std::pair<ClassId, double>> entries;  // sorted by class
+  std::vector<std::pair<ClassId, double>> entries;  // class -> cost, in insertion order
   double total = kInf;
   NodeId choice = kNoNode;
 };
@@ -40,8 +40,12 @@ struct CostSet {
 class FasterGreedyDag {
  public:
   FasterGreedyDag(const ExtractionProblem& p, std::size_t budget)
-      : p_(p), budget_(budget), sets_(p.num_classes()), pos_(p.num_classes(), 0),
-        stamp_(p.num_classes(), 0), queued_cost_(p.num_nodes(), kInf) {}
+      : p_(p),
+        budget_(budget),
+        sets_(p.num_classes()),
+        pos_(p.num_classes(), 0),
+        stamp_(p.num_classes(), 0),
+        queued_cost_(p.num_nodes(), kInf) {}
 
   // The choice per class (kNoNode where no set was found), or an empty
   // vector when the work budget ran out.
@@ -53,10 +57,13 @@ class FasterGreedyDag {
       queue_.pop();
       queued_cost_[n] = kInf;
       const ClassId c = p_.node_class(n);
-      CostSet s = cost_set(n, sets_[c].total);
+      // The candidate set is built in scratch_ and copied only when it wins.
+      const double total = candidate(n, sets_[c].total);
       if (work_ > budget_) return {};
-      if (!(s.total < sets_[c].total)) continue;
-      sets_[c] = std::move(s);
+      if (!(total < sets_[c].total)) continue;
+      sets_[c].entries.assign(scratch_.begin(), scratch_.end());
+      sets_[c].total = total;
+      sets_[c].choice = n;
       for (NodeId parent : p_.parents(c))
         if (all_children_have_sets(parent)) push(parent);
     }
@@ -81,56 +88,54 @@ class FasterGreedyDag {
     return true;
   }
 
-  CostSet cost_set(NodeId n, double best) {
+  // The total of node n's cost set, left in scratch_; +inf for the
+  // published algorithm's "junk" cases (a child is the node's own class, a
+  // one-child node that cannot beat `best`, a set that already holds the
+  // node's class).
+  double candidate(NodeId n, double best) {
     const ClassId c = p_.node_class(n);
-    CostSet out;
-    out.choice = n;
+    scratch_.clear();
     if (p_.children(n).empty()) {
-      out.entries.emplace_back(c, p_.node_cost(n));
-      out.total = p_.node_cost(n);
-      return out;
+      scratch_.emplace_back(c, p_.node_cost(n));
+      return p_.node_cost(n);
     }
     kids_.assign(p_.children(n).begin(), p_.children(n).end());
     std::sort(kids_.begin(), kids_.end());
     kids_.erase(std::unique(kids_.begin(), kids_.end()), kids_.end());
-    if (std::binary_search(kids_.begin(), kids_.end(), c)) return out;  // self-loop: junk
-    if (kids_.size() == 1 && p_.node_cost(n) + sets_[kids_[0]].total > best) return out;
+    if (std::binary_search(kids_.begin(), kids_.end(), c)) return kInf;
+    if (kids_.size() == 1 && p_.node_cost(n) + sets_[kids_[0]].total > best) return kInf;
     // The biggest child set first, then the others in class order; a class
     // met again takes the later entry.
-    const ClassId biggest = *std::max_element(kids_.begin(), kids_.end(), [&](ClassId a, ClassId b) {
-      return sets_[a].entries.size() < sets_[b].entries.size();
-    });
+    const ClassId biggest = *std::max_element(
+        kids_.begin(), kids_.end(),
+        [&](ClassId a, ClassId b) { return sets_[a].entries.size() < sets_[b].entries.size(); });
     ++epoch_;
     auto insert = [&](ClassId key, double value) {
       ++work_;
       if (stamp_[key] == epoch_) {
-        out.entries[pos_[key]].second = value;
+        scratch_[pos_[key]].second = value;
         return;
       }
       stamp_[key] = epoch_;
-      pos_[key] = static_cast<std::uint32_t>(out.entries.size());
-      out.entries.emplace_back(key, value);
+      pos_[key] = static_cast<std::uint32_t>(scratch_.size());
+      scratch_.emplace_back(key, value);
     };
     for (const auto& [key, value] : sets_[biggest].entries) insert(key, value);
     for (ClassId d : kids_)
       if (d != biggest)
         for (const auto& [key, value] : sets_[d].entries) insert(key, value);
-    const bool contains = stamp_[c] == epoch_;
+    if (stamp_[c] == epoch_) return kInf;
     insert(c, p_.node_cost(n));
-    std::sort(out.entries.begin(), out.entries.end());
-    if (contains) {
-      out.entries.clear();
-      return out;
-    }
-    out.total = 0;
-    for (const auto& e : out.entries) out.total += e.second;
-    return out;
+    double total = 0;
+    for (const auto& e : scratch_) total += e.second;
+    return total;
   }
 
   const ExtractionProblem& p_;
   std::size_t budget_;
   std::size_t work_ = 0;
   std::vector<CostSet> sets_;
+  std::vector<std::pair<ClassId, double>> scratch_;
   std::vector<std::uint32_t> pos_, stamp_;
   std::uint32_t epoch_ = 0;
   std::vector<double> queued_cost_;

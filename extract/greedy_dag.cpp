@@ -19,37 +19,74 @@
 #include <algorithm>
 #include <limits>
 
+#include "extract/components.hpp"
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
 
 namespace eqfuse {
 namespace extract_detail {
+namespace {
+
+double estimated_union_cost(const ExtractionProblem& p, NodeId n, const SettleState& st) {
+  ClassId dearest = p.children(n)[0];
+  for (ClassId d : p.children(n))
+    if (st.best[d] > st.best[dearest]) dearest = d;
+  double cost = st.best[dearest];
+  const auto kids = p.children(n);
+  for (std::size_t i = 0; i < kids.size(); ++i)
+    if (kids[i] != dearest &&
+        std::find(kids.begin(), kids.begin() + i, kids[i]) == kids.begin() + i)
+      cost += p.node_cost(st.choice[kids[i]]);
+  return cost;
+}
+
+}  // namespace
 
 std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
   const std::size_t nc = p.num_classes();
   std::vector<std::uint32_t> stamp(nc, 0), set_stamp(nc, 0);
   std::uint32_t epoch = 0, set_epoch = 0;
   std::vector<std::vector<ClassId>> set_of(nc);  // materialised sets of settled classes
-  std::vector<unsigned char> has_set(nc, 0);
+  std::vector<unsigned char> has_set(nc, 0), too_big(nc, 0);
   std::vector<ClassId> stack;
+  // Sets of deep graphs grow with depth (a stack of layers: every layer's
+  // set holds all layers below), so materialising them all is quadratic in
+  // time and memory. Set entries made or copied are budgeted in total and
+  // per set; a union that would need a set beyond the budget is estimated.
+  const std::size_t total_budget = 64 * (p.num_nodes() + nc);
+  constexpr std::size_t kMaxSetSize = 4096;
+  std::size_t used = 0;
 
   // The set of a settled class is exactly what its chosen node reaches, so it
   // is only materialised when a node with several children needs it (chains
-  // of one-child nodes never do), reusing the sets already materialised below.
+  // of one-child nodes never do), reusing the sets already materialised
+  // below. Null when it is over the budget.
   auto class_set = [&](ClassId d,
-                       const std::vector<NodeId>& choice) -> const std::vector<ClassId>& {
-    if (has_set[d]) return set_of[d];
+                       const std::vector<NodeId>& choice) -> const std::vector<ClassId>* {
+    if (has_set[d]) return &set_of[d];
+    if (too_big[d]) return nullptr;
     ++set_epoch;
     auto& out = set_of[d];
+    auto give_up = [&]() -> const std::vector<ClassId>* {
+      std::vector<ClassId>().swap(out);
+      too_big[d] = 1;
+      return nullptr;
+    };
+    auto add = [&](ClassId z) {
+      out.push_back(z);
+      ++used;
+      return out.size() <= kMaxSetSize && used <= total_budget;
+    };
     stack.assign(1, d);
     set_stamp[d] = set_epoch;
     while (!stack.empty()) {
       const ClassId x = stack.back();
       stack.pop_back();
-      out.push_back(x);
+      if (!add(x)) return give_up();
       for (ClassId y : p.children(choice[x])) {
         if (set_stamp[y] == set_epoch) continue;
         set_stamp[y] = set_epoch;
+        if (too_big[y]) return give_up();
         if (!has_set[y]) {
           stack.push_back(y);
           continue;
@@ -57,22 +94,27 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
         for (ClassId z : set_of[y])
           if (z == y || set_stamp[z] != set_epoch) {
             set_stamp[z] = set_epoch;
-            out.push_back(z);
+            if (!add(z)) return give_up();
           }
       }
     }
     has_set[d] = 1;
-    return out;
+    return &out;
   };
-  auto union_cost = [&](NodeId n, const std::vector<NodeId>& choice) {
+  // The cost of the union of the children's sets. Over the budget it is
+  // estimated as the dearest child's set plus the other children's own
+  // nodes (as if everything below them were shared).
+  auto union_cost = [&](NodeId n, const SettleState& st) {
     ++epoch;
     double cost = 0;
     for (ClassId d : p.children(n)) {
       if (stamp[d] == epoch) continue;
-      for (ClassId x : class_set(d, choice))
+      const std::vector<ClassId>* set = class_set(d, st.choice);
+      if (set == nullptr) return estimated_union_cost(p, n, st);
+      for (ClassId x : *set)
         if (stamp[x] != epoch) {
           stamp[x] = epoch;
-          cost += p.node_cost(choice[x]);
+          cost += p.node_cost(st.choice[x]);
         }
     }
     return cost;
@@ -90,7 +132,7 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p) {
       one_child = one_child && d == kids[0];
     }
     if (!(p.node_cost(n) + lower < st.best[c])) return kSkip;  // cannot improve
-    return p.node_cost(n) + (one_child ? lower : union_cost(n, st.choice));
+    return p.node_cost(n) + (one_child ? lower : union_cost(n, st));
   });
 }
 
@@ -101,7 +143,11 @@ namespace {
 class MoveEvaluator {
  public:
   MoveEvaluator(const ExtractionProblem& p, std::vector<NodeId> choice)
-      : p_(p), choice_(std::move(choice)), ref_(p.num_classes(), 0), rank_(p.num_classes(), 0) {
+      : p_(p),
+        choice_(std::move(choice)),
+        ref_(p.num_classes(), 0),
+        rank_(p.num_classes(), 0),
+        scc_(strongly_connected_classes(p)) {
     for (ClassId r : p_.roots()) inc(r);
     undo_.clear();
     revived_.clear();
@@ -118,7 +164,8 @@ class MoveEvaluator {
     bool needs_search = false;
     for (ClassId d : p_.children(b)) {
       if (choice_[d] == kNoNode || d == c) return false;
-      if (rank_[d] >= rank_[c]) needs_search = true;
+      // Only a class of c's strongly connected component can lead back to c.
+      if (scc_[d] == scc_[c] && rank_[d] >= rank_[c]) needs_search = true;
     }
     if (!needs_search) return true;
     // Ranks fall along chosen edges, so a path back to c only visits classes
@@ -127,7 +174,7 @@ class MoveEvaluator {
     if (seen_.size() < p_.num_classes()) seen_.assign(p_.num_classes(), 0);
     std::vector<ClassId> stack;
     for (ClassId d : p_.children(b))
-      if (rank_[d] >= rank_[c]) stack.push_back(d);
+      if (scc_[d] == scc_[c] && rank_[d] >= rank_[c]) stack.push_back(d);
     while (!stack.empty()) {
       const ClassId x = stack.back();
       stack.pop_back();
@@ -136,7 +183,7 @@ class MoveEvaluator {
       seen_[x] = epoch_;
       ++work_;
       for (ClassId y : p_.children(choice_[x]))
-        if (rank_[y] >= rank_[c] && seen_[y] != epoch_) stack.push_back(y);
+        if (scc_[y] == scc_[c] && rank_[y] >= rank_[c] && seen_[y] != epoch_) stack.push_back(y);
     }
     return true;
   }
@@ -153,7 +200,7 @@ class MoveEvaluator {
     for (ClassId d : p_.children(b)) inc(d);
     for (ClassId d : p_.children(old)) dec(d);
     for (ClassId d : p_.children(b))
-      if (rank_[d] >= rank_[c]) {
+      if (scc_[d] == scc_[c] && rank_[d] >= rank_[c]) {
         ranks_dirty_ = true;  // recomputed lazily, before the next cycle check
         moves_.back().reranked = true;
         break;
@@ -220,11 +267,13 @@ class MoveEvaluator {
     }
   }
 
-  // Post-order ranks over every class with a choice (children rank lower).
+  // Ranks over every class with a choice: the height above the leaves
+  // (1 + the highest child), so children rank lower. Heights, unlike a DFS
+  // numbering, rank a class nobody uses yet (a fused kernel) below the
+  // classes that could switch to it, so such a move keeps the ranks valid.
   void recompute_ranks() {
     const std::size_t nc = p_.num_classes();
     std::vector<unsigned char> done(nc, 0);
-    std::uint32_t next = 0;
     std::vector<std::pair<ClassId, std::uint32_t>> stack;
     for (ClassId s = 0; s < nc; ++s) {
       if (done[s] || choice_[s] == kNoNode) continue;
@@ -234,7 +283,9 @@ class MoveEvaluator {
         auto& [c, i] = stack.back();
         const auto kids = p_.children(choice_[c]);
         if (i == kids.size()) {
-          rank_[c] = next++;
+          std::uint32_t height = 0;
+          for (ClassId d : kids) height = std::max(height, rank_[d] + 1);
+          rank_[c] = height;
           stack.pop_back();
           continue;
         }
@@ -253,6 +304,7 @@ class MoveEvaluator {
   std::vector<NodeId> choice_;
   std::vector<std::uint32_t> ref_;
   std::vector<std::uint32_t> rank_;
+  std::vector<std::uint32_t> scc_;  // strongly connected component of each class
   std::vector<std::pair<ClassId, std::uint32_t>> undo_;
   std::vector<ClassId> stack_;
   std::vector<std::uint32_t> seen_;
@@ -285,18 +337,27 @@ bool try_group_move(const ExtractionProblem& p, extract_detail::MoveEvaluator& e
                     std::size_t budget) {
   const std::vector<ClassId> revived = ev.revived();
   double total = delta;
-  for (ClassId r : revived)
-    for (NodeId m : p.parents(r)) {
-      if (ev.work() >= budget) break;
-      const ClassId cm = p.node_class(m);
-      if (!ev.live(cm) || ev.choice()[cm] == m || !ev.acyclic_if(cm, m)) continue;
-      const double d = ev.apply(cm, m);
-      if (d < kGain) {
-        total += d;
-      } else {
-        ev.undo();
+  // A follow-up can pay off only after another one (a multi-output kernel
+  // replaces two kernels once all their users have switched), so the
+  // candidates are tried again while a pass accepts something.
+  constexpr int kPasses = 4;
+  bool accepted = true;
+  for (int pass = 0; pass < kPasses && accepted; ++pass) {
+    accepted = false;
+    for (ClassId r : revived)
+      for (NodeId m : p.parents(r)) {
+        if (ev.work() >= budget) break;
+        const ClassId cm = p.node_class(m);
+        if (!ev.live(cm) || ev.choice()[cm] == m || !ev.acyclic_if(cm, m)) continue;
+        const double d = ev.apply(cm, m);
+        if (d < kGain) {
+          total += d;
+          accepted = true;
+        } else {
+          ev.undo();
+        }
       }
-    }
+  }
   if (total < kGain) {
     ev.commit();
     return true;
@@ -352,9 +413,19 @@ Extraction extract_greedy_dag(const ExtractionProblem& p, const ExtractOptions& 
       start_cost = cost;
     }
   };
+  const std::vector<NodeId> greedy = start;
   consider(extract_detail::bottom_up_choice(p));
   consider(extract_detail::faster_greedy_dag_choice(p, opt.reference_greedy_work));
-  if (!opt.initial.empty()) consider(opt.initial);
+  if (opt.initial.size() == p.num_classes()) {
+    // The initial choice covers only what it reaches; the local search needs
+    // a node for every class it may switch to. Filling the rest with the
+    // greedy choice keeps it acyclic: an initial class never points to a
+    // class the initial choice leaves out.
+    std::vector<NodeId> completed = opt.initial;
+    for (ClassId c = 0; c < p.num_classes(); ++c)
+      if (completed[c] == kNoNode) completed[c] = greedy[c];
+    consider(std::move(completed));
+  }
   if (opt.local_improvement) start = improve_dag_cost(p, std::move(start), opt.improve_work);
   return finish_extraction(p, std::move(start));
 }

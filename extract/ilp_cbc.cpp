@@ -264,8 +264,7 @@ SolveOutcome solve_in_process(const Columns& cols, const RowSet& rows, const Mip
   if (!mip_start.empty()) {
     std::vector<int> all(mip_start.size());
     std::iota(all.begin(), all.end(), 0);
-    Cbc_setMIPStartI(model.get(), static_cast<int>(mip_start.size()), all.data(),
-                     mip_start.data());
+    Cbc_setMIPStartI(model.get(), static_cast<int>(mip_start.size()), all.data(), mip_start.data());
   }
   Cbc_solve(model.get());
   SolveOutcome out;
@@ -540,8 +539,8 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   double bound = 0;
   best.stopped_by = "time limit";
   while (deadline.remaining_s() > 0.2) {
-    const SolveOutcome out = solve(cols, rows, mip_start(best.choice), deadline.remaining_s(),
-                                   opt.verbose);
+    const SolveOutcome out =
+        solve(cols, rows, mip_start(best.choice), deadline.remaining_s(), opt.verbose);
     if (opt.verbose)
       std::fprintf(stderr, "ilp: solve done, %.1f s left, solution %d, proven %d, bound %.9g\n",
                    deadline.remaining_s(), out.has_solution, out.proven_optimal, out.best_bound);
@@ -561,9 +560,10 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       // CBC's optimum is trusted only when the decoded extraction costs what
       // the model says and nothing known is cheaper.
       const bool consistent = e.dag_cost <= model_objective(out.values) + tolerance(e.dag_cost);
-      const bool proven = out.proven_optimal && consistent &&
-                          best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
-      if (e.dag_cost < best.dag_cost || (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
+      const bool proven =
+          out.proven_optimal && consistent && best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
+      if (e.dag_cost < best.dag_cost ||
+          (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
         best = std::move(e);
       if (proven) {
         best.optimal = true;

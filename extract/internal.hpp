@@ -68,7 +68,8 @@ std::vector<NodeId> settle_bottom_up(const ExtractionProblem& p, Price&& price) 
 }
 
 // Tree-cost-optimal choice for EVERY class that has an acyclic finite
-// derivation (kNoNode for the others). Acyclic over all classes, not only
+// derivation (kNoNode for the others); classes whose tree cost overflows
+// take their least-depth derivation. Acyclic over all classes, not only
 // the reachable ones: each class's node uses only classes settled before it.
 std::vector<NodeId> bottom_up_choice(const ExtractionProblem& p);
 

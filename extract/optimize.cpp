@@ -96,7 +96,9 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   stats.extraction_optimal = st.extraction.optimal;
   stats.extraction_gap = optimality_gap(st.extraction);
   stats.extraction_stopped_by = st.extraction.stopped_by;
-  if (st.extraction.kept_initial) stats.kept_input = "no cheaper graph found by the extractor";
+  if (!eo.initial.empty() &&
+      !(st.extraction.dag_cost < dag_cost(st.problem.problem, eo.initial) - 1e-9))
+    stats.kept_input = fmt::format("no cheaper graph found by {}", opt.extractor);
 }
 
 void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& stats) {
@@ -145,8 +147,8 @@ void keep_input_if_costlier(OptimizeResult& result, OptimizeState& st, const Gra
   const double before = result.before.total_us, after = result.after.total_us;
   if (!(after > before + 1e-9 * std::max(1.0, before))) return;
   // Explanations and fusion credit then describe the input's own nodes.
-  st.extraction = finish_extraction(st.problem.problem,
-                                    input_choice(st.problem, st.input_node_ids));
+  st.extraction =
+      finish_extraction(st.problem.problem, input_choice(st.problem, st.input_node_ids));
   result.graph = input;
   result.after = graph_cost(input, reg, *st.model);
   result.reinplace_log = {};
@@ -154,8 +156,8 @@ void keep_input_if_costlier(OptimizeResult& result, OptimizeState& st, const Gra
   s.reinplace_ran = false;
   s.reinplaced_nodes = s.removed_copies = 0;
   s.reinplace_saved_bytes = 0;
-  s.kept_input = fmt::format("the optimized graph modeled {:.1f} us > the input's {:.1f} us",
-                             after, before);
+  s.kept_input =
+      fmt::format("the optimized graph modeled {:.1f} us > the input's {:.1f} us", after, before);
 }
 
 // TorchAir's aclgraph pipeline runs the reinplace passes after fusion; so
@@ -255,7 +257,8 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.cost_before_us = result.before.total_us;
   stats.cost_after_us = result.after.total_us;
   rule_stats(*st, opt.rules, stats);
-  if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats, st->problem.problem);
+  if (!opt.dump_dir.empty())
+    write_dumps(opt.dump_dir, input, result.graph, reg, stats, st->problem.problem);
   result.state = std::move(st);
   return result;
 }

@@ -601,9 +601,14 @@ class Emitter {
     return a;
   }
 
+  // `base`, else `base_k` for the smallest k whose name is free. Names are
+  // never released, so the smallest free k only grows: the search resumes
+  // where it stopped for the same base (linear in the names made, not
+  // quadratic).
   std::string fresh_name(const std::string& base) {
     std::string name = base;
-    for (int k = 1; used_names_.contains(name); ++k) name = fmt::format("{}_{}", base, k);
+    int& k = next_suffix_[base];
+    while (used_names_.contains(name)) name = fmt::format("{}_{}", base, ++k);
     used_names_.insert(name);
     return name;
   }
@@ -627,8 +632,9 @@ class Emitter {
   absl::flat_hash_map<Id, int32_t> first_input_in_class_;
   std::vector<ScopeRegion> regions_;
 
-  absl::flat_hash_map<Id, Id> chosen_;  // needed class -> chosen e-node
-  std::vector<Id> needed_;              // children before parents
+  absl::flat_hash_map<std::string, int> next_suffix_;  // fresh_name's resume point per base
+  absl::flat_hash_map<Id, Id> chosen_;                 // needed class -> chosen e-node
+  std::vector<Id> needed_;                             // children before parents
 
   std::vector<Item> items_;
   absl::flat_hash_map<Id, int32_t> item_of_class_;

@@ -41,8 +41,8 @@ struct EmitRequest {
   const EGraph& g;
   const TensorAnalysis& types;
   const OpRegistry& reg;
-  const Graph& input;          // the graph that was loaded (names, order, placeholders)
-  const LoadedEGraph& loaded;  // its classes and roots
+  const Graph& input;                // the graph that was loaded (names, order, placeholders)
+  const LoadedEGraph& loaded;        // its classes and roots
   std::function<Id(Id cls)> chosen;  // canonical class -> chosen e-graph node id
 };
 
