@@ -445,6 +445,11 @@ std::string explanation_to_html(const ExplainReport& rep, const Graph& before, c
   out += fmt::format("<p>{} on {}: modeled {:.1f} µs &rarr; {:.1f} µs, {} fused kernel(s)</p>\n",
                      escape_html(rep.mode), escape_html(rep.device), rep.cost_before_us,
                      rep.cost_after_us, rep.chosen.size());
+  out += fmt::format("<p>extraction: {} ({})</p>\n", escape_html(rep.extractor),
+                     escape_html(rep.extraction_quality));
+  if (!rep.kept_input.empty())
+    out += fmt::format("<p><strong>kept the input graph:</strong> {}</p>\n",
+                       escape_html(rep.kept_input));
   out += graph_section("Before", graph_to_dot(before, before_links, "before"),
                        legend(before_links, true), options);
   out += graph_section("After", graph_to_dot(after, after_links, "after"),

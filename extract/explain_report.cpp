@@ -525,6 +525,9 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   rep.device = r.stats.device;
   rep.cost_before_us = r.stats.cost_before_us;
   rep.cost_after_us = r.stats.cost_after_us;
+  rep.extractor = r.stats.extractor;
+  rep.extraction_quality = extraction_quality(r.stats);
+  rep.kept_input = r.stats.kept_input;
   rep.rules = r.stats.rules;
   rep.chosen = chosen_fusions(c, options);
   for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
@@ -595,6 +598,8 @@ bool is_fusion_rule(const ExplainReport& rep, const std::string& rule) {
 std::string format_explanation_text(const ExplainReport& rep) {
   std::string out = fmt::format("explain: {} on {}, modeled {:.1f} us -> {:.1f} us\n", rep.mode,
                                 rep.device, rep.cost_before_us, rep.cost_after_us);
+  out += fmt::format("extraction: {} ({})\n", rep.extractor, rep.extraction_quality);
+  if (!rep.kept_input.empty()) out += fmt::format("kept the input graph: {}\n", rep.kept_input);
   out += "chosen fusions:\n";
   if (rep.chosen.empty()) out += "  none\n";
   for (const ChosenFusion& c : rep.chosen) out += format_chosen(c);
@@ -699,6 +704,9 @@ std::string explanation_to_json(const ExplainReport& rep) {
   j["device"] = rep.device;
   j["cost_before_us"] = rep.cost_before_us;
   j["cost_after_us"] = rep.cost_after_us;
+  j["extraction"] = {{"extractor", rep.extractor},
+                     {"quality", rep.extraction_quality},
+                     {"kept_input", rep.kept_input}};
   j["chosen"] = OJson::array();
   for (const ChosenFusion& c : rep.chosen) j["chosen"].push_back(chosen_json(c));
   j["not_chosen"] = OJson::array();

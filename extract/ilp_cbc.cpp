@@ -229,6 +229,7 @@ struct SolveOutcome {
   bool has_solution = false;
   bool proven_optimal = false;
   double best_bound = 0;  // CBC's best possible objective (a lower bound), 0 if unknown
+  bool crashed = false;   // the solver process died (not killed at the deadline)
   std::vector<double> values;
 };
 
@@ -339,6 +340,7 @@ SolveOutcome solve(const Columns& cols, const RowSet& rows, const MipStart& star
   const std::size_t expected = (3 + cols.obj.size()) * sizeof(double);
   if (killed || !WIFEXITED(status) || buf.size() < 3 * sizeof(double)) {
     if (verbose) std::fprintf(stderr, "ilp: CBC child %s\n", killed ? "killed" : "failed");
+    out.crashed = !killed;
     return out;
   }
   std::vector<double> msg(buf.size() / sizeof(double));
@@ -547,7 +549,10 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
     // The model without the cuts still to come is a relaxation: its bound
     // holds for the acyclic problem too.
     bound = std::max(bound, out.best_bound);
-    if (!out.has_solution) break;
+    if (!out.has_solution) {
+      if (out.crashed) best.stopped_by = "solver failed: the CBC process exited abnormally";
+      break;
+    }
     std::vector<NodeId> choice(p.num_classes(), kNoNode);
     for (std::size_t i = 0; i < red.classes.size(); ++i) {
       const ClassId c = red.classes[i];

@@ -263,8 +263,6 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   return result;
 }
 
-// "proven optimal", or the gap to the best lower bound and what stopped the
-// search early.
 std::string extraction_quality(const OptimizeStats& s) {
   std::string out = s.extraction_optimal
                         ? "proven optimal"

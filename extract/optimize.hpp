@@ -114,6 +114,10 @@ void apply_config_json(OptimizeOptions& options, std::string_view text, std::str
 // The stderr summary of `eqfuse optimize` (kernels, modeled time, fusions,
 // stop reason, phase times), several lines ending with '\n'.
 std::string format_summary(const OptimizeStats& s);
+// How good the extraction is known to be: "proven optimal", or "not proven
+// optimal, within 0.31% of a lower bound" / "..., no lower bound", then
+// "; stopped by time limit" when a limit cut the search short.
+std::string extraction_quality(const OptimizeStats& s);
 // The --stats-json object (keys: docs/cli.md).
 std::string stats_to_json(const OptimizeStats& s);
 
