@@ -6,6 +6,7 @@
 // already optimized graph: the cost `--explain` adds on top of optimize.
 #include <benchmark/benchmark.h>
 
+#include "bench/workloads/decoder_stack.hpp"
 #include "extract/explain_report.hpp"
 #include "extract/optimize.hpp"
 #include "graph/load.hpp"
@@ -28,18 +29,23 @@ Graph deepseek_stack(int layers) {
   return stack_layers(layer(), layers, {{"arg1_1", 2}, {"arg2_1", 2}});
 }
 
-void run(benchmark::State& state, const Graph& g) {
-  double before = 0, after = 0;
-  const OptimizeOptions options;  // defaults, named (GCC 12 false positive on a temporary)
+void run(benchmark::State& state, const Graph& g, const std::string& extractor = "auto") {
+  OptimizeOptions options;
+  options.extractor = extractor;
+  OptimizeStats stats;
   for (auto _ : state) {
     OptimizeResult r = optimize_graph(g, reg(), options);
-    before = r.stats.cost_before_us;
-    after = r.stats.cost_after_us;
+    stats = r.stats;
     benchmark::DoNotOptimize(r.graph);
   }
   state.counters["nodes"] = static_cast<double>(g.size());
-  state.counters["cost_before_us"] = before;
-  state.counters["cost_after_us"] = after;
+  state.counters["cost_before_us"] = stats.cost_before_us;
+  state.counters["cost_after_us"] = stats.cost_after_us;
+  state.counters["saving_pct"] = 100.0 * (1.0 - stats.cost_after_us / stats.cost_before_us);
+  state.counters["proven"] = stats.extraction_optimal ? 1 : 0;
+  state.counters["egraph_nodes"] = static_cast<double>(stats.egraph_nodes);
+  for (const char* phase : {"load", "saturate", "extract", "emit", "reinplace"})
+    state.counters[std::string(phase) + "_ms"] = stats.phase_ms[phase];
 }
 
 void BM_OptimizeDeepSeekLayer(benchmark::State& state) {
@@ -50,7 +56,37 @@ BENCHMARK(BM_OptimizeDeepSeekLayer)->Unit(benchmark::kMillisecond);
 void BM_OptimizeDeepSeekStack(benchmark::State& state) {
   run(state, deepseek_stack(static_cast<int>(state.range(0))));
 }
-BENCHMARK(BM_OptimizeDeepSeekStack)->Arg(61)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_OptimizeDeepSeekStack)
+    ->Arg(61)
+    ->Arg(300)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3);
+
+// The same stack with the monolithic exact model, for the optimum the default
+// must reach (issue 13).
+void BM_OptimizeDeepSeekStackIlp(benchmark::State& state) {
+  run(state, deepseek_stack(static_cast<int>(state.range(0))), "ilp");
+}
+BENCHMARK(BM_OptimizeDeepSeekStackIlp)->Arg(61)->Unit(benchmark::kMillisecond)->Iterations(1);
+
+// Quantized decoder blocks (bench/workloads/decoder_stack.hpp), 7 kernels per
+// block: time per block should stay flat from 61 to 4000 blocks.
+void BM_OptimizeDecoderStack(benchmark::State& state) {
+  const auto blocks = static_cast<int>(state.range(0));
+  const std::string fx = workloads::decoder_stack_fx({.blocks = blocks});
+  run(state, load_graph(fx, "decoder_stack.fx", reg()).graph);
+  state.counters["blocks"] = blocks;
+  state.counters["ms_per_block"] = benchmark::Counter(
+      static_cast<double>(blocks),
+      benchmark::Counter::kIsIterationInvariantRate | benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_OptimizeDecoderStack)
+    ->Arg(61)
+    ->Arg(300)
+    ->Arg(1000)
+    ->Arg(4000)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1);
 
 void explain(benchmark::State& state, const Graph& g) {
   OptimizeOptions options;

@@ -45,6 +45,12 @@ constexpr double kNewNodeTieBreakUs = 1e-6;
 void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   RunnerConfig rc;
   rc.limits = opt.limits;
+  // The backoff scheduler bans a rule that matches more than match_limit
+  // times in an iteration, as egg does to stop explosive rules. A fusion
+  // rule matches once per site, so on a whole model a fixed limit bans
+  // ordinary rules and adds iterations (time grows as n log n); the limit
+  // grows with the loaded graph instead.
+  rc.scheduler.match_limit = std::max(rc.scheduler.match_limit, st.egraph->num_nodes());
   Runner runner(*st.egraph, rc);
   st.run = runner.run(st.rules.rewrites);
 }

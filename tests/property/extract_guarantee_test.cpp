@@ -116,7 +116,9 @@ class ModelBuilder {
   std::vector<std::pair<ClassId, NodeId>> input_;
 };
 
-double tolerance(double v) { return 1e-7 * std::max(1.0, std::abs(v)); }
+double tolerance(double v) {
+  return 1e-7 * std::max(1.0, std::abs(v));
+}
 
 TEST(ExtractGuarantee, NoExtractorIsCostlierThanTheInitialExtraction) {
   for (std::uint64_t seed = 0; seed < 40; ++seed) {
