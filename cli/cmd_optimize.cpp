@@ -13,6 +13,7 @@
 
 #include "cli/cli_common.hpp"
 #include "extract/explain_report.hpp"
+#include "extract/extractor.hpp"
 #include "extract/optimize.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
@@ -93,8 +94,12 @@ void add_optimize_command(CLI::App& app, Action& action) {
   cmd->add_option("--input-types", o->input_types,
                   "Input types for untyped dumps, e.g. 'arg0_1=bf16[s0, 4096]', or a file");
   add_toggle_options(cmd, o->toggles);
-  cmd->add_option("--extractor", o->extractor, "tree | greedy-dag | ilp | auto (default)")
-      ->check(CLI::IsMember({"tree", "bottom-up", "greedy-dag", "ilp", "auto"}));
+  std::vector<std::string> extractors = extractor_names();
+  extractors.push_back("tree");
+  cmd->add_option("--extractor", o->extractor,
+                  "tree | greedy-dag | faster-greedy-dag | ilp | auto (default: exact by "
+                  "components)")
+      ->check(CLI::IsMember(extractors));
   cmd->add_option("--time-limit", o->time_limit,
                   "Seconds for saturation and for exact extraction (default 10)");
   cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)");

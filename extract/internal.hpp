@@ -1,6 +1,7 @@
 // Internal helpers shared by the extractor implementations (not part of the
 // public extraction API; include extract/extractor.hpp instead).
 #pragma once
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -92,16 +93,19 @@ void require_roots_chosen(const ExtractionProblem& p, const std::vector<NodeId>&
 
 class Deadline {
  public:
+  // Limits beyond ~30 years mean "none"; NaN or negative ones are already
+  // passed. Clamping keeps the clock arithmetic from overflowing.
   explicit Deadline(double seconds)
       : end_(std::chrono::steady_clock::now() +
              std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                 std::chrono::duration<double>(seconds))) {}
+                 std::chrono::duration<double>(clamp_seconds(seconds)))) {}
   bool passed() const { return std::chrono::steady_clock::now() >= end_; }
   double remaining_s() const {
     return std::chrono::duration<double>(end_ - std::chrono::steady_clock::now()).count();
   }
 
  private:
+  static double clamp_seconds(double s) { return s > 0 ? std::min(s, 1e9) : 0.0; }
   std::chrono::steady_clock::time_point end_;
 };
 
