@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include <Cbc_C_Interface.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -29,6 +30,8 @@ namespace eqfuse {
 namespace {
 
 using extract_detail::Deadline;
+
+constexpr double kMaxSolverCost = 1e20;
 
 // The reduced problem: which nodes may be chosen, which classes matter.
 struct Reduced {
@@ -487,6 +490,17 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   const Deadline deadline(opt.time_limit_s);
   ExtractOptions greedy_opt = opt;
   Extraction best = extract_greedy_dag(p, greedy_opt);  // throws if no extraction exists
+  // CLP asserts (aborting the process) on objective coefficients of 1e25 and
+  // more; such costs are not worth a solver run anyway.
+  double largest_cost = 0;
+  for (NodeId n = 0; n < p.num_nodes(); ++n)
+    largest_cost = std::max(largest_cost, std::abs(p.node_cost(n)));
+  if (!(largest_cost < kMaxSolverCost)) {
+    best.stopped_by = fmt::format(
+        "solver skipped: a node cost of {:g} is beyond what CBC handles (< {:g})", largest_cost,
+        kMaxSolverCost);
+    return best;
+  }
   const auto derivable = extract_detail::derivable_choice(p);
   bool negative_costs = false;
   for (NodeId n = 0; n < p.num_nodes(); ++n) negative_costs = negative_costs || p.node_cost(n) < 0;

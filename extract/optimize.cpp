@@ -104,7 +104,9 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   stats.extraction_stopped_by = st.extraction.stopped_by;
   if (!eo.initial.empty() &&
       !(st.extraction.dag_cost < dag_cost(st.problem.problem, eo.initial) - 1e-9))
-    stats.kept_input = fmt::format("no cheaper graph found by {}", opt.extractor);
+    stats.kept_input = st.extraction.optimal
+                           ? std::string("the input graph is already optimal")
+                           : fmt::format("no cheaper graph found by {}", opt.extractor);
 }
 
 void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& stats) {
