@@ -2,7 +2,9 @@
 # End-to-end scaling of `eqfuse optimize` on the decoder-stack workload
 # (bench/workloads/decoder_stack.hpp), as a user runs it: one process per
 # size, wall time and peak RSS from GNU time, the modeled saving and how the
-# extraction was found from the summary. Prints a Markdown table.
+# extraction was found from the summary. A last row runs the DeepSeek-style
+# example layer stacked 61 times (bench/gen_layer_stack). Prints a Markdown
+# table.
 #
 #   bench/scale_decoder_stack.sh [BUILD_DIR] [BLOCKS...]
 #   bench/scale_decoder_stack.sh build 61 300 1000 4000
@@ -17,14 +19,21 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 echo "| blocks | kernels before -> after | modeled change | extraction | wall (s) | ms per block | peak RSS (MB) |"
 echo "|---:|---|---:|---|---:|---:|---:|"
-for n in "${sizes[@]}"; do
-  "$build/bench/gen_decoder_stack" "$n" > "$tmp/stack.fx"
-  /usr/bin/time -f "%e %M" -o "$tmp/time" "$build/eqfuse" optimize "$tmp/stack.fx" \
+row() {  # LABEL BLOCKS FILE
+  local label="$1" n="$2" file="$3"
+  /usr/bin/time -f "%e %M" -o "$tmp/time" "$build/eqfuse" optimize "$file" \
     -o /dev/null 2> "$tmp/summary"
   read -r wall rss_kb < "$tmp/time"
   kernels="$(sed -n 's/^  kernels *//p' "$tmp/summary")"
   change="$(sed -n 's/.*(\([-+][0-9.]*%\))$/\1/p' "$tmp/summary")"
   extraction="$(sed -n 's/^  extraction *//p' "$tmp/summary")"
   per_block="$(awk -v w="$wall" -v n="$n" 'BEGIN { printf "%.2f", 1000 * w / n }')"
-  echo "| $n | $kernels | $change | $extraction | $wall | $per_block | $((rss_kb / 1024)) |"
+  echo "| $label | $kernels | $change | $extraction | $wall | $per_block | $((rss_kb / 1024)) |"
+}
+for n in "${sizes[@]}"; do
+  "$build/bench/gen_decoder_stack" "$n" > "$tmp/stack.fx"
+  row "$n" "$n" "$tmp/stack.fx"
 done
+here="$(cd "$(dirname "$0")/.." && pwd)"
+"$build/bench/gen_layer_stack" "$here/examples/deepseek_layer.fx" 61 arg1_1=2 arg2_1=2 > "$tmp/ds.fx"
+row "DeepSeek layer x61" 61 "$tmp/ds.fx"

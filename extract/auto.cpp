@@ -34,6 +34,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // not tried on components with more classes than this (its recursion depth).
 constexpr std::size_t kBranchStepBudget = 200'000;
 constexpr std::size_t kBranchMaxClasses = 400;
+// The share of the time limit a component larger than
+// ExtractOptions::auto_exact_max_nodes may spend in CBC.
+constexpr double kLargeComponentShare = 0.2;
 
 bool strictly_below(double a, double b) {
   return a < b - 1e-12 * std::max(1.0, std::abs(b));
@@ -65,43 +68,104 @@ class AutoExtractor {
     const double incumbent_cost = incumbent.dag_cost;
     dec_ = decompose(p_, extract_detail::derivable_choice(p_));
     std::vector<NodeId> choice(p_.num_classes(), kNoNode);
-    std::vector<ComponentResult> results(dec_.members.size());
-    bool all_exact = true, timed_out = false;
-    for (std::size_t k = 0; k < dec_.members.size(); ++k) {
-      const Component comp = make_component(dec_.members[k]);
-      results[k] = solve(comp, incumbent.choice);
-      all_exact = all_exact && results[k].exact;
-      timed_out = timed_out || results[k].timed_out;
-      for (std::size_t i = 0; i < comp.classes.size(); ++i)
-        choice[comp.classes[i]] = results[k].choice[i];
-      for (ClassId c : comp.classes) local_[c] = -1;
-    }
+    results_.assign(dec_.members.size(), {});
+    for (std::size_t k = 0; k < dec_.members.size(); ++k)
+      solve_into(k, incumbent.choice, choice);
     for (ClassId c = 0; c < p_.num_classes(); ++c)
       if (dec_.free[c] != kNoNode) choice[c] = dec_.free[c];
-    const bool reverted = revert_cycles(choice, incumbent.choice);
-    Extraction x = finish_extraction(p_, std::move(choice), all_exact && !reverted);
+    const std::size_t merges = merge_cycles(choice, incumbent.choice);
+    bool all_exact = !reverted_;
+    for (const ComponentResult& r : results_) all_exact = all_exact && r.exact;
+    Extraction x = finish_extraction(p_, std::move(choice), all_exact);
     if (!std::isfinite(x.dag_cost) || strictly_below(incumbent.dag_cost, x.dag_cost))
       x = std::move(incumbent);  // cannot happen when the components are independent
     if (!x.optimal) {
       double bound = 0;
-      for (const ComponentResult& r : results) bound += r.lower_bound;
+      for (const ComponentResult& r : results_) bound += r.lower_bound;
       x.lower_bound = std::min(bound, x.dag_cost);
     }
-    if (timed_out) x.stopped_by = "time limit";
+    for (const ComponentResult& r : results_)
+      if (r.timed_out) x.stopped_by = "time limit";
     if (opt_.verbose) {
-      std::size_t largest = 0, exact = 0;
+      std::size_t largest = 0, exact = 0, live = 0;
       for (const auto& m : dec_.members) largest = std::max(largest, m.size());
-      for (const ComponentResult& r : results) exact += r.exact ? 1 : 0;
+      for (std::size_t k = 0; k < results_.size(); ++k) {
+        if (dec_.members[k].empty()) continue;
+        ++live;
+        exact += results_[k].exact ? 1 : 0;
+      }
       std::fprintf(stderr,
-                   "auto: %zu components (largest %zu classes), %zu solved exactly, cycles %s, "
-                   "incumbent %.6g, result %.6g, bound %.6g\n",
-                   dec_.members.size(), largest, exact, reverted ? "reverted" : "none",
+                   "auto: %zu components (largest %zu classes), %zu solved exactly, %zu merged "
+                   "for cycles%s, incumbent %.6g, result %.6g, bound %.6g\n",
+                   live, largest, exact, merges, reverted_ ? " (some reverted)" : "",
                    incumbent_cost, x.dag_cost, x.lower_bound);
     }
     return x;
   }
 
  private:
+  // Solves component k and writes its choice into the combined one.
+  void solve_into(std::size_t k, const std::vector<NodeId>& incumbent,
+                  std::vector<NodeId>& choice) {
+    const Component comp = make_component(dec_.members[k]);
+    results_[k] = solve(comp, incumbent);
+    for (std::size_t i = 0; i < comp.classes.size(); ++i)
+      choice[comp.classes[i]] = results_[k].choice[i];
+    for (ClassId c : comp.classes) local_[c] = -1;
+  }
+
+  // A cycle of the combined choice runs through several components (each is
+  // acyclic on its own). Those components are merged into one and solved
+  // again, which keeps the result exact; this repeats until no cycle is
+  // left. Returns the number of merges. Should a merged component not be
+  // solvable exactly, the components on the cycle go back to the
+  // incumbent's (acyclic) choices instead and the result is not proven.
+  std::size_t merge_cycles(std::vector<NodeId>& choice, const std::vector<NodeId>& incumbent) {
+    std::size_t merges = 0;
+    const std::size_t max_rounds = dec_.members.size() + 16;
+    for (std::vector<ClassId> cycle = cycle_classes(choice); !cycle.empty();
+         cycle = cycle_classes(choice)) {
+      if (merges == max_rounds) {  // never seen; the incumbent is acyclic as a whole
+        choice = incumbent;
+        reverted_ = true;
+        break;
+      }
+      std::vector<int> on_cycle;
+      for (ClassId c : cycle)
+        if (dec_.component[c] >= 0) on_cycle.push_back(dec_.component[c]);
+      if (opt_.verbose) {
+        std::fprintf(stderr, "auto: cycle through");
+        for (ClassId c : cycle)
+          std::fprintf(stderr, " %s[comp %d%s%s]", p_.class_name(c).c_str(), dec_.component[c],
+                       dec_.mandatory[c] ? ",mandatory" : "", dec_.free[c] != kNoNode ? ",free" : "");
+        std::fprintf(stderr, "\n");
+      }
+      std::sort(on_cycle.begin(), on_cycle.end());
+      on_cycle.erase(std::unique(on_cycle.begin(), on_cycle.end()), on_cycle.end());
+      std::vector<ClassId> merged;
+      for (int k : on_cycle) {
+        merged.insert(merged.end(), dec_.members[k].begin(), dec_.members[k].end());
+        dec_.members[k].clear();
+        results_[k] = ComponentResult{.cost = 0, .lower_bound = 0, .exact = true};
+      }
+      std::sort(merged.begin(), merged.end());
+      const auto k = dec_.members.size();
+      for (ClassId c : merged) dec_.component[c] = static_cast<int>(k);
+      dec_.members.push_back(std::move(merged));
+      results_.emplace_back();
+      ++merges;
+      if (on_cycle.size() > 1) solve_into(k, incumbent, choice);
+      // A cycle left through the merged component and others is merged in
+      // the next round.
+      if (on_cycle.size() <= 1 || !results_[k].exact) {
+        for (ClassId m : dec_.members[k]) choice[m] = incumbent[m];
+        results_[k].exact = false;
+        reverted_ = true;
+      }
+    }
+    return merges;
+  }
+
   Component make_component(const std::vector<ClassId>& members) {
     Component comp;
     comp.classes = members;
@@ -251,7 +315,12 @@ class AutoExtractor {
   void solve_with_ilp(const Component& comp, ComponentResult& best) {
     std::size_t nodes = 0;
     for (const auto& ns : comp.nodes) nodes += ns.size();
-    if (nodes > opt_.auto_exact_max_nodes) return;  // keeps the incumbent's choices
+    // A component beyond auto_exact_max_nodes (e-graphs that do not
+    // decompose) gets a share of the time limit only: the incumbent is
+    // usually close, and optimize should stay fast on such inputs.
+    const double share = nodes > opt_.auto_exact_max_nodes
+                             ? std::max(1.0, kLargeComponentShare * opt_.time_limit_s)
+                             : opt_.time_limit_s;
     ProblemBuilder b;
     for (ClassId c : comp.classes) b.add_class(p_.class_name(c));
     const ClassId outside = b.add_class("outside");
@@ -271,7 +340,8 @@ class AutoExtractor {
     const ExtractionProblem sub = std::move(b).build();
     // Sub-problem node ids follow the order of `original`, after the leaf.
     ExtractOptions so;
-    so.time_limit_s = std::max(0.0, deadline_.remaining_s());
+    so.verbose = opt_.verbose;
+    so.time_limit_s = std::clamp(deadline_.remaining_s(), 0.0, share);
     so.initial.assign(sub.num_classes(), kNoNode);
     so.initial[outside] = 0;
     for (std::size_t i = 0; i < comp.classes.size(); ++i) {
@@ -292,20 +362,6 @@ class AutoExtractor {
       const NodeId s = x.choice[i];
       best.choice[i] = s == kNoNode ? kNoNode : original[s - 1];
     }
-  }
-
-  // Reverts to the incumbent every component on a cycle of the combined
-  // choice, until there is none. True if anything was reverted.
-  bool revert_cycles(std::vector<NodeId>& choice, const std::vector<NodeId>& incumbent) const {
-    bool reverted = false;
-    for (std::vector<ClassId> cycle = cycle_classes(choice); !cycle.empty();
-         cycle = cycle_classes(choice)) {
-      reverted = true;
-      for (ClassId c : cycle)
-        if (dec_.component[c] >= 0)
-          for (ClassId m : dec_.members[dec_.component[c]]) choice[m] = incumbent[m];
-    }
-    return reverted;
   }
 
   // The classes of one cycle among the chosen nodes reached from the roots,
@@ -348,6 +404,8 @@ class AutoExtractor {
   Deadline deadline_;
   Decomposition dec_;
   std::vector<int> local_;  // global class -> index in the current component, or -1
+  std::vector<ComponentResult> results_;  // per component (merged ones emptied)
+  bool reverted_ = false;                 // a component went back to the incumbent
   // Branch-and-bound state.
   std::vector<NodeId> bb_choice_;
   std::vector<unsigned char> bb_reached_, bb_mark_;
@@ -359,6 +417,11 @@ class AutoExtractor {
 }  // namespace
 
 Extraction extract_auto(const ExtractionProblem& p, const ExtractOptions& opt) {
+  // The decomposition needs non-negative costs: with a negative cost, reaching
+  // more classes can pay, so neither "free" classes nor the branch-and-bound
+  // bound hold. Such problems (maxsat encodings) go to the CBC model whole.
+  for (NodeId n = 0; n < p.num_nodes(); ++n)
+    if (p.node_cost(n) < 0) return extract_ilp(p, opt);
   return AutoExtractor(p, opt).run();
 }
 

@@ -38,8 +38,9 @@ struct ExtractOptions {
   // ilp: enforce acyclicity with level variables on the cyclic part of the
   // e-graph from the start (true), or only by lazy cycle cuts (false).
   bool ilp_levels = false;
-  // auto: solve a component with the exact CBC model only when it has at
-  // most this many nodes (smaller ones are solved by branch and bound).
+  // auto: a component with more nodes than this gets at most a fifth of the
+  // time limit (at least 1 s) in the exact CBC model (small components are
+  // solved by branch and bound, others by CBC within the whole limit).
   std::size_t auto_exact_max_nodes = 4000;
   // Print solver progress on stderr.
   bool verbose = false;

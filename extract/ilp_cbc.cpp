@@ -581,6 +581,9 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       const bool consistent = e.dag_cost <= model_objective(out.values) + tolerance(e.dag_cost);
       const bool proven =
           out.proven_optimal && consistent && best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
+      if (opt.verbose)
+        std::fprintf(stderr, "ilp: acyclic solution %.9g (model %.9g), best known %.9g\n",
+                     e.dag_cost, model_objective(out.values), best.dag_cost);
       if (e.dag_cost < best.dag_cost ||
           (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
         best = std::move(e);

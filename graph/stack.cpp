@@ -60,7 +60,6 @@ Graph stack_layers(const Graph& layer, int copies, const std::map<std::string, i
   Node o;
   o.kind = NodeKind::Output;
   o.name = "output";
-  o.target = "output";
   o.args = {Arg::list(std::move(returned), true)};
   out.add(std::move(o));
   return out;
