@@ -1,5 +1,5 @@
-// NpuCostModel: launch overhead + roofline per kernel (spec npu-cost.md
-// §6.1), DAG cost of a graph and the §6.2 two-queue simulation.
+// NpuCostModel: launch overhead + roofline per kernel (docs/reference/npu-cost.md
+// §6.1), DAG cost of a graph and the npu-cost.md §6.2 two-queue simulation.
 #include "cost/cost_model.hpp"
 
 #include <algorithm>
@@ -317,11 +317,11 @@ CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
   if (q.info != nullptr && q.info->traits.kind == OpKind::Free) {
     FreeVerdict v = classify_free_op(q, hints_);
     if (v == FreeVerdict::Free) return {};
-    // §6.1.1 exception: the consumer needs a contiguous input, so the
+    // npu-cost.md §6.1.1 exception: the consumer needs a contiguous input, so the
     // transpose is a copy kernel (reads and writes the tensor once each).
     return kernel_cost(q, KernelClass::Vector, /*flops_per_output=*/0,
                        v == FreeVerdict::Copy
-                           ? "transpose priced as an implicit contiguous copy (spec §6.1.1)"
+                           ? "transpose priced as an implicit contiguous copy (npu-cost.md §6.1.1)"
                            : "transpose priced as an implicit contiguous copy (dims unknown)");
   }
   if (q.info == nullptr) {

@@ -10,13 +10,13 @@
 // analysis facts of its children (query_for_enode, cost/egraph_cost.hpp):
 // the op, the value type of every schema argument and the result type.
 //
-// Formula (docs/cost-model.md, ../shared/spec/npu-cost.md §5-§6):
+// Formula (docs/cost-model.md, docs/reference/npu-cost.md §5-§6):
 //   free ops (schema kind=free: views, reshapes, transposes, expand;
 //   getitem, sym_size, constants, placeholders)  -> 0 µs, no launch;
 //   EXCEPT a transpose/permute/t that changes the memory order (not an
 //   identity permutation, not a swap of size-1 dims): it is priced as the
 //   implicit contiguous copy its consumer needs (a vector kernel moving
-//   2 x its bytes), spec §6.1.1, because an e-node's cost cannot see its
+//   2 x its bytes), npu-cost.md §6.1.1, because an e-node's cost cannot see its
 //   consumer (docs/cost-model.md, "transpose approximation");
 //   every other op is one kernel:
 //     launch(mode) + t_dev_fixed(kind)
@@ -28,7 +28,7 @@
 //   for symbols without a hint) so that costs are numbers.
 // The graph cost is the sum over kernels, each counted once however many
 // users it has, plus the per-graph fixed cost of the mode. GraphCost also
-// carries the §6.2 two-queue simulation (host dispatch overlapping device
+// carries the npu-cost.md §6.2 two-queue simulation (host dispatch overlapping device
 // execution) as a report figure; extraction uses the additive cost.
 #pragma once
 #include <array>
@@ -93,7 +93,7 @@ class CostModel {
   virtual double per_graph_us() const { return 0; }
   virtual std::string describe() const = 0;  // "ascend910b2, reduce-overhead"
   // Whole-graph time of `kernels` (in program order) with host dispatch
-  // and device execution overlapping (spec §6.2). Default: the additive
+  // and device execution overlapping (npu-cost.md §6.2). Default: the additive
   // sum plus per_graph_us().
   virtual double simulate_us(std::span<const CostBreakdown> kernels) const;
 };
@@ -164,7 +164,8 @@ struct GraphCost {
   double memory_us = 0;
   double compute_us = 0;
   double fixed_us = 0;
-  double simulated_us = 0;      // §6.2 two-queue total (report figure, not extracted on)
+  // npu-cost.md §6.2 two-queue total (report figure, not extracted on)
+  double simulated_us = 0;
   std::vector<NodeCost> nodes;  // every call node, in program order
 };
 

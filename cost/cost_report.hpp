@@ -48,7 +48,8 @@ GraphCostDiff compare_graph_costs(const Graph& a, const Graph& b, const OpRegist
                                   const CostModel& model);
 
 // One line per kernel (op, class, bytes, launch/fixed/memory/compute/total µs,
-// note), then the per-graph cost, the additive total and the §6.2 simulation.
+// note), then the per-graph cost, the additive total and the npu-cost.md §6.2
+// simulation.
 std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpRegistry& reg,
                               const CostModel& model);
 // One line per compared kernel (A µs, B µs, delta), then totals.

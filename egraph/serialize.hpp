@@ -5,7 +5,8 @@
 //   std::string json = to_egraph_serialize_json(g, roots, cost_fn);
 //   std::string dot = to_dot(g);
 //
-// JSON layout (see /work/shared/extraction-gym/README.md):
+// JSON layout (egraph-serialize as extraction-gym uses it, github.com/egraphs-good/
+// extraction-gym; samples in tests/data/extraction-gym):
 //   {"nodes": {"n<id>": {"op", "children": [node ids], "eclass": "<class>", "cost"}},
 //    "root_eclasses": ["<class>", ...],
 //    "class_data": {"<class>": {"analysis": "<fact>"}}}   (only with an analysis)

@@ -167,7 +167,8 @@ std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p
       Frame& f = dfs.back();
       const auto nodes = p.class_nodes(f.c);
       bool descended = false;
-      while (f.node < nodes.size() && !descended) {
+      // `descended` first: the push_back below invalidates `f`.
+      while (!descended && f.node < nodes.size()) {
         const auto kids = p.children(nodes[f.node]);
         if (f.child >= kids.size()) {
           ++f.node;

@@ -175,7 +175,8 @@ std::vector<int> class_components(const ExtractionProblem& p, const Reduced& red
       Frame& f = dfs.back();
       const auto nodes = p.class_nodes(f.c);
       bool descended = false;
-      while (f.node < nodes.size() && !descended) {
+      // `descended` first: the push_back below invalidates `f`.
+      while (!descended && f.node < nodes.size()) {
         const NodeId n = nodes[f.node];
         const auto kids = p.children(n);
         if (!red.usable[n] || f.child >= kids.size()) {

@@ -252,8 +252,8 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
     run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
     stats.phase_ms["reinplace"] = ms_since(t0);
   } else if (opt.reinplace.recover_view_inplace) {
-    // TorchAir's _optimize_fx runs it in every mode (spec §1.1 step 3), not
-    // only with the aclgraph reinplace passes.
+    // TorchAir's _optimize_fx runs it in every mode, not only with the
+    // aclgraph reinplace passes (docs/reference/torchair-passes.md §1.1 step 3).
     recover_view_inplace_step(result.graph, reg, opt.reinplace, result.reinplace_log);
   }
 

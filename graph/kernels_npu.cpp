@@ -1,4 +1,4 @@
-// torch_npu ops with their documented math (spec torchair-passes.md §7).
+// torch_npu ops with their documented math (docs/reference/torchair-passes.md §7).
 // Fused ops are computed from their definition (x = x1 + x2, rstd, y,
 // smooth, row max, scale, round) and never by calling the unfused kernels,
 // so an equivalence check between fused and unfused graphs compares two
@@ -197,7 +197,7 @@ void register_norms(KernelTable& t) {
     RmsNormResult r =
         add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
     Tensor y = from_doubles(x1.dtype(), r.shape, r.y);
-    // Spec §7.6: y_fp32 = float32(y), the cast of the x1-dtype output.
+    // torchair-passes.md §7.6: y_fp32 = float32(y), the cast of the x1-dtype output.
     return tuple({y.to(DType::Float32), y, from_doubles(DType::Float32, r.rstd_shape, r.rstd),
                   from_doubles(x1.dtype(), r.shape, r.x)});
   };
@@ -298,7 +298,7 @@ void register_fused_quant(KernelTable& t) {
                                         epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
     round_y_like_unfused(c, x1.dtype(), r);
     QuantTarget target = dynamic_quant_target(c.opt_int("y_dtype"));
-    // Which quantized outputs are produced (spec §7.5).
+    // Which quantized outputs are produced (torchair-passes.md §7.5).
     bool want1 = true, want2 = smooth1 && smooth2;
     if (!c.is_none("output_mask")) {
       std::vector<bool> mask = c.bool_list("output_mask");

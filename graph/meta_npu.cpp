@@ -1,4 +1,4 @@
-// Meta functions for the torch_npu ops of spec torchair-passes.md §7: the
+// Meta functions for the torch_npu ops of docs/reference/torchair-passes.md §7: the
 // rms_norm families (add/cast/quant/dynamic_quant/v2), dynamic quant and
 // quantize, transpose_batchmatmul, kv_rmsnorm_rope_cache, mla_prolog_v3,
 // swiglu, quant_matmul and _npu_dtype_cast (in meta_misc.cpp).

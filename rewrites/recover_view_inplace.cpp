@@ -1,4 +1,4 @@
-// recover_view_inplace_pattern (spec torchair-passes.md §4.2); the pattern
+// recover_view_inplace_pattern (docs/reference/torchair-passes.md §4.2); the pattern
 // and the rewrite are described in rewrites/recover_view_inplace.hpp.
 #include "rewrites/recover_view_inplace.hpp"
 
@@ -50,7 +50,7 @@ struct Match {
   OpId inplace;
 };
 
-// The §4.2 conditions, anchored at a copy_ node.
+// The torchair-passes.md §4.2 conditions, anchored at a copy_ node.
 std::optional<Match> match_at(const Graph& g, const std::vector<std::vector<NodeRef>>& users,
                               NodeRef copy, const OpRegistry& reg, const ViewInplaceTable& table) {
   const Node& c = g.node(copy);

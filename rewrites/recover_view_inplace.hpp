@@ -1,4 +1,4 @@
-// TorchAir's recover_view_inplace_pattern (spec torchair-passes.md §4.2): it
+// TorchAir's recover_view_inplace_pattern (docs/reference/torchair-passes.md §4.2): it
 // undoes functionalization for scatter-like NPU ops that write a view of a
 // graph input. Functionalized, `x.view(...).scatter_update_(...)` becomes
 //

@@ -1,4 +1,4 @@
-// The two reinplace passes (spec torchair-passes.md §6.2–§6.4). Each pass
+// The two reinplace passes (docs/reference/torchair-passes.md §6.2–§6.4). Each pass
 // works on a private copy of the graph: candidates are rewritten in place in
 // the copy (retargeted, uses rewired), deleted nodes are only marked, and the
 // alias analysis is kept current after every change so that later candidates
@@ -321,7 +321,7 @@ int output_of_arg(const InplaceableOp& e, int position) {
   return -1;
 }
 
-// ---- multi-stream check (spec §6.4) -----------------------------------------------------
+// ---- multi-stream check (torchair-passes.md §6.4) ---------------------------------------
 
 void add_users_except_copies(const PassState& st, NodeRef of, NodeRef except,
                              std::vector<NodeRef>& out) {
@@ -810,7 +810,7 @@ void reinplace_generic_input(PassState& st, const Candidate& c, const Epilogues&
   st.checkpoint();
 }
 
-// ---- auto_functionalized (spec §6.1 item 3, §6.3 step 4) -----------------------------------
+// ---- auto_functionalized (torchair-passes.md §6.1 item 3, §6.3 step 4) ---------------------
 //
 // A call `auto_functionalized[_v2](op, ...)` runs the in-place `op` on copies.
 // For each mutable argument (v1) or base (v2) pass B decides whether `op` may

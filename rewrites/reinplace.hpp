@@ -1,5 +1,5 @@
 // The reinplace passes of TorchAir / npugraph_ex's reduce-overhead (aclgraph)
-// mode (spec torchair-passes.md §6), as graph passes over a normalized, typed
+// mode (docs/reference/torchair-passes.md §6), as graph passes over a normalized, typed
 // Graph. They run after extraction, not in the e-graph: they change where
 // results are written, not what is computed.
 //
@@ -52,7 +52,7 @@ struct InplaceableOp {
   std::string inplace;            // "npu::npu_add_rms_norm_v2"
   std::vector<int> mutated_args;  // argument positions (normalized call)
   // One entry per functional output, stated explicitly (never "rewire to the
-  // first mutated arg", the gap of spec §6.2 step 6).
+  // first mutated arg", the gap of torchair-passes.md §6.2 step 6).
   std::vector<OutputProjection> outputs;
 };
 
@@ -63,7 +63,7 @@ std::vector<OutputProjection> projections_by_convention(int functional_outputs,
 
 class InplaceableOpTable {
  public:
-  // TorchAir's `inplaceable_npu_ops` (spec §6.1): npu_kv_rmsnorm_rope_cache_v2,
+  // TorchAir's `inplaceable_npu_ops` (torchair-passes.md §6.1): npu_kv_rmsnorm_rope_cache_v2,
   // npu_mla_prolog_v3, npu_add_rms_norm_v2.
   static InplaceableOpTable defaults();
 
@@ -85,10 +85,11 @@ class InplaceableOpTable {
 // ---- options ------------------------------------------------------------------------
 
 enum class MultiStreamPolicy {
-  // Documented TorchAir behaviour (seed "FX Pass配置功能"): when the graph uses
-  // in-graph multi-stream parallelism, every reinplace pass is skipped.
+  // Documented TorchAir behaviour (docs page "FX Pass配置功能", torchair-passes.md
+  // §6.4): when the graph uses in-graph multi-stream parallelism, every
+  // reinplace pass is skipped.
   SkipGraph,
-  // TorchAir's code path (ReinplaceStreamChecker, spec §6.4): decide node by
+  // TorchAir's code path (ReinplaceStreamChecker, torchair-passes.md §6.4): decide node by
   // node, refusing when the users of a mutated input span several streams.
   PerNode,
 };
@@ -110,7 +111,7 @@ struct ReinplaceOptions {
   // one tensor). On (default): clone such a base; off: TorchAir's behaviour.
   bool check_auto_functionalized_read_aliasing = true;
   InplaceableOpTable table = InplaceableOpTable::defaults();
-  // TorchAir's recover_view_inplace_pattern (spec §4.2), run before the two
+  // TorchAir's recover_view_inplace_pattern (torchair-passes.md §4.2), run before the two
   // passes; TorchAir always runs it (CANN >= 8.3.RC1). The table maps
   // functional ops to their in-place twins (config "view_inplace_ops").
   bool recover_view_inplace = true;
@@ -220,7 +221,7 @@ struct ReinplaceDecision {
   // streams, the aliasing argument, the copy_ epilogue, ...
   std::vector<ReinplaceNodeRef> related;
   std::vector<std::string> written;  // the mutated argument nodes, each once (written or would be)
-  // TorchAir's stream-check log line for this candidate (spec §6.4), if the
+  // TorchAir's stream-check log line for this candidate (torchair-passes.md §6.4), if the
   // check ran.
   std::string stream_check;
   std::vector<std::string> removed_copies;       // copy_ epilogues deleted

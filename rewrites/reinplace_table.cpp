@@ -1,4 +1,4 @@
-// The multi-mutation table of the reinplace passes (spec torchair-passes.md
+// The multi-mutation table of the reinplace passes (docs/reference/torchair-passes.md
 // §6.1, §7.9–§7.11) as data, its validation against a registry, and the JSON
 // config section that extends it.
 #include <algorithm>

@@ -1,5 +1,5 @@
 // The bundled examples load (parse, resolve, type-check) and have the
-// structure the docs promise: which TorchAir fusions (spec §3.1-§3.5) apply
+// structure the docs promise: which TorchAir fusions (torchair-passes.md §3.1-§3.5) apply
 // where in the DeepSeek-style layer, and where one must NOT apply.
 #include <filesystem>
 #include <string>

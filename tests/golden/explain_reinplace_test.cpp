@@ -66,7 +66,7 @@ std::unique_ptr<Explained> explain_text(const std::string& fx, const std::string
   return e;
 }
 
-// TorchAir runs these §8.6 scenarios with remove_noop_ops False: their clone
+// TorchAir runs these torchair-passes.md §8.6 scenarios with remove_noop_ops False: their clone
 // must stay for the reinplace passes to see it.
 bool keeps_noops(const std::string& id) {
   return id == "A2" || id == "A5" || id == "A7";

@@ -26,7 +26,7 @@ std::vector<nlohmann::json> json_lines(const std::string& text) {
   return out;
 }
 
-const std::string kDummy = "../shared/extraction-gym/dummy_examples/";
+const std::string kDummy = std::string(EQFUSE_TEST_DATA) + "/extraction-gym/dummy_examples/";
 
 TEST(ExtractCli, AllExtractorsOnLoopFindTheOnlyAcyclicAnswer) {
   CliRun r = run_eqfuse("extract " + kDummy + "loop.json --extractor all --time-limit 5");

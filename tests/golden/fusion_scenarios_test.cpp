@@ -1,8 +1,9 @@
 // The fusion acceptance scenarios (tests/scenarios/fusion/scenarios.json,
-// spec §8 and issue 4/5): each FX file is optimized with `optimize_graph`
-// under the scenario's mode and toggles; the output must contain exactly
-// the expected ops, none of the excluded ones, at most `kernels_max`
-// kernels, and be equivalent to the input under the reference interpreter.
+// docs/reference/torchair-passes.md §8 and issue 4/5): each FX file is
+// optimized with `optimize_graph` under the scenario's mode and toggles; the
+// output must contain exactly the expected ops, none of the excluded ones, at
+// most `kernels_max` kernels, and be equivalent to the input under the
+// reference interpreter.
 // Negative scenarios ("why": a condition fails, or the intermediate is used
 // elsewhere and the fusion must lose on cost) are checked the same way.
 #include <filesystem>

@@ -1,4 +1,4 @@
-// Walks every dump in ../shared/fx-dumps/ (see its README.md / SOURCES.md).
+// Walks every dump in tests/data/fx-dumps/ (see tests/data/README.md and SOURCES.md there).
 // aten/prims/npu-level graphs must parse and round-trip through the printer
 // (raw, and after resolve_ops with the printer's normalized form);
 // Dynamo-level graphs and the tabular dump must fail with the documented
@@ -71,7 +71,7 @@ const std::map<std::string, Expectation>& expectations() {
 }
 
 fs::path dump_dir() {
-  return fs::path(EQFUSE_SHARED_DIR) / "fx-dumps";
+  return fs::path(EQFUSE_TEST_DATA) / "fx-dumps";
 }
 
 std::vector<std::string> dump_files() {

@@ -1,5 +1,6 @@
-// The no-op removal scenarios (tests/scenarios/noop, README.md there; spec
-// §1.1 step 2 and §8.7): inductor's remove_noop_ops as rules
+// The no-op removal scenarios (tests/scenarios/noop, README.md there;
+// docs/reference/torchair-passes.md §1.1 step 2 and §8.7): inductor's
+// remove_noop_ops as rules
 // (rewrites/library/noop.rules). Each file is optimized with the default
 // toggles, where the no-op must be gone (or kept, for the guarded clone
 // cases) and the output equivalent to the input under the reference

@@ -177,7 +177,7 @@ TEST(OptimizeInPlace, DecomposedAutoFunctionalizedNeverCostsMoreThanTheCall) {
   }
 }
 
-// Every reinplace scenario (spec §8.4-§8.6: in-place ops, copy_ epilogues,
+// Every reinplace scenario (torchair-passes.md §8.4-§8.6: in-place ops, copy_ epilogues,
 // streams, auto_functionalized) through the whole pipeline.
 TEST(OptimizeInPlace, EveryReinplaceScenarioStaysEquivalent) {
   const fs::path dir = fs::path(EQFUSE_SOURCE_DIR) / "tests/scenarios/reinplace";

@@ -163,7 +163,7 @@ TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
 }
 
 // Reduce-overhead runs TorchAir's reinplace passes on the extracted graph
-// (spec §6): scenario A2 has an intermediate and a copy_ epilogue. As in
+// (torchair-passes.md §6): scenario A2 has an intermediate and a copy_ epilogue. As in
 // TorchAir's test (§8.6 A2), remove_noop_ops is off so the clone stays and
 // the add on it is reinplaced; with it on (A1), the clone goes and the add
 // reads the input, so only the mul is reinplaced.
@@ -200,7 +200,7 @@ TEST(Optimize, ReduceOverheadReinplacesAfterExtraction) {
   expect_equivalent(in, noops_removed.graph);
 }
 
-// Spec §8.6 A1 as TorchAir compiles it (the clone still there, reinplace
+// torchair-passes.md §8.6 A1 as TorchAir compiles it (the clone still there, reinplace
 // scenario A1 has it dropped by hand): the noop rules remove the clone, so
 // the add reads a graph input and stays out of place; the mul on stream '1'
 // is reinplaced into y through its copy_ epilogue.

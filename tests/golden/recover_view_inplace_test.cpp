@@ -1,4 +1,5 @@
-// recover_view_inplace_pattern (spec §4.2, rewrites/recover_view_inplace.hpp):
+// recover_view_inplace_pattern (docs/reference/torchair-passes.md §4.2,
+// rewrites/recover_view_inplace.hpp):
 // the pattern's conditions one by one, TorchAir's two tests (§8.7
 // test_view_copy_not_inplace, test_view_add_inplace), and the pass inside
 // `optimize` and `eqfuse reinplace`, where it runs before the reinplace
@@ -176,7 +177,7 @@ TEST(RecoverViewInplace, OptimizeFindsThePatternOnlyAfterRemoveNoopOps) {
             "In fx_graph, find 1 matched patterns of recover_view_inplace_pattern.");
 }
 
-// TorchAir's _optimize_fx runs the pattern in every mode (spec §1.1 step 3),
+// TorchAir's _optimize_fx runs the pattern in every mode (torchair-passes.md §1.1 step 3),
 // while the reinplace passes run only in reduce-overhead: max-autotune still
 // recovers the in-place scatter, and explain shows the pass's lines.
 TEST(RecoverViewInplace, RunsInEveryModeNotOnlyWithTheReinplacePasses) {

@@ -87,7 +87,7 @@ TEST(ReinplaceIncremental, ScenariosAndExamples) {
 // The largest dump (5,465 nodes, 252 ops reinplaced), the one the passes
 // were profiled on.
 TEST(ReinplaceIncremental, LargestFxDump) {
-  const fs::path dump = fs::path(EQFUSE_SHARED_DIR) / "fx-dumps/learn-torch-compile_7.txt";
+  const fs::path dump = fs::path(EQFUSE_TEST_DATA) / "fx-dumps/learn-torch-compile_7.txt";
   if (!fs::exists(dump)) GTEST_SKIP() << dump << " is not there";
   EXPECT_EQ(check_file(dump, false), 252u);
 }
@@ -96,8 +96,8 @@ TEST(ReinplaceIncremental, LargestFxDump) {
 // rewrite makes this the slowest golden test (~5 s), which the suite can
 // afford for the invariant behind the incremental analysis.
 TEST(ReinplaceIncremental, EveryFxDump) {
-  const std::vector<fs::path> dumps = files_in(fs::path(EQFUSE_SHARED_DIR) / "fx-dumps", ".txt");
-  if (dumps.empty()) GTEST_SKIP() << "../shared/fx-dumps is not there";
+  const std::vector<fs::path> dumps = files_in(fs::path(EQFUSE_TEST_DATA) / "fx-dumps", ".txt");
+  if (dumps.empty()) GTEST_SKIP() << "tests/data/fx-dumps is not there";
   size_t rewrites = 0;
   for (const fs::path& p : dumps) rewrites += check_file(p, true);
   EXPECT_GE(rewrites, 1931u);

@@ -1,4 +1,4 @@
-// The reinplace scenarios of spec torchair-passes.md §8.4–§8.6 that apply to
+// The reinplace scenarios of docs/reference/torchair-passes.md §8.4–§8.6 that apply to
 // an FX-level tool, one FX file each under tests/scenarios/reinplace/ (named
 // by scenario id). Each case states which nodes become in-place and which do
 // not and why, the log lines TorchAir's tests look for, and checks that the
@@ -415,11 +415,11 @@ TEST(AutoFunctionalizedScenarios, R3DecomposesIntoTheInPlaceOpOnTheInput) {
 )FX");
 }
 
-// The real dump pair from TorchAir's test (R5, ../shared/fx-dumps): the graph
+// The real dump pair from TorchAir's test (R5, tests/data/fx-dumps): the graph
 // after its pass, decomposed by eqfuse, is byte for byte the graph TorchAir
 // expects after decompose_auto_functionalized (comment lines aside).
 TEST(AutoFunctionalizedScenarios, TorchAirDumpDecomposesAsTorchAirExpects) {
-  std::filesystem::path dumps = std::filesystem::path(EQFUSE_SHARED_DIR) / "fx-dumps";
+  std::filesystem::path dumps = std::filesystem::path(EQFUSE_TEST_DATA) / "fx-dumps";
   if (!std::filesystem::exists(dumps / "torchair-tests_1.txt")) GTEST_SKIP() << "no corpus";
   std::unique_ptr<Loaded> l = load({.id = "R5", .passes = Passes::OnlyB});
   std::string before = (dumps / "torchair-tests_1.txt").string();
@@ -462,7 +462,7 @@ TEST(AutoFunctionalizedScenarios, TheSameBaseTwiceIsClonedOnce) {
   EXPECT_TRUE(eq.ok) << eq.first_mismatch;
 }
 
-// TorchAir's stream check for auto_functionalize (spec §6.4): users of a base
+// TorchAir's stream check for auto_functionalize (torchair-passes.md §6.4): users of a base
 // on two streams (earlier users count too) keep its clone; the other base is
 // written in place.
 TEST(AutoFunctionalizedScenarios, BaseUsersOnSeveralStreamsKeepTheClone) {

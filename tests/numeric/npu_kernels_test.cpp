@@ -1,4 +1,4 @@
-// torch_npu kernels (spec §7) against hand-computed values.
+// torch_npu kernels (docs/reference/torchair-passes.md §7) against hand-computed values.
 #include <gtest/gtest.h>
 
 #include <bit>

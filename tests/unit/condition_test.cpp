@@ -272,7 +272,7 @@ TEST(ConditionEval, CanonDimsAsTheTransposeRuleUsesIt) {
   EXPECT_EQ(verdict(cond, facts(1, 0)), Verdict::True);
   EXPECT_EQ(verdict(cond, facts(-3, -2)), Verdict::True);   // [0, 1]
   EXPECT_EQ(verdict(cond, facts(-2, 0)), Verdict::True);    // [1, 0]
-  EXPECT_EQ(verdict(cond, facts(0, 0)), Verdict::False);    // TorchAir gap §3.4
+  EXPECT_EQ(verdict(cond, facts(0, 0)), Verdict::False);    // gap: torchair-passes.md §3.4
   EXPECT_EQ(verdict(cond, facts(-1, -2)), Verdict::False);  // [2, 1]
   EXPECT_EQ(verdict(cond, facts(0, 2)), Verdict::False);
   CondResult r = eval(cond, facts(3, 0));

@@ -1,7 +1,7 @@
 // The NPU cost formula against hand-computed values (ascend910b2 profile):
 // vector and cube kernels, free views, transposes priced as copies, launch
 // per mode, per-op overrides, graph DAG cost, the two-queue simulation and
-// the spec's §6.3 sanity check, auto_functionalized calls as op + clones.
+// the sanity check of npu-cost.md §6.3, auto_functionalized calls as op + clones.
 #include "cost/cost_model.hpp"
 
 #include <algorithm>
@@ -315,7 +315,7 @@ TEST(CostModel, DeepSeekLayerCountsKernels) {
   EXPECT_LE(eager.simulated_us, eager.total_us + 1e-9);
 }
 
-// Spec §6.3: 16 tokens x 7168 hidden, bf16 -> int8. add_rms_norm moves
+// npu-cost.md §6.3: 16 tokens x 7168 hidden, bf16 -> int8. add_rms_norm moves
 // ~0.9 MB (t_exec ~0.8 µs), dynamic_quant ~0.35 MB (~0.3 µs); unfused
 // device time ~9 µs, fused ~5 µs; the saving is ~4 µs of device time in
 // graph modes and ~4 + 20 µs in eager.

@@ -17,7 +17,7 @@ namespace eqfuse {
 namespace {
 
 ExtractionProblem dummy(const std::string& name) {
-  return load_egraph_serialize_json(std::string(EQFUSE_SHARED_DIR) +
+  return load_egraph_serialize_json(std::string(EQFUSE_TEST_DATA) +
                                     "/extraction-gym/dummy_examples/" + name + ".json");
 }
 

@@ -123,7 +123,7 @@ TEST(ExtractProblem, JsonSyntaxErrorHasLineAndColumn) {
 
 TEST(ExtractProblem, LoadsEveryGymDummyExample) {
   for (const char* name : {"ab_add", "choice", "loop"}) {
-    const auto p = load_egraph_serialize_json(std::string(EQFUSE_SHARED_DIR) +
+    const auto p = load_egraph_serialize_json(std::string(EQFUSE_TEST_DATA) +
                                               "/extraction-gym/dummy_examples/" + name + ".json");
     EXPECT_GT(p.num_nodes(), 0u) << name;
     EXPECT_FALSE(p.roots().empty()) << name;

@@ -244,7 +244,7 @@ namespace {
 // mutations of it, either parse or throw eqfuse::Error (never another
 // exception, a crash or a hang). Run under ASan/UBSan in CI.
 std::string small_dump(const char* name) {
-  std::ifstream in(std::string(EQFUSE_SHARED_DIR) + "/fx-dumps/" + name, std::ios::binary);
+  std::ifstream in(std::string(EQFUSE_TEST_DATA) + "/fx-dumps/" + name, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();

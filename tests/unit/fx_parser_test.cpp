@@ -39,23 +39,12 @@ void expect_round_trip(const Graph& g) {
   EXPECT_EQ(print_fx(again), printed);
 }
 
+// The graph() listing of the founding design notes (tests/data/seed_graph.txt).
 std::string seed_code_block() {
-  std::ifstream in(std::string(EQFUSE_SHARED_DIR) + "/seeds/000_aae822460ab06f3e.txt");
-  std::string line;
-  std::string block;
-  bool inside = false;
-  bool plain = false;  // a fence without a language tag
-  while (std::getline(in, line)) {
-    if (line.rfind("```", 0) == 0) {
-      if (inside && plain && block.find("return (") != std::string::npos) return block;
-      inside = !inside;
-      plain = line == "```";
-      block.clear();
-      continue;
-    }
-    if (inside) block += line + "\n";
-  }
-  return {};
+  std::ifstream in(std::string(EQFUSE_TEST_DATA) + "/seed_graph.txt");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 TEST(FxParser, SeedDumpFragment) {

@@ -1,5 +1,6 @@
 // Pass B on auto_functionalized / auto_functionalized_v2 calls beyond the
-// spec scenarios (tests/golden/reinplace_scenarios_test.cpp has R1–R11): ops
+// upstream scenarios (docs/reference/torchair-passes.md §8.4;
+// tests/golden/reinplace_scenarios_test.cpp has R1–R11): ops
 // with outputs, None and list arguments, slice and alias views, symbolic
 // shapes, an epilogue that copies a later value, options and the config key.
 // Every rewritten graph is checked against its input in the interpreter.

@@ -260,7 +260,7 @@ const Case kCases[] = {
      "enter = torch.ops.air.scope_enter.default(['_user_stream_label'], ['s1'])\n"
      "torch.ops.air.scope_exit.default()",
      "None"},
-    // --- npu (spec §7)
+    // --- npu (torchair-passes.md §7)
     {"x1: \"bf16[s0, 7168]\", x2: \"bf16[s0, 7168]\", g: \"bf16[7168]\"",
      "torch.ops.npu.npu_add_rms_norm.default(x1, x2, g)",
      "tuple(bf16[s0, 7168], f32[s0, 1], bf16[s0, 7168])"},
@@ -563,7 +563,7 @@ TEST(ShapeInferenceTest, InconsistentInputsAreErrorsAtTheNode) {
 // Every aten/npu-level dump of the corpus: annotations agree with what the
 // meta functions infer from the annotated inputs.
 TEST(ShapeInferenceTest, RealDumpsAgreeWithAnnotations) {
-  std::filesystem::path dir = std::filesystem::path(EQFUSE_SHARED_DIR) / "fx-dumps";
+  std::filesystem::path dir = std::filesystem::path(EQFUSE_TEST_DATA) / "fx-dumps";
   if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no corpus at " << dir;
   int compared = 0, graphs = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir)) {

@@ -91,7 +91,7 @@ TEST(ToGraph, DumpsRoundTripWithEveryExtractor) {
         "pytorch-tests_8.txt", "learn-torch-compile_2.txt", "learn-torch-compile_3.txt",
         "learn-torch-compile_5.txt", "learn-torch-compile_6.txt", "packt-pytorch2_1.txt",
         "triton-data_1.txt"})
-    expect_round_trip(fs::path(EQFUSE_SHARED_DIR) / "fx-dumps" / f);
+    expect_round_trip(fs::path(EQFUSE_TEST_DATA) / "fx-dumps" / f);
 }
 
 constexpr const char* kStreams = R"(class GraphModule(torch.nn.Module):

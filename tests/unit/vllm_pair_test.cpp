@@ -1,5 +1,5 @@
 // The vllm-ascend issue 4239 before/after pair (tests/scenarios/vllm, README.md there):
-//  * the raw graph() dumps in ../shared/fx-dumps type-check with input_types.txt, and the
+//  * the raw graph() dumps in tests/data/fx-dumps type-check with input_types.txt, and the
 //    stored typed print_readable copies print exactly like them;
 //  * the fusion sites correspond: every npu_add_rms_norm -> npu_quantize site of the
 //    "before" graph is, in the "after" graph, either fused into npu_add_rms_norm_quant
@@ -32,7 +32,7 @@ fs::path pair_dir() {
   return fs::path(EQFUSE_SOURCE_DIR) / "tests" / "scenarios" / "vllm";
 }
 fs::path raw_dump(int part) {
-  return fs::path(EQFUSE_SHARED_DIR) / "fx-dumps" /
+  return fs::path(EQFUSE_TEST_DATA) / "fx-dumps" /
          ("vllm-ascend-issue-4239_" + std::to_string(part) + ".txt");
 }
 

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 2, 3]", arg1_1: "f16[1, 2, 3]", arg2_1: "f16[3]", arg3_1: "f16[3]"):
-        # Rule (a) "with xOut" (spec §3.1; §8.1 F1 add_rms_norm #1): y feeds only the smooth
+        # Rule (a) "with xOut" (torchair-passes.md §3.1; §8.1 F1 add_rms_norm #1): y feeds only the smooth
         # dynamic quant, rstd is unused, xOut and both quant outputs are returned.
         # File: test_pattern_pass.py:20 in f, code: y, _, xOut = torch_npu.npu_add_rms_norm(x1, x2, gamma)
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1);  arg0_1 = arg1_1 = arg2_1 = None

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[4]", arg1_1: "f16[2, 3, 4]", arg2_1: "f16[2, 3, 4]"):
-        # Rule (b) (spec §3.2; §8.1 F1 add_rms_norm #3; the TorchAir doc dump): y.flatten(0, 1)
+        # Rule (b) (torchair-passes.md §3.2; §8.1 F1 add_rms_norm #3; the TorchAir doc dump): y.flatten(0, 1)
         # feeds a dynamic quant without smooth scales, the scale is viewed to [-1, 1].
         # Static shapes: the view's first size 6 == 2 * 3.
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg2_1, arg1_1, arg0_1)

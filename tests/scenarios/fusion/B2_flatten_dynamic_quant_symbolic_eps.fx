@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "Sym(s0)", arg1_1: "bf16[s0, 2, 128]", arg2_1: "bf16[s0, 2, 128]", arg3_1: "bf16[128]"):
-        # Rule (b) with dynamic shapes and epsilon (spec §3.2; §8.1 F2 add_rms_norm #3): the
+        # Rule (b) with dynamic shapes and epsilon (torchair-passes.md §3.2; §8.1 F2 add_rms_norm #3): the
         # flattened size is a SymInt product (TorchAir's "node name starts with mul" check).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg1_1, arg2_1, arg3_1, 1e-05)
         getitem: "bf16[s0, 2, 128]" = npu_add_rms_norm[0]

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[4, 64]", arg1_1: "bf16[4, 64]", arg2_1: "bf16[64]"):
-        # Negative for rule (c): npu._npu_dtype_cast to float16 (not float32) (spec §3.3).
+        # Negative for rule (c): npu._npu_dtype_cast to float16 (not float32) (torchair-passes.md §3.3).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[4, 64]" = npu_add_rms_norm[0]
         getitem_2: "bf16[4, 64]" = npu_add_rms_norm[2]

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[4, 2, 128]", arg1_1: "f16[4, 128, 256]"):
-        # Rule (d) `pattern1` (spec §3.4; §8.3 B5): remove_noop_ops off, so matmul's same-shape
+        # Rule (d) `pattern1` (torchair-passes.md §3.4; §8.3 B5): remove_noop_ops off, so matmul's same-shape
         # views stay: bmm -> view (no-op) -> transpose(0, 1).
         expand: "f16[4, 2, 128]" = torch.ops.aten.expand.default(arg0_1, [4, 2, 128])
         view: "f16[4, 2, 128]" = torch.ops.aten.view.default(expand, [4, 2, 128])

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 4, 128]", arg1_1: "bf16[4, 128, 256]"):
-        # Rule (d) `pattern2` (spec §3.4; §8.3 B11): remove_noop_ops off, perm_x1 [1, 0, 2],
+        # Rule (d) `pattern2` (torchair-passes.md §3.4; §8.3 B11): remove_noop_ops off, perm_x1 [1, 0, 2],
         # output transpose written (1, 0); bf16.
         transpose: "bf16[4, 2, 128]" = torch.ops.aten.transpose.int(arg0_1, 0, 1)
         expand: "bf16[4, 2, 128]" = torch.ops.aten.expand.default(transpose, [4, 2, 128])

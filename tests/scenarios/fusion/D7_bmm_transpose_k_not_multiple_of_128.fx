@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[4, 2, 120]", arg1_1: "f16[4, 120, 128]"):
-        # Negative for rule (d): K = 120 is not a multiple of 128 (spec §3.4 check 3;
+        # Negative for rule (d): K = 120 is not a multiple of 128 (torchair-passes.md §3.4 check 3;
         # §8.3 B4 uses K = 511).
         expand: "f16[4, 2, 120]" = torch.ops.aten.expand.default(arg0_1, [4, 2, 120])
         expand_1: "f16[4, 120, 128]" = torch.ops.aten.expand.default(arg1_1, [4, 120, 128])

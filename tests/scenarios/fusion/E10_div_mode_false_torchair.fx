@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
         # Negative for rule (e) with the vllm rules off (TorchAir behaviour): div_mode=False adds a
-        # sixth argument and never matches (spec §3.5; §8.2 Q9). V1 is the same graph with vllm rules on.
+        # sixth argument and never matches (torchair-passes.md §3.5; §8.2 Q9). V1 is the same graph with vllm rules on.
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[2, 16]" = npu_add_rms_norm[2]

@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
         # Negative for rule (e), no-xOut variant with div_mode=False and the vllm rewrite disabled
-        # by name (spec §3.5; §8.2 Q10).
+        # by name (torchair-passes.md §3.5; §8.2 Q10).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         npu_quantize: "i8[2, 16]" = torch.ops.npu.npu_quantize.default(getitem, arg3_1, arg4_1, torch.qint8, -1, False)

@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
         # Negative for rule (e): y is used again after the quantize, yOut = y + quantize(y)
-        # (TorchAir: y exactly one user; spec §3.5; §8.2 Q8). The fused op does not return y.
+        # (TorchAir: y exactly one user; torchair-passes.md §3.5; §8.2 Q8). The fused op does not return y.
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[2, 16]" = npu_add_rms_norm[2]

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
-        # Rule (e) with xOut, all bf16 (x, scales, zero points), dtype int8 (spec §3.5; §8.2 Q2).
+        # Rule (e) with xOut, all bf16 (x, scales, zero points), dtype int8 (torchair-passes.md §3.5; §8.2 Q2).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[2, 16]" = npu_add_rms_norm[2]

@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
         # Rule (e) with div_mode=True written out: normalization makes it the default, as the
-        # dispatcher strips it in real dumps (spec §2.6, §3.5).
+        # dispatcher strips it in real dumps (torchair-passes.md §2.6, §3.5).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[2, 16]" = npu_add_rms_norm[2]

@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[2, 16]", arg1_1: "bf16[2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
         # Negative for rule (e): quantize output dtype int32 (code 3), the fused op only makes int8
-        # (spec §3.5 extra_check: dtype 1 or 12; §8.2 Q7).
+        # (torchair-passes.md §3.5 extra_check: dtype 1 or 12; §8.2 Q7).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[2, 16]" = npu_add_rms_norm[2]

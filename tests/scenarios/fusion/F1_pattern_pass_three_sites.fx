@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 2, 3]", arg1_1: "f16[1, 2, 3]", arg2_1: "f16[1, 2, 3]", arg3_1: "f16[1, 2, 3]", arg4_1: "f16[1, 2, 3]", arg5_1: "f16[1, 2, 3]", arg6_1: "f16[3]", arg7_1: "f16[3]"):
-        # TorchAir test_pattern_pass_for_aclgraph (spec §8.1 F1), 10 outputs, three sites:
+        # TorchAir test_pattern_pass_for_aclgraph (torchair-passes.md §8.1 F1), 10 outputs, three sites:
         # #1 add_rms_norm -> dynamic_quant(smooth), xOut used: rule (a) "with xOut".
         # #2 y1.view(-1, 3) -> dynamic_quant(smooth) AND y1.view(-1, 3).to(float32): rule (c) view
         #    variant; the quant of the view stays unfused and reads the fused op's y.

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 2, 3]", arg1_1: "f16[1, 2, 3]", arg2_1: "f16[1, 2, 3]", arg3_1: "f16[1, 2, 3]", arg4_1: "f16[1, 2, 3]", arg5_1: "f16[1, 2, 3]", arg6_1: "f16[3]", arg7_1: "f16[3]"):
-        # TorchAir test_close_pattern_pass_for_aclgraph (spec §8.1 F4): the F1 graph with
+        # TorchAir test_close_pattern_pass_for_aclgraph (torchair-passes.md §8.1 F4): the F1 graph with
         # pattern_fusion_pass off; nothing fuses.
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg6_1)
         getitem: "f16[1, 2, 3]" = npu_add_rms_norm[0]

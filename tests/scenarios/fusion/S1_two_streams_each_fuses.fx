@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 2, 3]", arg1_1: "f16[1, 2, 3]", arg2_1: "f16[3]", arg3_1: "f16[3]", arg4_1: "f16[1, 2, 3]", arg5_1: "f16[1, 2, 3]"):
-        # Streams (spec §3.0 stream check; §8.1 F6): rule (a) on the default stream and rule (c)
+        # Streams (torchair-passes.md §3.0 stream check; §8.1 F6): rule (a) on the default stream and rule (c)
         # entirely inside stream '2'. Each match is single-stream, so both fuse.
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "f16[1, 2, 3]" = npu_add_rms_norm[0]

@@ -1,7 +1,7 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f16[1, 2, 3]", arg1_1: "f16[1, 2, 3]", arg2_1: "f16[3]"):
         # Negative for rule (c): add_rms_norm on the default stream, view + cast inside stream
-        # '2' (spec §3.0 cross-stream check; §8.1 F7).
+        # '2' (torchair-passes.md §3.0 cross-stream check; §8.1 F7).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "f16[1, 2, 3]" = npu_add_rms_norm[0]
         getitem_2: "f16[1, 2, 3]" = npu_add_rms_norm[2]

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[1, 2, 16]", arg1_1: "bf16[1, 2, 16]", arg2_1: "bf16[16]", arg3_1: "bf16[16]", arg4_1: "bf16[16]"):
-        # Negative for rule (e): the quantize runs inside stream '2' (spec §3.0; §8.2 Q15).
+        # Negative for rule (e): the quantize runs inside stream '2' (torchair-passes.md §3.0; §8.2 Q15).
         npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1)
         getitem: "bf16[1, 2, 16]" = npu_add_rms_norm[0]
         getitem_2: "bf16[1, 2, 16]" = npu_add_rms_norm[2]

@@ -1,6 +1,6 @@
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "f32[8, 8]", arg1_1: "f32[8, 8]"):
-        # Spec §8.6 A1 as TorchAir compiles it, before remove_noop_ops: a = x.clone(); b = a.add(1);
+        # torchair-passes.md §8.6 A1 as TorchAir compiles it, before remove_noop_ops: a = x.clone(); b = a.add(1);
         # stream '1': y.mul_(2); return b, y. tests/scenarios/reinplace/A1.fx is this graph with the
         # clone dropped by hand; here the noop rules drop it, so the add reads an input (no add_).
         clone: "f32[8, 8]" = torch.ops.aten.clone.default(arg0_1)

@@ -1,4 +1,4 @@
-# vllm-ascend issue 4239 graph BEFORE the AddRMSNorm+Quant fusion pass (../../../../shared/fx-dumps/vllm-ascend-issue-4239_1.txt),
+# vllm-ascend issue 4239 graph BEFORE the AddRMSNorm+Quant fusion pass (tests/data/fx-dumps/vllm-ascend-issue-4239_1.txt),
 # typed with input_types.txt and printed by 'eqfuse print --input-types input_types.txt'.
 # Regenerate after changing input_types.txt (tests/unit/vllm_pair_test.cpp checks they agree).
 class GraphModule(torch.nn.Module):
