@@ -131,9 +131,13 @@ struct CompiledRules {
 
 class RuleLibrary {
  public:
-  // The default library embedded from rewrites/library/*.rules.
+  // The default library embedded from rewrites/library/*.rules. The library
+  // keeps a reference to `reg`, which must outlive it: passing a temporary
+  // (`builtin(OpRegistry::with_builtin_ops())`) does not compile.
   static RuleLibrary builtin(const OpRegistry& reg);
+  static RuleLibrary builtin(const OpRegistry&& reg) = delete;
   explicit RuleLibrary(const OpRegistry& reg) : reg_(&reg) {}
+  explicit RuleLibrary(const OpRegistry&& reg) = delete;
 
   // Validates (unknown ops, unbound inputs, output counts, types on the
   // example inputs, condition names) and adds. Throws Error at the rule's

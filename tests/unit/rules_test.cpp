@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <type_traits>
+#include <utility>
 
 #include "graph/value_type.hpp"
 #include "rewrites/register_replacement.hpp"
@@ -310,6 +312,26 @@ TEST(RegisterReplacement, WrongReplacementTypeIsRejected) {
     EXPECT_NE(std::string(e.what()).find("output 0 of search is f32[4]"), std::string::npos)
         << e.what();
   }
+}
+
+}  // namespace
+}  // namespace eqfuse
+
+namespace eqfuse {
+namespace {
+
+// A library keeps a reference to its registry: a temporary registry would
+// dangle (heap-use-after-free), so the API refuses one at compile time.
+template <class R>
+concept BuiltinAcceptsRegistry = requires(R&& r) { RuleLibrary::builtin(std::forward<R>(r)); };
+
+TEST(RuleLibraryApi, ATemporaryRegistryDoesNotCompile) {
+  static_assert(!std::is_constructible_v<RuleLibrary, OpRegistry>);
+  static_assert(!BuiltinAcceptsRegistry<OpRegistry>);
+  static_assert(std::is_constructible_v<RuleLibrary, const OpRegistry&>);
+  static_assert(BuiltinAcceptsRegistry<const OpRegistry&>);
+  const OpRegistry reg = OpRegistry::with_builtin_ops();
+  EXPECT_FALSE(RuleLibrary::builtin(reg).rules().empty());
 }
 
 }  // namespace
