@@ -8,6 +8,7 @@
 // elsewhere and the fusion must lose on cost) are checked the same way.
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -56,6 +57,18 @@ TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
     EXPECT_LE(r.stats.kernels_after, ex.at("kernels_max").get<size_t>());
   }
   EXPECT_LE(r.stats.cost_after_us, r.stats.cost_before_us + 1e-6);
+  // The fused kernels are credited to the scenario's rules: a positive
+  // scenario fuses with them and nothing else, a negative one with none.
+  std::set<std::string> listed;
+  for (const auto& rule : s.at("rules")) listed.insert(rule.get<std::string>());
+  if (s.at("kind") == "positive") {
+    EXPECT_FALSE(r.stats.fusions.empty()) << "no fused kernel credited";
+    for (const auto& [rule, n] : r.stats.fusions)
+      EXPECT_TRUE(listed.contains(rule)) << rule << " x" << n << " is not a rule of the scenario";
+  } else {
+    for (const std::string& rule : listed)
+      EXPECT_FALSE(r.stats.fusions.contains(rule)) << rule << " fused in a negative scenario";
+  }
   EquivalenceOptions eo;
   eo.trials = 2;
   eo.mode = ToleranceMode::Rounding;
