@@ -4,11 +4,13 @@
 //
 //   OpRegistry reg = OpRegistry::with_builtin_ops();
 //   LoadedGraph in = load_graph(text, "layer.fx", reg);
-//   OptimizeOptions opt;                       // defaults: default rules, ascend910b2,
-//   opt.rules.mode = ExecMode::ReduceOverhead; //   reduce-overhead, extractor auto
+//   OptimizeOptions opt;                        // defaults: default rules, ascend910b2,
+//   opt.rules.mode = ExecMode::ReduceOverhead;  //   reduce-overhead, extractor auto
 //   OptimizeResult r = optimize_graph(in.graph, reg, opt);
-//   std::cout << print_fx(r.graph, reg);
-//   std::cerr << format_summary(r.stats);
+//   out << print_fx(r.graph, &reg);
+//   err << format_summary(r.stats);
+//
+// (Compiled and run by tests/unit/doc_examples_test.cpp.)
 //
 // The result keeps the saturated e-graph and the extraction (`state`) so
 // explanations (`eqfuse explain`) can ask why a node was or was not chosen.

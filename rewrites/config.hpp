@@ -1,11 +1,13 @@
 // Which rules run: TorchAir / npugraph_ex / MindSpore-style toggles.
 //
-//   RuleConfig cfg;                                  // defaults: fusion on, reduce-overhead
-//   cfg.mode = ExecMode::MaxAutotune;                // GE: rules labelled `no-ge` excluded
-//   cfg.disable.push_back("torchair/bmm-transpose"); // a rule name or a label
-//   cfg.enable.push_back("experimental");            // opt-in rules by name or label
-//   apply_config_json(cfg, read_file("eqfuse.json"), "eqfuse.json");
-//   bool on = rule_enabled(rule_info, cfg);
+//   RuleConfig cfg;                                   // defaults: fusion on, reduce-overhead
+//   cfg.mode = ExecMode::MaxAutotune;                 // GE: rules labelled `no-ge` excluded
+//   cfg.disable.push_back("torchair/bmm-transpose");  // a rule name or a label
+//   cfg.enable.push_back("opt-in");                   // opt-in rules by name or label
+//   RuleToggle t = rule_toggle(rule.name, rule.labels, cfg);  // t.enabled, t.reason
+//
+// (Compiled and run by tests/unit/doc_examples_test.cpp. A JSON config file
+// is read into OptimizeOptions by apply_config_json, extract/optimize.hpp.)
 //
 // Semantics (docs/rules.md "Toggles"):
 //  * pattern_fusion_pass = false turns off every rule labelled `fusion`;

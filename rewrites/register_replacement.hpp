@@ -8,12 +8,16 @@
 //     return {b.call("aten::relu", {add})};
 //   };
 //   auto replace = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
-//     return {b.call("mylib::add_relu", {in[0], in[1]})};
+//     return {b.call("aten::relu", {b.call("aten::add.Tensor", {in[1], in[0]})})};
 //   };
-//   register_replacement(lib, search, replace,
-//                        {{"a", parse_annotation("f16[8, 64]")}, {"b", parse_annotation("f16[8,
-//                        64]")}},
-//                        {.name = "user/add-relu", .where = {"a.shape == b.shape"}});
+//   const std::vector<ExampleInput> examples{{"a", parse_annotation("f16[8, 64]"), {}},
+//                                            {"b", parse_annotation("f16[8, 64]"), {}}};
+//   register_replacement(lib, search, replace, examples,
+//                        {.name = "user/add-relu-commuted", .where = {"a.shape == b.shape"}});
+//
+// (Compiled and run by tests/unit/doc_examples_test.cpp.) A replace side may
+// call a fused op of your own once the registry knows it
+// (OpRegistry::register_op, graph/op_registry.hpp).
 //
 // Ops are named "ns::op.overload" (as `eqfuse ops` lists them) or
 // "torch.ops.ns.op.overload". `extra_check` is a C++ predicate over the

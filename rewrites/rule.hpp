@@ -7,10 +7,13 @@
 // of replace. A RuleLibrary holds the rules by unique name and compiles the
 // enabled ones into e-graph rewrites (egraph/rewrite.hpp):
 //
-//   RuleLibrary lib = RuleLibrary::builtin();                 // rewrites/library/*.rules
-//   lib.load_text(read_file("my.rules"), "my.rules");         // user rules
-//   CompiledRules rules = lib.compile(RuleConfig{}, reg, {"", "stream2"});
+//   RuleLibrary lib = RuleLibrary::builtin(reg);                // rewrites/library/*.rules
+//   lib.load_text(read_file_or_stdin(my_rules), my_rules);      // user rules
+//   const std::vector<std::string> streams{"", "stream2"};      // "" = the default stream
+//   CompiledRules rules = lib.compile(RuleConfig{}, streams, nullptr);
 //   Runner(g).run(rules.rewrites);
+//
+// (Compiled and run by tests/unit/doc_examples_test.cpp.)
 //
 // Compilation: every input becomes a pattern variable; op calls become op
 // patterns (arguments encoded as in egraph/arg_encoding.hpp, so literals must
