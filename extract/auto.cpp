@@ -69,8 +69,7 @@ class AutoExtractor {
     dec_ = decompose(p_, extract_detail::derivable_choice(p_));
     std::vector<NodeId> choice(p_.num_classes(), kNoNode);
     results_.assign(dec_.members.size(), {});
-    for (std::size_t k = 0; k < dec_.members.size(); ++k)
-      solve_into(k, incumbent.choice, choice);
+    for (std::size_t k = 0; k < dec_.members.size(); ++k) solve_into(k, incumbent.choice, choice);
     for (ClassId c = 0; c < p_.num_classes(); ++c)
       if (dec_.free[c] != kNoNode) choice[c] = dec_.free[c];
     const std::size_t merges = merge_cycles(choice, incumbent.choice);
@@ -137,7 +136,8 @@ class AutoExtractor {
         std::fprintf(stderr, "auto: cycle through");
         for (ClassId c : cycle)
           std::fprintf(stderr, " %s[comp %d%s%s]", p_.class_name(c).c_str(), dec_.component[c],
-                       dec_.mandatory[c] ? ",mandatory" : "", dec_.free[c] != kNoNode ? ",free" : "");
+                       dec_.mandatory[c] ? ",mandatory" : "",
+                       dec_.free[c] != kNoNode ? ",free" : "");
         std::fprintf(stderr, "\n");
       }
       std::sort(on_cycle.begin(), on_cycle.end());
@@ -367,43 +367,18 @@ class AutoExtractor {
   // The classes of one cycle among the chosen nodes reached from the roots,
   // or nothing.
   std::vector<ClassId> cycle_classes(const std::vector<NodeId>& choice) const {
-    std::vector<unsigned char> mark(p_.num_classes(), 0);
-    std::vector<std::pair<ClassId, std::uint32_t>> stack;
-    for (ClassId root : p_.roots()) {
-      if (mark[root] || choice[root] == kNoNode) continue;
-      stack.emplace_back(root, 0);
-      mark[root] = 1;
-      while (!stack.empty()) {
-        auto& [c, i] = stack.back();
-        const auto kids = p_.children(choice[c]);
-        if (i == kids.size()) {
-          mark[c] = 2;
-          stack.pop_back();
-          continue;
-        }
-        const ClassId d = kids[i++];
-        if (mark[d] == 2 || choice[d] == kNoNode) continue;
-        if (mark[d] == 1) {
-          std::vector<ClassId> cycle;
-          bool in = false;
-          for (const auto& frame : stack) {
-            in = in || frame.first == d;
-            if (in) cycle.push_back(frame.first);
-          }
-          return cycle;
-        }
-        mark[d] = 1;
-        stack.emplace_back(d, 0);
-      }
-    }
-    return {};
+    const auto cycles = extract_detail::find_cycles(p_, choice, /*roots_only=*/true, 1);
+    std::vector<ClassId> classes;
+    if (!cycles.empty())
+      for (NodeId n : cycles.front()) classes.push_back(p_.node_class(n));
+    return classes;
   }
 
   const ExtractionProblem& p_;
   const ExtractOptions& opt_;
   Deadline deadline_;
   Decomposition dec_;
-  std::vector<int> local_;  // global class -> index in the current component, or -1
+  std::vector<int> local_;                // global class -> index in the current component, or -1
   std::vector<ComponentResult> results_;  // per component (merged ones emptied)
   bool reverted_ = false;                 // a component went back to the incumbent
   // Branch-and-bound state.

@@ -146,7 +146,8 @@ ClassId find_root(std::vector<ClassId>& parent, ClassId x) {
 
 }  // namespace
 
-std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p) {
+std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p,
+                                                      const std::vector<unsigned char>* usable) {
   // Iterative Tarjan; a frame walks the children of every node of its class.
   const std::size_t nc = p.num_classes();
   constexpr std::uint32_t kUnvisited = static_cast<std::uint32_t>(-1);
@@ -170,7 +171,7 @@ std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p
       // `descended` first: the push_back below invalidates `f`.
       while (!descended && f.node < nodes.size()) {
         const auto kids = p.children(nodes[f.node]);
-        if (f.child >= kids.size()) {
+        if (f.child >= kids.size() || (usable != nullptr && !(*usable)[nodes[f.node]])) {
           ++f.node;
           f.child = 0;
           continue;

@@ -43,10 +43,12 @@ struct Decomposition {
 };
 
 // Strongly connected components of the class graph (an edge from a class to
-// every child class of each of its nodes): the id of each class's component.
-// Two classes can only ever lie on a common cycle of an extraction when
-// they share an id; e-graphs without cyclic rewrites have one class per id.
-std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p);
+// every child class of each of its nodes, or only of the nodes `usable`
+// marks): the id of each class's component. Two classes can only ever lie on
+// a common cycle of an extraction when they share an id; e-graphs without
+// cyclic rewrites have one class per id.
+std::vector<std::uint32_t> strongly_connected_classes(
+    const ExtractionProblem& p, const std::vector<unsigned char>* usable = nullptr);
 
 // `derivable` is a choice with a node for every class that has a finite
 // acyclic derivation (extract_detail::derivable_choice).

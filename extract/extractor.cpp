@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "extract/checker.hpp"
+#include "extract/internal.hpp"
 #include "graph/diagnostics.hpp"
 
 namespace eqfuse {
@@ -98,6 +99,51 @@ const std::vector<std::string>& extractor_names() {
                                                  "ilp", "auto"};
   return names;
 }
+
+namespace extract_detail {
+
+std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
+                                             const std::vector<NodeId>& choice, bool roots_only,
+                                             std::size_t max_cycles) {
+  std::vector<std::vector<NodeId>> cycles;
+  std::vector<unsigned char> mark(p.num_classes(), 0);  // 0 unseen, 1 on the path, 2 done
+  std::vector<std::pair<ClassId, std::uint32_t>> stack;
+  std::vector<ClassId> starts(p.roots().begin(), p.roots().end());
+  if (!roots_only)
+    for (ClassId c = 0; c < p.num_classes(); ++c) starts.push_back(c);
+  for (ClassId start : starts) {
+    if (mark[start] || choice[start] == kNoNode) continue;
+    mark[start] = 1;
+    stack.emplace_back(start, 0);
+    while (!stack.empty() && cycles.size() < max_cycles) {
+      auto& [c, i] = stack.back();
+      const auto kids = p.children(choice[c]);
+      if (i == kids.size()) {
+        mark[c] = 2;
+        stack.pop_back();
+        continue;
+      }
+      const ClassId d = kids[i++];
+      if (choice[d] == kNoNode || mark[d] == 2) continue;
+      if (mark[d] == 1) {
+        std::vector<NodeId> cycle;
+        bool in = false;
+        for (const auto& frame : stack) {
+          in = in || frame.first == d;
+          if (in) cycle.push_back(choice[frame.first]);
+        }
+        cycles.push_back(std::move(cycle));
+        continue;
+      }
+      mark[d] = 1;
+      stack.emplace_back(d, 0);
+    }
+    if (cycles.size() >= max_cycles) break;
+  }
+  return cycles;
+}
+
+}  // namespace extract_detail
 
 double optimality_gap(const Extraction& x) {
   if (x.optimal) return 0.0;

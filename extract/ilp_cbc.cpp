@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "extract/components.hpp"
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
 
@@ -148,74 +149,6 @@ struct Columns {
     return static_cast<int>(obj.size()) - 1;
   }
 };
-
-// Strongly connected components of the class graph (edges c -> d for every
-// usable node of c and child class d), by an iterative Tarjan. Returns a
-// component id per class (-1 outside the reduced problem) and the sizes.
-std::vector<int> class_components(const ExtractionProblem& p, const Reduced& red,
-                                  std::vector<int>& sizes) {
-  const std::size_t nc = p.num_classes();
-  std::vector<int> comp(nc, -1), index(nc, -1), low(nc, 0);
-  std::vector<unsigned char> on_stack(nc, 0);
-  std::vector<ClassId> tarjan;
-  // DFS frame: class, node index within class, child index within node.
-  struct Frame {
-    ClassId c;
-    std::size_t node, child;
-  };
-  std::vector<Frame> dfs;
-  int counter = 0;
-  for (ClassId s : red.classes) {
-    if (index[s] >= 0) continue;
-    dfs.push_back({s, 0, 0});
-    index[s] = low[s] = counter++;
-    tarjan.push_back(s);
-    on_stack[s] = 1;
-    while (!dfs.empty()) {
-      Frame& f = dfs.back();
-      const auto nodes = p.class_nodes(f.c);
-      bool descended = false;
-      // `descended` first: the push_back below invalidates `f`.
-      while (!descended && f.node < nodes.size()) {
-        const NodeId n = nodes[f.node];
-        const auto kids = p.children(n);
-        if (!red.usable[n] || f.child >= kids.size()) {
-          ++f.node;
-          f.child = 0;
-          continue;
-        }
-        const ClassId d = kids[f.child++];
-        if (index[d] < 0) {
-          index[d] = low[d] = counter++;
-          tarjan.push_back(d);
-          on_stack[d] = 1;
-          dfs.push_back({d, 0, 0});
-          descended = true;
-        } else if (on_stack[d]) {
-          low[f.c] = std::min(low[f.c], index[d]);
-        }
-      }
-      if (descended) continue;
-      const ClassId c = f.c;
-      dfs.pop_back();
-      if (!dfs.empty()) low[dfs.back().c] = std::min(low[dfs.back().c], low[c]);
-      if (low[c] == index[c]) {
-        const int id = static_cast<int>(sizes.size());
-        int size = 0;
-        ClassId x;
-        do {
-          x = tarjan.back();
-          tarjan.pop_back();
-          on_stack[x] = 0;
-          comp[x] = id;
-          ++size;
-        } while (x != c);
-        sizes.push_back(size);
-      }
-    }
-  }
-  return comp;
-}
 
 class CbcModel {
  public:
@@ -356,48 +289,6 @@ SolveOutcome solve(const Columns& cols, const RowSet& rows, const MipStart& star
   return out;
 }
 
-// Cycles among the chosen nodes (all chosen classes, roots first): one per back edge of
-// a DFS, each as the list of chosen nodes along it.
-std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
-                                             const std::vector<NodeId>& choice) {
-  std::vector<std::vector<NodeId>> cycles;
-  std::vector<unsigned char> mark(p.num_classes(), 0);
-  std::vector<std::pair<ClassId, std::uint32_t>> stack;
-  // Roots first, then every other chosen class: with negative costs, cycles
-  // outside the roots' reach must be cut too.
-  std::vector<ClassId> starts(p.roots().begin(), p.roots().end());
-  for (ClassId c = 0; c < p.num_classes(); ++c) starts.push_back(c);
-  for (ClassId root : starts) {
-    if (mark[root] || choice[root] == kNoNode) continue;
-    mark[root] = 1;
-    stack.emplace_back(root, 0);
-    while (!stack.empty()) {
-      auto& [c, i] = stack.back();
-      const auto kids = p.children(choice[c]);
-      if (i == kids.size()) {
-        mark[c] = 2;
-        stack.pop_back();
-        continue;
-      }
-      const ClassId d = kids[i++];
-      if (choice[d] == kNoNode || mark[d] == 2) continue;
-      if (mark[d] == 1) {
-        std::vector<NodeId> cyc;
-        bool in = false;
-        for (const auto& [s, unused] : stack) {
-          if (s == d) in = true;
-          if (in) cyc.push_back(choice[s]);
-        }
-        cycles.push_back(std::move(cyc));
-        continue;
-      }
-      mark[d] = 1;
-      stack.emplace_back(d, 0);
-    }
-  }
-  return cycles;
-}
-
 // Acyclicity up front for the cyclic part only: a level t_c in [0, K-1] per
 // class of a strongly connected component of size K, and for each node n of
 // c with a child class d in the same component t_c - t_d - K y_n >= 1 - K
@@ -405,8 +296,9 @@ std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
 // can never close a cycle and get no constraint.
 void add_level_constraints(const ExtractionProblem& p, const Reduced& red, Columns& cols,
                            RowSet& rows) {
-  std::vector<int> sizes;
-  const std::vector<int> comp = class_components(p, red, sizes);
+  const std::vector<std::uint32_t> comp = strongly_connected_classes(p, &red.usable);
+  std::vector<int> sizes(p.num_classes(), 0);
+  for (ClassId c : red.classes) ++sizes[comp[c]];
   std::vector<int> level_col(p.num_classes(), -1);
   for (ClassId c : red.classes) {
     const int k = sizes[comp[c]];
@@ -497,9 +389,9 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   for (NodeId n = 0; n < p.num_nodes(); ++n)
     largest_cost = std::max(largest_cost, std::abs(p.node_cost(n)));
   if (!(largest_cost < kMaxSolverCost)) {
-    best.stopped_by = fmt::format(
-        "solver skipped: a node cost of {:g} is beyond what CBC handles (< {:g})", largest_cost,
-        kMaxSolverCost);
+    best.stopped_by =
+        fmt::format("solver skipped: a node cost of {:g} is beyond what CBC handles (< {:g})",
+                    largest_cost, kMaxSolverCost);
     return best;
   }
   const auto derivable = extract_detail::derivable_choice(p);
@@ -574,7 +466,9 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       for (NodeId n : red.nodes_of[i])
         if (out.values[red.node_col[n]] > 0.5 && out.values[red.class_col[c]] > 0.5) choice[c] = n;
     }
-    const auto cycles = find_cycles(p, choice);
+    // All chosen classes, roots first: with negative costs, cycles outside
+    // the roots' reach must be cut too.
+    const auto cycles = extract_detail::find_cycles(p, choice, /*roots_only=*/false);
     if (cycles.empty()) {
       Extraction e = finish_extraction(p, std::move(choice));
       // CBC's optimum is trusted only when the decoded extraction costs what

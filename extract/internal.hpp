@@ -88,6 +88,13 @@ std::vector<NodeId> greedy_dag_choice(const ExtractionProblem& p);
 // more than work_factor * (nodes + classes) set entries.
 std::vector<NodeId> faster_greedy_dag_choice(const ExtractionProblem& p, double work_factor);
 
+// Cycles among the chosen nodes, one per back edge of a depth-first walk,
+// each as the chosen nodes along it: the walk starts at the roots, then (unless
+// roots_only) at every other chosen class. At most `max_cycles` are returned.
+std::vector<std::vector<NodeId>> find_cycles(const ExtractionProblem& p,
+                                             const std::vector<NodeId>& choice, bool roots_only,
+                                             std::size_t max_cycles = static_cast<std::size_t>(-1));
+
 // Throws eqfuse::Error naming the first root without a choice.
 void require_roots_chosen(const ExtractionProblem& p, const std::vector<NodeId>& choice);
 

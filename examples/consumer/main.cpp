@@ -53,7 +53,8 @@ int main() {
     std::cout << print_fx(result.graph, &reg);
     std::cerr << format_summary(result.stats);
     std::cerr << format_explanation_text(explain_run(result, reg));
-    std::cerr << (same.ok ? "equivalent to the input\n" : "NOT equivalent: " + same.first_mismatch + "\n");
+    std::cerr << (same.ok ? "equivalent to the input\n"
+                          : "NOT equivalent: " + same.first_mismatch + "\n");
     return same.ok && result.stats.kernels_after < result.stats.kernels_before ? 0 : 1;
   } catch (const Error& e) {
     std::fprintf(stderr, "consumer: %s\n", e.what());

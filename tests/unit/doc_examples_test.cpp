@@ -40,9 +40,9 @@ std::string optimize_example(const std::string& text, std::ostream& out, std::os
 
 // rewrites/rule.hpp
 size_t rule_library_example(const OpRegistry& reg, EGraph& g, const std::string& my_rules) {
-  RuleLibrary lib = RuleLibrary::builtin(reg);                // rewrites/library/*.rules
-  lib.load_text(read_file_or_stdin(my_rules), my_rules);      // user rules
-  const std::vector<std::string> streams{"", "stream2"};      // "" = the default stream
+  RuleLibrary lib = RuleLibrary::builtin(reg);            // rewrites/library/*.rules
+  lib.load_text(read_file_or_stdin(my_rules), my_rules);  // user rules
+  const std::vector<std::string> streams{"", "stream2"};  // "" = the default stream
   CompiledRules rules = lib.compile(RuleConfig{}, streams, nullptr);
   Runner(g).run(rules.rewrites);
   return rules.rewrites.size();
@@ -50,10 +50,10 @@ size_t rule_library_example(const OpRegistry& reg, EGraph& g, const std::string&
 
 // rewrites/config.hpp
 RuleToggle config_example(const RuleDef& rule) {
-  RuleConfig cfg;                                   // defaults: fusion on, reduce-overhead
-  cfg.mode = ExecMode::MaxAutotune;                 // GE: rules labelled `no-ge` excluded
-  cfg.disable.push_back("torchair/bmm-transpose");  // a rule name or a label
-  cfg.enable.push_back("opt-in");                   // opt-in rules by name or label
+  RuleConfig cfg;                                           // defaults: fusion on, reduce-overhead
+  cfg.mode = ExecMode::MaxAutotune;                         // GE: rules labelled `no-ge` excluded
+  cfg.disable.push_back("torchair/bmm-transpose");          // a rule name or a label
+  cfg.enable.push_back("opt-in");                           // opt-in rules by name or label
   RuleToggle t = rule_toggle(rule.name, rule.labels, cfg);  // t.enabled, t.reason
   return t;
 }

@@ -323,7 +323,9 @@ namespace {
 // A library keeps a reference to its registry: a temporary registry would
 // dangle (heap-use-after-free), so the API refuses one at compile time.
 template <class R>
-concept BuiltinAcceptsRegistry = requires(R&& r) { RuleLibrary::builtin(std::forward<R>(r)); };
+concept BuiltinAcceptsRegistry = requires(R&& r) {
+  RuleLibrary::builtin(std::forward<R>(r));
+};
 
 TEST(RuleLibraryApi, ATemporaryRegistryDoesNotCompile) {
   static_assert(!std::is_constructible_v<RuleLibrary, OpRegistry>);
