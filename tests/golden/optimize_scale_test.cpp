@@ -6,8 +6,10 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "bench/workloads/decoder_stack.hpp"
+#include "extract/explain_report.hpp"
 #include "extract/optimize.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/load.hpp"
@@ -75,6 +77,24 @@ TEST(DecoderStackEquivalence, OptimizedSmallStacksComputeWhatTheInputDoes) {
       EXPECT_TRUE(eq.ok) << blocks << " blocks, " << name << ": " << eq.first_mismatch;
     }
   }
+}
+
+TEST(DecoderStackReports, ExplainSaysHowTheExtractionWasFoundAndWhenTheInputWasKept) {
+  const Graph g = stack(61);
+  const OptimizeResult best = optimize_with(g, "auto");
+  const std::string text = format_explanation_text(explain_run(best, builtin_registry()));
+  EXPECT_NE(text.find("extraction: auto (proven optimal)\n"), std::string::npos) << text;
+  EXPECT_EQ(text.find("kept the input graph"), std::string::npos);
+  // faster-greedy-dag finds nothing cheaper than the input on this stack.
+  const OptimizeResult kept = optimize_with(g, "faster-greedy-dag");
+  ASSERT_NE(kept.stats.kept_input, "");
+  EXPECT_DOUBLE_EQ(kept.stats.cost_after_us, kept.stats.cost_before_us);
+  const auto json =
+      nlohmann::json::parse(explanation_to_json(explain_run(kept, builtin_registry())));
+  EXPECT_EQ(json.at("extraction").at("kept_input"), "no cheaper graph found by faster-greedy-dag");
+  EXPECT_EQ(json.at("extraction").at("quality"), "not proven optimal, no lower bound");
+  EXPECT_NE(format_summary(kept.stats).find("  kept input   no cheaper graph found"),
+            std::string::npos);
 }
 
 TEST(DecoderStackEquivalence, SymbolicTokensGiveTheSameDecisions) {
