@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cost/egraph_cost.hpp"
+#include "egraph/arg_encoding.hpp"
 #include "extract/checker.hpp"
 #include "extract/fusion_credit.hpp"
 #include "extract/optimize_state.hpp"
@@ -41,6 +42,19 @@ std::vector<std::string> rule_streams(const Graph& g) {
 // the exact solver's optimality tolerance can hide it, which the local
 // improvement after extraction corrects.
 constexpr double kNewNodeTieBreakUs = 1e-6;
+constexpr double kNodeTieBreakUs = 1e-9;
+
+// A constant, or a prim::list / prim::tuple of them: data, never work.
+bool is_literal_data(const EGraph& g, Id node) {
+  static const Symbol list = Symbol::intern(graph_ops::kList);
+  static const Symbol tuple = Symbol::intern(graph_ops::kTuple);
+  NodeView n = g.node(node);
+  if (n.is_constant()) return true;
+  if (n.op != list && n.op != tuple) return false;
+  for (Id child : n.children)
+    if (!g.constant_of(child)) return false;
+  return true;
+}
 
 void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   RunnerConfig rc;
@@ -77,9 +91,15 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   const EGraph& g = *st.egraph;
   auto price = [&](Id node) {
     double us = enode_cost(g, *st.types, reg, *st.model, node).total_us;
-    // Free nodes (constants, lists, getitem) stay free: a shared constant
-    // must not look like work that couples distant parts of the graph.
-    return node >= st.input_node_ids && us > 0 ? us + kNewNodeTieBreakUs : us;
+    // Constants and literal lists made by rewrites stay free: one shared
+    // constant (an output_mask every fused kernel reads) must not look like
+    // work that ties every fusion site of the graph together
+    // (docs/extraction.md "auto"). Other new nodes, free views included, pay
+    // the tie-break so the input's own spelling wins ties.
+    // Every other node also pays a far smaller extra, so that between
+    // equally cheap forms the one with fewer nodes (one view, not two) wins.
+    if (is_literal_data(g, node)) return us;
+    return us + kNodeTieBreakUs + (node >= st.input_node_ids ? kNewNodeTieBreakUs : 0.0);
   };
   st.problem = build_problem(g, st.loaded.roots, price);
   ExtractOptions eo;
