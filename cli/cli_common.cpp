@@ -26,6 +26,7 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
 
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
+  remember_input(t.config);
   std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
   if (!config.empty()) apply_config_json(opt, config, t.config);
   apply_reinplace_settings(opt.reinplace, reg, config, t.config, t.multi_stream);
@@ -48,6 +49,7 @@ LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
                        const std::string& input_types_spec) {
   LoadOptions options;
   options.input_types = read_input_types(input_types_spec);
+  remember_input(path);
   std::string text = read_file_or_stdin(path);
   LoadedGraph loaded = load_graph(text, path == "-" ? "<stdin>" : path, reg, options);
   note_opaque_ops(path == "-" ? "<stdin>" : path, loaded.opaque_ops);
@@ -76,7 +78,51 @@ void add_multi_stream_option(CLI::App* cmd, std::string& target) {
       ->check(CLI::IsMember({"skip-graph", "per-node"}));
 }
 
+namespace {
+
+std::vector<std::string>& inputs_read() {
+  static std::vector<std::string> paths;
+  return paths;
+}
+
+}  // namespace
+
+CLI::Validator seconds_validator() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        double v = 0;
+        try {
+          std::size_t used = 0;
+          v = std::stod(text, &used);
+          if (used != text.size()) return "expected a number of seconds, got '" + text + "'";
+        } catch (const std::exception&) {
+          return "expected a number of seconds, got '" + text + "'";
+        }
+        if (!(v >= 0 && v <= 1e6)) return "expected seconds from 0 to 1e6, got " + text;
+        return {};
+      },
+      "SECONDS");
+}
+
+void remember_input(const std::string& path) {
+  if (!path.empty() && path != "-") inputs_read().push_back(path);
+}
+
+void check_output_path(const std::string& path) {
+  if (path.empty() || path == "-") return;
+  std::error_code ec;
+  for (const std::string& input : inputs_read())
+    if (std::filesystem::equivalent(path, input, ec))
+      throw Error(fmt::format("refusing to write '{}': it is the input file '{}'", path, input));
+  if (std::filesystem::is_directory(path, ec))
+    throw Error(fmt::format("cannot write '{}': it is a directory", path));
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  if (!parent.empty() && !std::filesystem::is_directory(parent, ec))
+    throw Error(fmt::format("cannot write '{}': no directory '{}'", path, parent.string()));
+}
+
 void write_output(const std::string& path, std::string_view text) {
+  check_output_path(path);
   if (path.empty() || path == "-") {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

@@ -84,7 +84,20 @@ void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::strin
 // Declares `--multi-stream skip-graph|per-node` on `cmd`, stored in `target`.
 void add_multi_stream_option(CLI::App* cmd, std::string& target);
 
+// A CLI11 check for a time limit: a number of seconds from 0 to 1e6 (NaN,
+// infinities and negative values are refused, with the value in the message).
+CLI::Validator seconds_validator();
+
 // Writes `text` to stdout, or to `path` when non-empty ("-" = stdout).
+// Refuses (eqfuse::Error, exit 2) a path that names a file this process read
+// as an input (remember_input): the input is never overwritten.
 void write_output(const std::string& path, std::string_view text);
+// Records a file the command reads, so no output may replace it. load_input
+// records its FILE; commands record their other inputs (profiles, configs).
+void remember_input(const std::string& path);
+// Throws the error write_output would for `path`, before any work is done:
+// commands check every output path (graph, --stats-json, reports) up front,
+// so a bad one fails before the first file is written.
+void check_output_path(const std::string& path);
 
 }  // namespace eqfuse::cli

@@ -26,6 +26,9 @@ struct CalibrateCliOptions {
 
 int run_calibrate(const CalibrateCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
+  remember_input(o.device);  // a profile file (a built-in name matches no file)
+  remember_input(o.measurements);
+  check_output_path(o.output);
   DeviceProfile base = load_device_profile(o.device);
   std::vector<Measurement> rows = load_measurements(o.measurements);
   CalibrateOptions opt;

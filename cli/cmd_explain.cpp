@@ -52,6 +52,7 @@ int run_explain(const ExplainCliOptions& o) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
+  check_output_path(o.output);
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
   ExplainReport rep = explain_run(r, reg);
   if (o.format == "json")

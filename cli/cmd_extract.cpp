@@ -83,6 +83,7 @@ void add_extract_command(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmd->add_option("--time-limit", o->time_limit_s, "Seconds the exact solvers (ilp, auto) may use")
       ->check(CLI::PositiveNumber)
+      ->check(seconds_validator())
       ->capture_default_str();
   cmd->add_flag("--verbose", o->verbose, "Print solver progress on stderr");
   cmd->add_flag("--choices", o->choices,

@@ -67,6 +67,7 @@ int run_optimize(const OptimizeCliOptions& o) {
     for (const auto& f : o.rule_files) lib->load_text(read_file_or_stdin(f), f);
     opt.library = lib.get();
   }
+  for (const std::string& path : {o.output, o.stats_json}) check_output_path(path);
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
   if (o.format == "json")
     write_output(o.output, save_graph_json(r.graph, 2, &reg));
@@ -100,10 +101,15 @@ void add_optimize_command(CLI::App& app, Action& action) {
                   "tree | greedy-dag | faster-greedy-dag | ilp | auto (default: exact by "
                   "components)")
       ->check(CLI::IsMember(extractors));
+  // Limits are checked here: a negative, NaN or infinite value was silently
+  // ignored (or overflowed the deadline arithmetic) before.
   cmd->add_option("--time-limit", o->time_limit,
-                  "Seconds for saturation and for exact extraction (default 10)");
-  cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)");
-  cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)");
+                  "Seconds for saturation and for exact extraction (default 10)")
+      ->check(seconds_validator());
+  cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)")
+      ->check(CLI::Range(0L, 1'000'000'000L));
+  cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)")
+      ->check(CLI::Range(0L, 1'000'000L));
   cmd->add_option("--rules", o->rule_files, "Load extra rules from a .rules file (repeatable)");
   cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
   cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");

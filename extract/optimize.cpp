@@ -416,6 +416,16 @@ T config_value(const Json& v, std::string_view origin, std::string_view key,
   }
 }
 
+// A whole number from 0 to `max`: JSON's 2.7, -5 and 1e300 are errors, not
+// 2, "no limit" and an overflow.
+size_t config_count(const Json& v, std::string_view origin, std::string_view key,
+                    std::string_view what, std::uint64_t max) {
+  if (v.is_number_unsigned() && v.get<std::uint64_t>() <= max) return v.get<std::uint64_t>();
+  config_error(
+      origin, key,
+      fmt::format("expected {} (a whole number from 0 to {}), got {}", what, max, v.dump()));
+}
+
 void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::string_view origin) {
   if (key == "mode") {
     o.rules.mode = parse_exec_mode(config_value<std::string>(v, origin, key, "a mode name"));
@@ -434,11 +444,15 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
   } else if (key == "extractor") {
     o.extractor = config_value<std::string>(v, origin, key, "an extractor name");
   } else if (key == "node_limit") {
-    o.limits.nodes = config_value<size_t>(v, origin, key, "a node count");
+    o.limits.nodes = config_count(v, origin, key, "a node count", 1'000'000'000);
   } else if (key == "iter_limit") {
-    o.limits.iterations = config_value<size_t>(v, origin, key, "an iteration count");
+    o.limits.iterations = config_count(v, origin, key, "an iteration count", 1'000'000);
   } else if (key == "time_limit") {
-    o.limits.seconds = config_value<double>(v, origin, key, "seconds");
+    const double s = config_value<double>(v, origin, key, "seconds");
+    if (!(s >= 0 && s <= 1e6))
+      config_error(origin, key, fmt::format("expected seconds from 0 to 1e6, got {}", v.dump()));
+    o.limits.seconds = s;
+    o.extract_time_limit_s = s;
   } else if (key == kDisableInplaceableKey) {
     o.reinplace.disable_reinplace_inplaceable_ops_pass =
         config_value<bool>(v, origin, key, "true or false");

@@ -374,3 +374,68 @@ TEST(Cli, ToggleOptionsReadTheConfigAndFlagsWin) {
 }
 
 }  // namespace
+
+namespace eqfuse {
+namespace {
+
+// The input is never overwritten: an output naming an input file is refused
+// before anything is written (optimize, explain, calibrate).
+TEST(CliOutputs, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
+  const std::string original =
+      slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "examples/matmul_transpose.fx");
+  const fs::path in = write_scratch("in_place.fx", original);
+  for (const std::string& cmd : {std::string("optimize"), std::string("explain")}) {
+    CliRun r = run_eqfuse(fmt::format("{} '{}' -o '{}'", cmd, in.string(), in.string()));
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    EXPECT_THAT(r.err, HasSubstr("refusing to write")) << cmd;
+    EXPECT_EQ(slurp_file(in), original) << cmd;
+  }
+  // The same file under another spelling of its path.
+  CliRun r = run_eqfuse(fmt::format("optimize '{}' --stats-json '{}/./in_place.fx' -q", in.string(),
+                                    in.parent_path().string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(slurp_file(in), original);
+  const fs::path profile = write_scratch(
+      "profile.json", slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "cost/devices/ascend910b2.json"));
+  CliRun c = run_eqfuse(fmt::format(
+      "calibrate --profile examples/measurements/910b2_sample.csv --device '{}' -o '{}'",
+      profile.string(), profile.string()));
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  EXPECT_EQ(slurp_file(profile),
+            slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "cost/devices/ascend910b2.json"));
+}
+
+TEST(CliOutputs, AnUnwritableStatsFileFailsBeforeTheGraphIsWritten) {
+  const fs::path out = scratch_dir() / "never_written.fx";
+  fs::remove(out);
+  CliRun r = run_eqfuse(fmt::format(
+      "optimize examples/matmul_transpose.fx -o '{}' --stats-json /nonexistent/dir/stats.json -q",
+      out.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no directory '/nonexistent/dir'"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliOutputs, LimitsOutsideTheirRangeAreErrorsNotIgnored) {
+  for (const char* flag : {"--time-limit nan", "--time-limit inf", "--time-limit -1",
+                           "--time-limit 1e300", "--node-limit -5", "--iter-limit -1"}) {
+    CliRun r = run_eqfuse(fmt::format("optimize examples/matmul_transpose.fx {} -q", flag));
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_FALSE(r.err.empty()) << flag;
+  }
+  for (const char* config :
+       {R"({"node_limit": -5})", R"({"node_limit": 1e300})", R"({"iter_limit": 2.7})",
+        R"({"iter_limit": -1})", R"({"time_limit": -1})"}) {
+    const fs::path file = write_scratch("limits.json", config);
+    CliRun r = run_eqfuse(
+        fmt::format("optimize examples/matmul_transpose.fx --config '{}' -q", file.string()));
+    EXPECT_EQ(r.exit_code, 2) << config;
+    EXPECT_THAT(r.err, HasSubstr("config key")) << config;
+  }
+  CliRun ok =
+      run_eqfuse("optimize examples/matmul_transpose.fx --time-limit 5 --node-limit 1000 -q");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+}  // namespace
+}  // namespace eqfuse
