@@ -8,8 +8,9 @@
 //    what is left of the time limit. A component that cannot be solved
 //    exactly keeps the incumbent's choices.
 // 3. The component solutions are combined. If they close a cycle through
-//    mandatory classes of several components, the components on the cycle go
-//    back to the incumbent's choices (which are acyclic) until none is left.
+//    mandatory classes of several components, those components are merged
+//    and solved again, until none is left; only a merged component that
+//    cannot be solved exactly goes back to the incumbent's (acyclic) choices.
 // The result is proven optimal when every component was solved exactly and
 // nothing was reverted; otherwise the lower bound is the sum of the
 // component bounds (exact optima, CBC's best bound, or the cheapest node of

@@ -13,7 +13,9 @@
 //   "faster-greedy-dag" extraction-gym's published greedy DAG algorithm, the
 //                reference greedy-dag is compared with (never better than it);
 //   "ilp"        exact DAG cost with CBC (time limit, greedy fallback/warm start);
-//   "auto"       ilp when the reduced problem is small, else greedy-dag.
+//   "auto"       exact by independent components (extract/components.hpp):
+//                branch and bound or CBC per component, greedy-dag's answer
+//                where a component cannot be solved; the default.
 #pragma once
 #include <string>
 #include <string_view>
