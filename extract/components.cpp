@@ -21,30 +21,6 @@ std::vector<unsigned char> usable_nodes(const ExtractionProblem& p,
   return usable;
 }
 
-std::vector<unsigned char> reachable_classes(const ExtractionProblem& p,
-                                             const std::vector<unsigned char>& usable) {
-  std::vector<unsigned char> seen(p.num_classes(), 0);
-  std::vector<ClassId> stack;
-  for (ClassId r : p.roots())
-    if (!seen[r]) {
-      seen[r] = 1;
-      stack.push_back(r);
-    }
-  while (!stack.empty()) {
-    const ClassId c = stack.back();
-    stack.pop_back();
-    for (NodeId n : p.class_nodes(c)) {
-      if (!usable[n]) continue;
-      for (ClassId d : p.children(n))
-        if (!seen[d]) {
-          seen[d] = 1;
-          stack.push_back(d);
-        }
-    }
-  }
-  return seen;
-}
-
 // Classes every choice for `c` reaches within `depth` steps (c included),
 // sorted: {c} plus the intersection, over c's usable nodes, of what each
 // node's children reach within depth - 1.
@@ -145,6 +121,30 @@ ClassId find_root(std::vector<ClassId>& parent, ClassId x) {
 }
 
 }  // namespace
+
+std::vector<unsigned char> reachable_classes(const ExtractionProblem& p,
+                                             const std::vector<unsigned char>& usable) {
+  std::vector<unsigned char> seen(p.num_classes(), 0);
+  std::vector<ClassId> stack;
+  for (ClassId r : p.roots())
+    if (!seen[r]) {
+      seen[r] = 1;
+      stack.push_back(r);
+    }
+  while (!stack.empty()) {
+    const ClassId c = stack.back();
+    stack.pop_back();
+    for (NodeId n : p.class_nodes(c)) {
+      if (!usable[n]) continue;
+      for (ClassId d : p.children(n))
+        if (!seen[d]) {
+          seen[d] = 1;
+          stack.push_back(d);
+        }
+    }
+  }
+  return seen;
+}
 
 std::vector<std::uint32_t> strongly_connected_classes(const ExtractionProblem& p,
                                                       const std::vector<unsigned char>* usable) {

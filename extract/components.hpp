@@ -42,6 +42,11 @@ struct Decomposition {
   std::vector<std::vector<ClassId>> members;  // per component, classes in increasing id
 };
 
+// The classes reachable from the roots through the nodes `usable` marks
+// (1 per class), roots included.
+std::vector<unsigned char> reachable_classes(const ExtractionProblem& p,
+                                             const std::vector<unsigned char>& usable);
+
 // Strongly connected components of the class graph (an edge from a class to
 // every child class of each of its nodes, or only of the nodes `usable`
 // marks): the id of each class's component. Two classes can only ever lie on

@@ -89,27 +89,9 @@ Reduced reduce(const ExtractionProblem& p, const std::vector<NodeId>& derivable,
     }
     for (std::size_t k : kept) r.usable[cand[k].first] = 1;
   }
-  // Reachability through usable nodes.
-  std::vector<unsigned char> seen(p.num_classes(), 0);
-  std::vector<ClassId> stack;
-  for (ClassId root : p.roots())
-    if (!seen[root]) {
-      seen[root] = 1;
-      stack.push_back(root);
-    }
-  while (!stack.empty()) {
-    const ClassId c = stack.back();
-    stack.pop_back();
-    r.classes.push_back(c);
-    for (NodeId n : p.class_nodes(c))
-      if (r.usable[n])
-        for (ClassId d : p.children(n))
-          if (!seen[d]) {
-            seen[d] = 1;
-            stack.push_back(d);
-          }
-  }
-  std::sort(r.classes.begin(), r.classes.end());
+  const std::vector<unsigned char> reached = reachable_classes(p, r.usable);
+  for (ClassId c = 0; c < p.num_classes(); ++c)
+    if (reached[c]) r.classes.push_back(c);
   r.class_col.assign(p.num_classes(), -1);
   r.node_col.assign(p.num_nodes(), -1);
   for (ClassId c : r.classes) {

@@ -105,7 +105,8 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   ExtractOptions eo;
   eo.time_limit_s = opt.extract_time_limit_s;
   eo.initial = input_choice(st.problem, st.input_node_ids);
-  if (!std::isfinite(dag_cost(st.problem.problem, eo.initial))) eo.initial.clear();
+  const double initial_cost = dag_cost(st.problem.problem, eo.initial);
+  if (!std::isfinite(initial_cost)) eo.initial.clear();
   st.extraction = extract(st.problem.problem, opt.extractor, eo);
   // Exact solvers stop within their optimality tolerance, which can hide the
   // tie-break above; a local-improvement pass (never raises the cost) takes
@@ -122,8 +123,7 @@ void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOpti
   stats.extraction_optimal = st.extraction.optimal;
   stats.extraction_gap = optimality_gap(st.extraction);
   stats.extraction_stopped_by = st.extraction.stopped_by;
-  if (!eo.initial.empty() &&
-      !(st.extraction.dag_cost < dag_cost(st.problem.problem, eo.initial) - 1e-9))
+  if (!eo.initial.empty() && !(st.extraction.dag_cost < initial_cost - 1e-9))
     stats.kept_input = st.extraction.optimal
                            ? std::string("the input graph is already optimal")
                            : fmt::format("no cheaper graph found by {}", opt.extractor);
