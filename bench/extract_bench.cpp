@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "extract/extractor.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace fs = std::filesystem;
 using namespace eqfuse;

@@ -13,7 +13,7 @@
 #include <map>
 #include <string>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "graph/stack.hpp"

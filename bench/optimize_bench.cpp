@@ -7,8 +7,8 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/workloads/decoder_stack.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "graph/stack.hpp"
 

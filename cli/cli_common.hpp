@@ -15,7 +15,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"

@@ -11,7 +11,7 @@
 
 #include "cli/cli_common.hpp"
 #include "cost/cost_report.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse::cli {
 

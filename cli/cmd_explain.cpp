@@ -4,16 +4,16 @@
 //
 // Runs the optimize pipeline with explanations recorded and prints why each
 // fusion was chosen, not chosen or rejected, and what the reinplace passes
-// did (extract/explain_report.hpp; the JSON keys and the HTML page are
+// did (pipeline/explain_report.hpp; the JSON keys and the HTML page are
 // described in docs/explain.md).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "extract/explain_html.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_html.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 
 namespace eqfuse::cli {
 

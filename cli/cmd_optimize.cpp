@@ -3,7 +3,7 @@
 //   [--disable-rule X]... [--enable-rule X]... [--config FILE] [--multi-stream P] [--rules FILE]...
 //   [--stats-json FILE] [--dump-dir DIR] [--input-types T] [--explain] [--quiet]`
 //
-// Runs the whole pipeline (extract/optimize.hpp): load, saturate with the
+// Runs the whole pipeline (pipeline/optimize.hpp): load, saturate with the
 // enabled rules, extract the cheapest graph under the NPU cost model, emit.
 // The optimized graph goes to stdout (or -o), the summary to stderr.
 #include <cstdio>
@@ -12,9 +12,9 @@
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "extract/explain_report.hpp"
+#include "pipeline/explain_report.hpp"
 #include "extract/extractor.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
 #include "rewrites/rule.hpp"

@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/fx_printer.hpp"
 #include "rewrites/rule.hpp"
 

@@ -4,13 +4,13 @@
 //
 // For each profile parameter, re-optimizes IN over the range and reports
 // for every fusion decision the break-even value where it flips, or "never
-// flips in range" (extract/sensitivity.hpp, docs/cost-model.md).
+// flips in range" (pipeline/sensitivity.hpp, docs/cost-model.md).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "extract/sensitivity.hpp"
+#include "pipeline/sensitivity.hpp"
 
 namespace eqfuse::cli {
 

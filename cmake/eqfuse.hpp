@@ -9,19 +9,19 @@
 //   std::cout << eqfuse::print_fx(r.graph, &reg);
 //
 // Each header can also be included on its own, by folder:
-// <eqfuse/extract/optimize.hpp>, <eqfuse/rewrites/register_replacement.hpp>, ...
+// <eqfuse/pipeline/optimize.hpp>, <eqfuse/rewrites/register_replacement.hpp>, ...
 #pragma once
 
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
-#include "extract/explain_report.hpp"
 #include "extract/extractor.hpp"
-#include "extract/optimize.hpp"
-#include "extract/sensitivity.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
+#include "pipeline/sensitivity.hpp"
 #include "rewrites/register_replacement.hpp"
 #include "rewrites/rule.hpp"

@@ -11,17 +11,11 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(_eqfuse_libs)
-foreach(lib eqfuse_graph eqfuse_egraph eqfuse_rewrites eqfuse_cost eqfuse_extract)
-  if(TARGET ${lib})
-    list(APPEND _eqfuse_libs ${lib})
-  endif()
-endforeach()
-install(TARGETS ${_eqfuse_libs} eqfuse_all EXPORT eqfuseTargets
+install(TARGETS ${EQFUSE_LIBRARIES} eqfuse_all EXPORT eqfuseTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/eqfuse)
 install(TARGETS eqfuse RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir graph egraph rewrites extract cost)
+foreach(dir base graph egraph extract cost bridge rewrites pipeline)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/eqfuse/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

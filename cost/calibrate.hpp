@@ -25,7 +25,7 @@
 
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 #include "graph/exec_mode.hpp"
 #include "graph/op_registry.hpp"
 

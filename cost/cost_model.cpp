@@ -7,10 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "egraph/arg_encoding.hpp"
-#include "egraph/from_graph.hpp"
 #include "graph/auto_functionalized.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -7,7 +7,7 @@
 //
 // A CostQuery describes one op application the same way whether it comes
 // from an FX node (query_for_node) or from an e-node plus the tensor
-// analysis facts of its children (query_for_enode, cost/egraph_cost.hpp):
+// analysis facts of its children (query_for_enode, pipeline/egraph_cost.hpp):
 // the op, the value type of every schema argument and the result type.
 //
 // Formula (docs/cost-model.md, docs/reference/npu-cost.md §5-§6):

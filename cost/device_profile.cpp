@@ -12,8 +12,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/diagnostics.hpp"
-#include "graph/embedded.hpp"
+#include "base/diagnostics.hpp"
+#include "base/embedded.hpp"
 
 namespace eqfuse {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -22,7 +22,7 @@
 
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 
 namespace eqfuse {
 

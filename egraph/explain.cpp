@@ -6,7 +6,7 @@
 #include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -56,7 +56,7 @@ struct ProofTerm {
 
 // How the head (op and payload) of a term prints; empty: `op`, plus
 // `@<payload>` when the payload is not 0. Graph loaders give heads meaning
-// (egraph/from_graph.hpp: loaded_head_name).
+// (bridge/from_graph.hpp: loaded_head_name).
 using TermHeadNamer = std::function<std::string(Symbol op, uint64_t payload)>;
 
 // Hash-consed ground terms: equal terms have equal ids.

@@ -24,7 +24,7 @@
 
 #include "egraph/egraph.hpp"
 #include "egraph/enode.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -10,7 +10,7 @@
 
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace extract_detail {

@@ -12,7 +12,7 @@
 
 #include "extract/checker.hpp"
 #include "extract/internal.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -24,7 +24,7 @@
 
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse::extract_detail {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -1,6 +1,6 @@
 // Storage (alias) analysis, use lists and liveness queries over a normalized,
 // typed FX Graph, for the reinplace passes (rewrites/reinplace.hpp) and for
-// loading graphs with in-place ops into the e-graph (egraph/from_graph.hpp).
+// loading graphs with in-place ops into the e-graph (bridge/from_graph.hpp).
 //
 //   AliasAnalysis aa(graph, registry);
 //   const StorageSet& s = aa.storages_of(node);        // where node's value lives

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <limits>
 
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 
 namespace eqfuse {
 

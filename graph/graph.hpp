@@ -23,8 +23,8 @@
 #include <variant>
 #include <vector>
 
-#include "graph/diagnostics.hpp"
-#include "graph/dtype.hpp"
+#include "base/diagnostics.hpp"
+#include "base/dtype.hpp"
 #include "graph/value_type.hpp"
 
 namespace eqfuse {
@@ -80,6 +80,19 @@ inline bool ArgList::operator==(const ArgList& o) const {
 
 enum class NodeKind : uint8_t { Placeholder, GetAttr, Call, GetItem, Output };
 std::string_view node_kind_name(NodeKind k);
+
+// The op names that stand for the structural node kinds wherever nodes are
+// named by op (the e-graph encoding, cost queries, reports), and the prefix
+// of an opaque call's op there; list and tuple literals that hold nodes are
+// named as `prim::list` / `prim::tuple` calls.
+namespace graph_ops {
+inline constexpr const char* kPlaceholder = "placeholder";
+inline constexpr const char* kGetAttr = "get_attr";
+inline constexpr const char* kGetItem = "getitem";
+inline constexpr const char* kOpaquePrefix = "opaque:";
+inline constexpr const char* kList = "prim::list";
+inline constexpr const char* kTuple = "prim::tuple";
+}  // namespace graph_ops
 
 using OpId = int32_t;
 inline constexpr OpId kNoOp = -1;

@@ -9,7 +9,7 @@
 #include <set>
 
 #include "graph/auto_functionalized.hpp"
-#include "graph/embedded.hpp"
+#include "base/embedded.hpp"
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {

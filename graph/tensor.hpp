@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 
 namespace eqfuse {
 

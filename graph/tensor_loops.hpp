@@ -24,7 +24,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 #include "graph/float16.hpp"
 
 namespace eqfuse {

@@ -1,6 +1,6 @@
 #include "graph/value_type.hpp"
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 #include <stdexcept>
 

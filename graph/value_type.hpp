@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 #include "graph/symint.hpp"
 
 namespace eqfuse {

@@ -46,8 +46,8 @@
 #include <variant>
 #include <vector>
 
-#include "graph/diagnostics.hpp"
-#include "graph/dtype.hpp"
+#include "base/diagnostics.hpp"
+#include "base/dtype.hpp"
 #include "graph/symint.hpp"
 #include "graph/value_type.hpp"
 

@@ -7,7 +7,7 @@
 //   RuleToggle t = rule_toggle(rule.name, rule.labels, cfg);  // t.enabled, t.reason
 //
 // (Compiled and run by tests/unit/doc_examples_test.cpp. A JSON config file
-// is read into OptimizeOptions by apply_config_json, extract/optimize.hpp.)
+// is read into OptimizeOptions by apply_config_json, pipeline/optimize.hpp.)
 //
 // Semantics (docs/rules.md "Toggles"):
 //  * pattern_fusion_pass = false turns off every rule labelled `fusion`;

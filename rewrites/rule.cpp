@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "egraph/from_graph.hpp"
-#include "graph/embedded.hpp"
+#include "bridge/from_graph.hpp"
+#include "base/embedded.hpp"
 #include "rewrites/rule_example.hpp"
 #include "rewrites/rule_file.hpp"
 

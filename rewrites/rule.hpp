@@ -16,7 +16,7 @@
 // (Compiled and run by tests/unit/doc_examples_test.cpp.)
 //
 // Compilation: every input becomes a pattern variable; op calls become op
-// patterns (arguments encoded as in egraph/arg_encoding.hpp, so literals must
+// patterns (arguments encoded as in bridge/arg_encoding.hpp, so literals must
 // match exactly and every defaulted argument takes part); the searcher is
 // the multi-pattern of the search outputs' *anchors* (an output `t[k]` whose
 // producer `t` is already inside another output's term is not searched: it
@@ -40,7 +40,7 @@
 //     never become new aliases (TorchAir keeps a returned clone).
 //
 // Streams: a rule matches only nodes of one stream. It is compiled once per
-// stream label in the graph (payload of op e-nodes, egraph/from_graph.hpp);
+// stream label in the graph (payload of op e-nodes, bridge/from_graph.hpp);
 // copies for non-default streams are named `<name>@<label>`.
 #pragma once
 #include <functional>
@@ -52,9 +52,9 @@
 #include <string_view>
 #include <vector>
 
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/rewrite.hpp"
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/condition.hpp"
@@ -176,7 +176,7 @@ class RuleLibrary {
 // int list, a defaulted None) is a fresh variable instead, listed in
 // `literals`; getitem indices stay literal. Explanations match the relaxed
 // pattern to find sites where only a literal differs from the rule's
-// (extract/explain_near_miss.hpp).
+// (pipeline/explain_near_miss.hpp).
 struct SearchLiteral {
   std::string var;   // the pattern variable standing for it ("lit:3")
   std::string node;  // the search-side call carrying it ("transpose")

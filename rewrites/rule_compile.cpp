@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "egraph/arg_encoding.hpp"
-#include "egraph/from_graph.hpp"
+#include "bridge/arg_encoding.hpp"
+#include "bridge/from_graph.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {

@@ -1,4 +1,4 @@
-// The graphs of the HTML explanation (extract/explain_html.hpp) drawn by the
+// The graphs of the HTML explanation (pipeline/explain_html.hpp) drawn by the
 // real Graphviz `dot` (installed by scripts/setup; skipped with a message
 // when it is not on PATH), and what happens when `dot` fails or hangs (a
 // stand-in `dot` script on PATH): the page notes why and embeds the DOT
@@ -16,9 +16,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "extract/explain_html.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_html.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"

@@ -1,5 +1,5 @@
 // The "why not" of fusions whose pattern never matched
-// (extract/explain_near_miss.hpp) on the negative fusion scenarios that fail
+// (pipeline/explain_near_miss.hpp) on the negative fusion scenarios that fail
 // on structure: A7 (int4 dst_type), B4 (a view that is not a flatten), C5 /
 // C6 (casts to bf16 / fp16), D9 (transpose(0, 2)), D10 (transpose(-1, -2)),
 // and E10 / E11 (div_mode=False with the vllm rewrite off). Each must report one near miss naming
@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "extract/explain_html.hpp"
+#include "pipeline/explain_html.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"
 #include "tests/support/fusion_scenarios.hpp"

@@ -1,4 +1,4 @@
-// The reinplace section of `eqfuse explain` (extract/explain_reinplace.hpp)
+// The reinplace section of `eqfuse explain` (pipeline/explain_reinplace.hpp)
 // on the reinplace scenarios (tests/scenarios/reinplace/), run through the
 // whole optimize pipeline as `explain` does: for each candidate of pass A
 // and pass B, the op it became or the exact reason kind and the nodes the
@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "extract/explain_html.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_html.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/html_checks.hpp"
@@ -365,7 +365,7 @@ TEST(ExplainReinplace, HtmlHasOneAnchoredRowPerDecision) {
   EXPECT_THAT(html, Not(HasSubstr("reinplace-3")));
 }
 
-// Fill colours of the after graph's highlights (extract/explain_html.cpp).
+// Fill colours of the after graph's highlights (pipeline/explain_html.cpp).
 constexpr const char* kReinplaceFill = "#85c1e9";
 constexpr const char* kFusionFill = "#f5b041";
 

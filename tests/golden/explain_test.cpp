@@ -1,5 +1,5 @@
-// `eqfuse explain` and the explanation report (extract/explain_report.hpp,
-// extract/explain_html.hpp) on the bundled examples and the fusion
+// `eqfuse explain` and the explanation report (pipeline/explain_report.hpp,
+// pipeline/explain_html.hpp) on the bundled examples and the fusion
 // scenarios: the reason text for each kind of "no" (intermediate used
 // elsewhere, a failed condition, mode exclusion, cross-stream), the
 // chosen fusions' replaced nodes, cost comparison and proof, the JSON keys
@@ -15,9 +15,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "extract/explain_html.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_html.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"

@@ -1,7 +1,7 @@
 // `optimize` on graphs that write memory in place (in-place ops, copy_
 // epilogues, buffers such as empty_like that are written later): the
 // e-graph treats values as immutable, so calls that see different data
-// must not be merged (egraph/from_graph.hpp, docs/egraph.md "Graphs with
+// must not be merged (bridge/from_graph.hpp, docs/egraph.md "Graphs with
 // in-place ops"). Every result is checked against its input with the
 // reference interpreter.
 #include <filesystem>
@@ -11,7 +11,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"

@@ -9,8 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/workloads/decoder_stack.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"

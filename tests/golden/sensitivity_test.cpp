@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "extract/sensitivity.hpp"
+#include "pipeline/sensitivity.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/bench_workloads.hpp"
+#include "bench/workloads/egraph_workloads.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/runner.hpp"
 

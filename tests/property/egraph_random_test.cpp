@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/bench_workloads.hpp"
+#include "bench/workloads/egraph_workloads.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/ematch.hpp"
 #include "egraph/runner.hpp"

@@ -13,7 +13,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "extract/explain_html.hpp"
+#include "pipeline/explain_html.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {

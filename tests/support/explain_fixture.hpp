@@ -10,8 +10,8 @@
 #include <map>
 #include <string>
 
-#include "extract/explain_report.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "rewrites/config.hpp"
 

@@ -10,10 +10,10 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
-#include "egraph/tensor_analysis.hpp"
-#include "extract/optimize.hpp"
+#include "bridge/tensor_analysis.hpp"
+#include "pipeline/optimize.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "rewrites/config.hpp"
@@ -26,7 +26,7 @@ namespace {
 
 const std::string kLayer = std::string(EQFUSE_SOURCE_DIR) + "/examples/deepseek_layer.fx";
 
-// extract/optimize.hpp
+// pipeline/optimize.hpp
 std::string optimize_example(const std::string& text, std::ostream& out, std::ostream& err) {
   OpRegistry reg = OpRegistry::with_builtin_ops();
   LoadedGraph in = load_graph(text, "layer.fx", reg);

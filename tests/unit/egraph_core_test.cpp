@@ -2,7 +2,7 @@
 // analysis hooks and conflicts, patterns, rewrites, conditions, runner.
 #include <gtest/gtest.h>
 
-#include "egraph/bench_workloads.hpp"
+#include "bench/workloads/egraph_workloads.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/ematch.hpp"
 #include "egraph/pattern.hpp"

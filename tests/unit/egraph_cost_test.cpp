@@ -1,13 +1,13 @@
 // Pricing e-nodes: an e-node costs exactly what the FX node it was loaded
 // from costs (same query from the tensor analysis facts), structural nodes
 // are free, and transposes keep their dims through the constant children.
-#include "cost/egraph_cost.hpp"
+#include "pipeline/egraph_cost.hpp"
 
 #include <filesystem>
 
 #include <gtest/gtest.h>
 
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 

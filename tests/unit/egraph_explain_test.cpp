@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/bench_workloads.hpp"
-#include "egraph/from_graph.hpp"
+#include "bench/workloads/egraph_workloads.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
 
 namespace eqfuse {

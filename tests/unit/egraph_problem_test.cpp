@@ -1,7 +1,7 @@
-// Freezing an e-graph into an ExtractionProblem (extract/egraph_problem.hpp):
+// Freezing an e-graph into an ExtractionProblem (pipeline/egraph_problem.hpp):
 // reachability, deterministic numbering, +inf nodes, errors, and mapping an
 // extraction back to e-graph nodes.
-#include "extract/egraph_problem.hpp"
+#include "pipeline/egraph_problem.hpp"
 
 #include <limits>
 
@@ -9,7 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "extract/checker.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

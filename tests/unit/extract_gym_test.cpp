@@ -11,7 +11,7 @@
 
 #include "extract/checker.hpp"
 #include "extract/extractor.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "extract/problem.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -1,13 +1,13 @@
 // Loading FX graphs into the e-graph: encoding, CSE, streams, opaque ops,
 // roots and the tensor analysis on real dumps.
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 
 #include <filesystem>
 #include <set>
 
 #include <gtest/gtest.h>
 
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 

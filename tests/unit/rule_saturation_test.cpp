@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "graph/load.hpp"
 #include "rewrites/rule.hpp"
 #include "tests/support/builtins.hpp"

@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 
 namespace eqfuse {
 namespace {

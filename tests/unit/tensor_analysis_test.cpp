@@ -1,10 +1,10 @@
 // The tensor analysis: facts from meta functions, constant folding,
 // sym_size folding and conflicts that name the unsound rule.
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 
 #include <gtest/gtest.h>
 
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"

@@ -1,15 +1,15 @@
-// Back from the e-graph to an FX graph (extract/to_graph.hpp): round trips
+// Back from the e-graph to an FX graph (bridge/to_graph.hpp): round trips
 // of real graphs through load -> extract -> emit with every extractor, and
 // hand-made unions (a fused node, a node on a stream) whose emitted graph is
 // checked node by node and against the reference interpreter.
-#include "extract/to_graph.hpp"
+#include "bridge/to_graph.hpp"
 
 #include <filesystem>
 #include <memory>
 
 #include <gtest/gtest.h>
 
-#include "extract/egraph_problem.hpp"
+#include "pipeline/egraph_problem.hpp"
 #include "extract/extractor.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"

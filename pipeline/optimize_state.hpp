@@ -7,10 +7,10 @@
 
 #include "cost/cost_model.hpp"
 #include "egraph/egraph.hpp"
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
-#include "egraph/tensor_analysis.hpp"
-#include "extract/egraph_problem.hpp"
+#include "bridge/tensor_analysis.hpp"
+#include "pipeline/egraph_problem.hpp"
 #include "extract/extractor.hpp"
 #include "rewrites/rule.hpp"
 

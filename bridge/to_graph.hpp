@@ -30,8 +30,8 @@
 #include <functional>
 
 #include "egraph/egraph.hpp"
-#include "egraph/from_graph.hpp"
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/from_graph.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 

@@ -1,6 +1,6 @@
-// find_near_misses (extract/explain_near_miss.hpp): relaxed-literal matches
+// find_near_misses (pipeline/explain_near_miss.hpp): relaxed-literal matches
 // and fusion patterns that a rejected layout rule kept from matching.
-#include "extract/explain_near_miss.hpp"
+#include "pipeline/explain_near_miss.hpp"
 
 #include <algorithm>
 #include <deque>
@@ -13,7 +13,7 @@
 #include <fmt/format.h>
 
 #include "egraph/ematch.hpp"
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 
 namespace eqfuse {
 namespace {

@@ -1,14 +1,14 @@
-#include "egraph/from_graph.hpp"
+#include "bridge/from_graph.hpp"
 
 #include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
 
-#include "egraph/arg_encoding.hpp"
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/arg_encoding.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "graph/alias_analysis.hpp"
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {
@@ -218,7 +218,7 @@ class Loader {
            info.schema.returns.empty();
   }
 
-  // Sink for encode_arg (egraph/arg_encoding.hpp).
+  // Sink for encode_arg (bridge/arg_encoding.hpp).
   struct ArgSink {
     Loader& self;
     const Node& user;

@@ -1,5 +1,5 @@
-// Decoding constant leaves back into FX arguments (egraph/arg_encoding.hpp).
-#include "egraph/arg_encoding.hpp"
+// Decoding constant leaves back into FX arguments (bridge/arg_encoding.hpp).
+#include "bridge/arg_encoding.hpp"
 
 #include <string>
 #include <string_view>

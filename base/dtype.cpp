@@ -1,4 +1,4 @@
-#include "graph/dtype.hpp"
+#include "base/dtype.hpp"
 
 #include <array>
 

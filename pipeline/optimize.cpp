@@ -1,6 +1,6 @@
 // optimize_graph: load -> saturate -> extract -> emit, with the statistics
 // `eqfuse optimize` prints.
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -11,12 +11,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cost/egraph_cost.hpp"
-#include "egraph/arg_encoding.hpp"
+#include "pipeline/egraph_cost.hpp"
+#include "bridge/arg_encoding.hpp"
 #include "extract/checker.hpp"
-#include "extract/fusion_credit.hpp"
-#include "extract/optimize_state.hpp"
-#include "extract/to_graph.hpp"
+#include "pipeline/fusion_credit.hpp"
+#include "pipeline/optimize_state.hpp"
+#include "bridge/to_graph.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
 
@@ -154,7 +154,7 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
     }
   }
   // Every fused kernel the extraction chose that a rewrite added, credited
-  // to the rule that added it (extract/fusion_credit.hpp).
+  // to the rule that added it (pipeline/fusion_credit.hpp).
   for (Id cls : st.problem.eclass_of) {
     Id n = st.problem.chosen_node(st.extraction, cls);
     if (n == kNoId || !credit.is_new_fused_node(n)) continue;

@@ -1,11 +1,11 @@
-// The reinplace section of an explanation (extract/explain_reinplace.hpp).
-#include "extract/explain_reinplace.hpp"
+// The reinplace section of an explanation (pipeline/explain_reinplace.hpp).
+#include "pipeline/explain_reinplace.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 
 namespace eqfuse {
 

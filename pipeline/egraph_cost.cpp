@@ -1,10 +1,10 @@
 // Pricing e-nodes: rebuilds, from the tensor analysis facts of an e-node's
 // children, the same CostQuery that query_for_node builds from an FX node,
 // so a graph and its e-graph encoding cost the same.
-#include "cost/egraph_cost.hpp"
+#include "pipeline/egraph_cost.hpp"
 
-#include "egraph/arg_encoding.hpp"
-#include "egraph/from_graph.hpp"
+#include "bridge/arg_encoding.hpp"
+#include "bridge/from_graph.hpp"
 
 namespace eqfuse {
 namespace {

@@ -8,7 +8,7 @@
 //   const TensorFact& f = types.data(g.find(loaded.class_of(node)));
 //
 // make: constants give their own fact (ints fold: `constant`); op nodes
-// (encoding in egraph/from_graph.hpp) run the op's meta function from the
+// (encoding in bridge/from_graph.hpp) run the op's meta function from the
 // OpRegistry on a CallContext rebuilt from the children: a child holding a
 // constant becomes a literal argument, a tensor/SymInt child becomes a node
 // reference whose type is the child's fact, a `prim::list` child becomes a

@@ -1,8 +1,8 @@
-// FusionCredit (extract/fusion_credit.hpp).
-#include "extract/fusion_credit.hpp"
+// FusionCredit (pipeline/fusion_credit.hpp).
+#include "pipeline/fusion_credit.hpp"
 
 #include "egraph/explain.hpp"
-#include "extract/optimize_state.hpp"
+#include "pipeline/optimize_state.hpp"
 
 namespace eqfuse {
 

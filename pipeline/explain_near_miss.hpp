@@ -1,5 +1,5 @@
 // Structural near misses for `eqfuse explain` (NearMiss in
-// extract/explain_report.hpp): places where a fusion rule's search pattern
+// pipeline/explain_report.hpp): places where a fusion rule's search pattern
 // almost matched the saturated e-graph, so no condition ever ran and the
 // RejectionLog has nothing to say about the fusion.
 //
@@ -33,8 +33,8 @@
 #include <vector>
 
 #include "egraph/egraph.hpp"
-#include "extract/explain_report.hpp"
-#include "extract/optimize_state.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize_state.hpp"
 
 namespace eqfuse {
 

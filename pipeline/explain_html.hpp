@@ -22,7 +22,7 @@
 #include <string_view>
 #include <vector>
 
-#include "extract/explain_report.hpp"
+#include "pipeline/explain_report.hpp"
 #include "graph/graph.hpp"
 
 namespace eqfuse {

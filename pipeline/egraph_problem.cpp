@@ -1,10 +1,10 @@
-// Freezing a clean e-graph into an ExtractionProblem (extract/egraph_problem.hpp).
+// Freezing a clean e-graph into an ExtractionProblem (pipeline/egraph_problem.hpp).
 //
 // Two passes: first the classes reachable from the roots through nodes that
 // can be chosen (finite cost) are collected, then they are numbered in
 // increasing e-graph id and their nodes added in increasing node id, so the
 // problem depends only on the e-graph, not on hash or visit order.
-#include "extract/egraph_problem.hpp"
+#include "pipeline/egraph_problem.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 
 #include <fmt/format.h>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

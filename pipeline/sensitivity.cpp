@@ -1,6 +1,6 @@
 // Sensitivity sweeps: re-optimize at swept parameter values, then bisect
 // between sweep points where a decision count changes.
-#include "extract/sensitivity.hpp"
+#include "pipeline/sensitivity.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

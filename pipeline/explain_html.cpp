@@ -1,5 +1,5 @@
-// explanation_to_html and its Graphviz helpers (extract/explain_html.hpp).
-#include "extract/explain_html.hpp"
+// explanation_to_html and its Graphviz helpers (pipeline/explain_html.hpp).
+#include "pipeline/explain_html.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -6,7 +6,7 @@
 //   CostQuery q = query_for_enode(g, types, reg, node_id, storage);
 //   double us = model.cost(q).total_us;
 //
-// The e-node encoding is the one of egraph/from_graph.hpp: an op e-node's
+// The e-node encoding is the one of bridge/from_graph.hpp: an op e-node's
 // children are one class per schema argument; a child's ValueType is its
 // class's TensorFact (constants give Int/Float/Bool/None kinds), the result
 // is the node's own class fact. getitem, placeholder, get_attr, constants,
@@ -18,7 +18,7 @@
 
 #include "cost/cost_model.hpp"
 #include "egraph/egraph.hpp"
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 
 namespace eqfuse {
 

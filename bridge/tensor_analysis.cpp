@@ -1,10 +1,10 @@
-#include "egraph/tensor_analysis.hpp"
+#include "bridge/tensor_analysis.hpp"
 
 #include <fmt/format.h>
 
-#include "egraph/arg_encoding.hpp"
-#include "egraph/from_graph.hpp"
-#include "graph/diagnostics.hpp"
+#include "bridge/arg_encoding.hpp"
+#include "bridge/from_graph.hpp"
+#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

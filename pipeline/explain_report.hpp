@@ -22,7 +22,7 @@
 //  * near misses: a fusion pattern whose ops all match but a literal
 //    argument differs (a cast to bf16 where the rule needs float32), or
 //    that a rejected layout rule kept from matching
-//    (extract/explain_near_miss.hpp);
+//    (pipeline/explain_near_miss.hpp);
 //  * rules switched off (mode exclusions, toggles) with the reason, and
 //    cross-stream near misses: an input edge between two ops of one fusion
 //    rule's pattern whose ends are on different streams (rules compile per
@@ -31,15 +31,15 @@
 //    chosen (fused kernels in the output), rejected (by condition);
 //  * the reinplace passes (reduce-overhead only): every candidate, the
 //    in-place op it became or why it was kept, and the bytes saved
-//    (extract/explain_reinplace.hpp).
+//    (pipeline/explain_reinplace.hpp).
 #pragma once
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "cost/cost_model.hpp"
-#include "extract/explain_reinplace.hpp"
-#include "extract/optimize.hpp"
+#include "pipeline/explain_reinplace.hpp"
+#include "pipeline/optimize.hpp"
 
 namespace eqfuse {
 
@@ -94,7 +94,7 @@ struct LiteralMismatch {
   std::string needed;  // the literal the rule's pattern has
 };
 
-// A fusion rule's pattern that almost matched (extract/explain_near_miss.hpp):
+// A fusion rule's pattern that almost matched (pipeline/explain_near_miss.hpp):
 // every op matched but some literal arguments differ, and/or the pattern
 // would match had a layout rule rewritten the site, but that rule's
 // condition failed there.

@@ -1,4 +1,4 @@
-#include "graph/diagnostics.hpp"
+#include "base/diagnostics.hpp"
 
 #include <algorithm>
 

@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-#include "extract/optimize.hpp"
+#include "pipeline/optimize.hpp"
 
 namespace eqfuse {
 

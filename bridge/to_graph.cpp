@@ -1,4 +1,4 @@
-// Back from the e-graph to an FX graph (extract/to_graph.hpp).
+// Back from the e-graph to an FX graph (bridge/to_graph.hpp).
 //
 // The emitter works in four steps:
 //  1. collect the classes the chosen nodes need, from the roots down;
@@ -13,7 +13,7 @@
 //     own, the first input node of its class, or its first user's);
 //  4. build the nodes in that order, name the new ones torch-style, rebuild
 //     the output node, and run infer_types.
-#include "extract/to_graph.hpp"
+#include "bridge/to_graph.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -25,8 +25,8 @@
 #include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
-#include "egraph/arg_encoding.hpp"
-#include "graph/diagnostics.hpp"
+#include "bridge/arg_encoding.hpp"
+#include "base/diagnostics.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
 
@@ -122,7 +122,7 @@ class Emitter {
     }
   };
 
-  // The e-node node `index` was loaded as (egraph/from_graph.cpp), canonical.
+  // The e-node node `index` was loaded as (bridge/from_graph.cpp), canonical.
   std::optional<NodeKey> input_key(int32_t index) const {
     const Node& n = in_.nodes()[static_cast<size_t>(index)];
     auto leaf = [](const char* op, const std::string& name) {

@@ -30,7 +30,7 @@
 namespace eqfuse {
 
 class RuleLibrary;
-struct OptimizeState;  // extract/optimize_state.hpp
+struct OptimizeState;  // pipeline/optimize_state.hpp
 
 struct OptimizeOptions {
   RuleConfig rules;                      // toggles and mode
@@ -63,7 +63,7 @@ struct RuleRunStats {
   size_t fusing_applications = 0;             // of those, by the search -> replace direction
   size_t rejected = 0;                        // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
-  size_t chosen = 0;  // fused kernels of the output graph this rule created (extract/fusion_credit)
+  size_t chosen = 0;  // fused kernels of the output graph this rule created (pipeline/fusion_credit)
   // Labelled "fusion" and its replace side calls a fused op (one a fusion
   // rule introduces, FusionCredit::is_fusion_rule): `chosen` counts its
   // kernels (a decision `eqfuse sensitivity` tracks).

@@ -1,4 +1,4 @@
-#include "egraph/bench_workloads.hpp"
+#include "bench/workloads/egraph_workloads.hpp"
 
 #include <sys/resource.h>
 

@@ -2,7 +2,7 @@
 //
 //   OpRegistry reg = OpRegistry::with_builtin_ops();
 //   LoadedGraph lg = load_graph(text, "model.fx", reg);
-//   TensorAnalysis types(reg);           // optional (egraph/tensor_analysis.hpp)
+//   TensorAnalysis types(reg);           // optional (bridge/tensor_analysis.hpp)
 //   EGraph g(&types);
 //   LoadedEGraph loaded = load_into_egraph(lg.graph, reg, g);
 //   g.rebuild();
@@ -39,19 +39,12 @@
 #include <string>
 #include <vector>
 
-#include "egraph/arg_encoding.hpp"
+#include "bridge/arg_encoding.hpp"
 #include "egraph/egraph.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {
-
-namespace graph_ops {
-inline constexpr const char* kPlaceholder = "placeholder";
-inline constexpr const char* kGetAttr = "get_attr";
-inline constexpr const char* kGetItem = "getitem";
-inline constexpr const char* kOpaquePrefix = "opaque:";
-}  // namespace graph_ops
 
 struct LoadedEGraph {
   // Class of each graph node (index = NodeRef::index), kNoId for the output

@@ -1,11 +1,11 @@
-// explain_run and its text/JSON renderings (extract/explain_report.hpp).
+// explain_run and its text/JSON renderings (pipeline/explain_report.hpp).
 //
 // Vocabulary used below: an "extracted class" is a canonical e-class the
 // extraction chose a node for; the "region" of a fused node is what it
 // would replace: walking from the classes its outputs cover towards the
 // inputs, stopping at the fused node's own inputs (and at anything those
 // inputs depend on, which is needed either way).
-#include "extract/explain_report.hpp"
+#include "pipeline/explain_report.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,13 +16,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "cost/egraph_cost.hpp"
-#include "egraph/arg_encoding.hpp"
+#include "pipeline/egraph_cost.hpp"
+#include "bridge/arg_encoding.hpp"
 #include "egraph/explain.hpp"
-#include "egraph/from_graph.hpp"
-#include "extract/explain_near_miss.hpp"
-#include "extract/fusion_credit.hpp"
-#include "extract/optimize_state.hpp"
+#include "bridge/from_graph.hpp"
+#include "pipeline/explain_near_miss.hpp"
+#include "pipeline/fusion_credit.hpp"
+#include "pipeline/optimize_state.hpp"
 
 namespace eqfuse {
 

@@ -1,6 +1,6 @@
 // How an FX call argument (graph/graph.hpp Arg) is encoded as e-graph
 // children: the single definition shared by graph loading
-// (egraph/from_graph.cpp) and rule patterns (rewrites/rule_compile.cpp), so a
+// (bridge/from_graph.cpp) and rule patterns (rewrites/rule_compile.cpp), so a
 // rule written as an FX function matches exactly what a loaded graph holds.
 //
 //   None/bool/int/float/str/dtype -> constant leaf; Device and other literals
@@ -13,7 +13,7 @@
 //
 // decode_constant is the way back for a constant leaf, shared by the tensor
 // analysis (literal arguments of meta functions) and the emitter
-// (extract/to_graph.cpp).
+// (bridge/to_graph.cpp).
 #pragma once
 #include <algorithm>
 #include <span>
@@ -27,11 +27,6 @@
 #include "graph/op_schema.hpp"
 
 namespace eqfuse {
-
-namespace graph_ops {
-inline constexpr const char* kList = "prim::list";
-inline constexpr const char* kTuple = "prim::tuple";
-}  // namespace graph_ops
 
 template <class Sink>
 auto encode_arg(const Arg& a, Sink& sink) -> decltype(sink.node(NodeRef{})) {
