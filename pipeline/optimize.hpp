@@ -10,7 +10,7 @@
 //   out << print_fx(r.graph, &reg);
 //   err << format_summary(r.stats);
 //
-// (Compiled and run by tests/unit/doc_examples_test.cpp.)
+// (Compiled and run by tests/docs/doc_examples_test.cpp.)
 //
 // The result keeps the saturated e-graph and the extraction (`state`) so
 // explanations (`eqfuse explain`) can ask why a node was or was not chosen.

@@ -6,7 +6,7 @@
 //   cfg.enable.push_back("opt-in");                   // opt-in rules by name or label
 //   RuleToggle t = rule_toggle(rule.name, rule.labels, cfg);  // t.enabled, t.reason
 //
-// (Compiled and run by tests/unit/doc_examples_test.cpp. A JSON config file
+// (Compiled and run by tests/docs/doc_examples_test.cpp. A JSON config file
 // is read into OptimizeOptions by apply_config_json, pipeline/optimize.hpp.)
 //
 // Semantics (docs/rules.md "Toggles"):

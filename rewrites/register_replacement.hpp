@@ -15,7 +15,7 @@
 //   register_replacement(lib, search, replace, examples,
 //                        {.name = "user/add-relu-commuted", .where = {"a.shape == b.shape"}});
 //
-// (Compiled and run by tests/unit/doc_examples_test.cpp.) A replace side may
+// (Compiled and run by tests/docs/doc_examples_test.cpp.) A replace side may
 // call a fused op of your own once the registry knows it
 // (OpRegistry::register_op, graph/op_registry.hpp).
 //

@@ -13,7 +13,7 @@
 //   CompiledRules rules = lib.compile(RuleConfig{}, streams, nullptr);
 //   Runner(g).run(rules.rewrites);
 //
-// (Compiled and run by tests/unit/doc_examples_test.cpp.)
+// (Compiled and run by tests/docs/doc_examples_test.cpp.)
 //
 // Compilation: every input becomes a pattern variable; op calls become op
 // patterns (arguments encoded as in bridge/arg_encoding.hpp, so literals must

@@ -1,6 +1,6 @@
 # vllm-ascend issue 4239 graph BEFORE the AddRMSNorm+Quant fusion pass (tests/data/fx-dumps/vllm-ascend-issue-4239_1.txt),
 # typed with input_types.txt and printed by 'eqfuse print --input-types input_types.txt'.
-# Regenerate after changing input_types.txt (tests/unit/vllm_pair_test.cpp checks they agree).
+# Regenerate after changing input_types.txt (tests/rewrites/vllm_pair_test.cpp checks they agree).
 class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[s0, 32, 128]", arg1_1: "Sym(s0)", arg2_1: "bf16[4096]", arg3_1: "bf16[4096]", arg4_1: "i8[4096, 4096]", arg5_1: "f32[4096]", arg6_1: "i32[4096]", arg7_1: "bf16[s0, 4096]", arg8_1: "bf16[4096]", arg9_1: "bf16[4096]", arg10_1: "bf16[4096]", arg11_1: "i8[4096, 24576]", arg12_1: "f32[24576]", arg13_1: "i32[24576]", arg14_1: "bf16[4096, 12288]", arg15_1: "bf16[4096]", arg16_1: "bf16[4096]", arg17_1: "bf16[4096]", arg18_1: "i8[4096, 6144]", arg19_1: "f32[6144]", arg20_1: "i32[6144]", arg21_1: "bf16[128]", arg22_1: "bf16[128]", arg23_1: "i64[s0]", arg24_1: "bf16[40960, 128]", arg25_1: "i32[s0]"):
         slice_1: "bf16[s0, 32, 128]" = torch.ops.aten.slice.Tensor(arg0_1, 1, 0, 9223372036854775807)

@@ -1,0 +1,442 @@
+// ctest-label: golden
+// The `eqfuse` binary as users see it: exit codes, the stderr error format
+// (file:line:col + source line + caret, exit 2), stdout contents of print,
+// ops, check and bench, and that every bundled example loads, prints and
+// round-trips through JSON.
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+using eqfuse::testing_support::CliRun;
+using eqfuse::testing_support::run_eqfuse;
+using eqfuse::testing_support::scratch_dir;
+using eqfuse::testing_support::slurp_file;
+using eqfuse::testing_support::write_scratch;
+
+const char* const kExamples[] = {
+    "examples/seed_add_rms_norm_dynamic_quant.fx",
+    "examples/deepseek_layer.fx",
+    "examples/matmul_transpose.fx",
+    "examples/add_rms_norm_cast.fx",
+};
+
+TEST(Cli, HelpAndVersion) {
+  CliRun help = run_eqfuse("--help");
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* sub : {"print", "check", "ops", "bench"}) EXPECT_THAT(help.out, HasSubstr(sub));
+  for (const char* sub : {"print", "check", "ops", "bench", "bench ac", "bench math"}) {
+    CliRun r = run_eqfuse(fmt::format("{} --help", sub));
+    EXPECT_EQ(r.exit_code, 0) << sub;
+    EXPECT_THAT(r.out, HasSubstr("Usage:")) << sub;
+  }
+  CliRun version = run_eqfuse("--version");
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_THAT(version.out, HasSubstr("0.1.0"));
+}
+
+TEST(Cli, UsageErrorsExitTwo) {
+  for (const char* args :
+       {"", "frobnicate", "print", "print --format yaml examples/matmul_transpose.fx",
+        "check examples/matmul_transpose.fx", "bench ac", "bench ac 99",
+        "print --no-such-flag x"}) {
+    CliRun r = run_eqfuse(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr("error")) << args;
+    EXPECT_TRUE(r.out.empty()) << args;
+  }
+}
+
+TEST(Cli, PrintsEveryExampleAndRoundTrips) {
+  for (const char* example : kExamples) {
+    SCOPED_TRACE(example);
+    CliRun fx = run_eqfuse(fmt::format("print {}", example));
+    ASSERT_EQ(fx.exit_code, 0) << fx.err;
+    EXPECT_THAT(fx.out, StartsWith("class GraphModule(torch.nn.Module):\n"));
+    // Printing the printed text again is a fixed point.
+    CliRun again = run_eqfuse("print -", fx.out);
+    ASSERT_EQ(again.exit_code, 0) << again.err;
+    EXPECT_EQ(again.out, fx.out);
+    // FX -> JSON -> FX gives the same text; JSON -> JSON is a fixed point.
+    CliRun json = run_eqfuse(fmt::format("print --format json {}", example));
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    nlohmann::json doc = nlohmann::json::parse(json.out);
+    EXPECT_EQ(doc["format"], "eqfuse-graph");
+    CliRun from_json = run_eqfuse("print -", json.out);
+    ASSERT_EQ(from_json.exit_code, 0) << from_json.err;
+    EXPECT_EQ(from_json.out, fx.out);
+    CliRun json_again = run_eqfuse("print --format json -", json.out);
+    EXPECT_EQ(json_again.out, json.out);
+  }
+}
+
+TEST(Cli, TheBundledExamplesAreUnchangedByPrinting) {
+  // The examples are stored in the printer's canonical form, except the seed
+  // and docs examples that keep torch's `# No stacktrace` comments.
+  CliRun r = run_eqfuse("print examples/deepseek_layer.fx");
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "examples/deepseek_layer.fx"));
+}
+
+TEST(Cli, DeepSeekLayerContents) {
+  CliRun r = run_eqfuse("print examples/deepseek_layer.fx");
+  ASSERT_EQ(r.exit_code, 0);
+  for (const char* op :
+       {"npu_add_rms_norm.default", "npu_dynamic_quant.default", "npu_quant_matmul.default",
+        "npu_quantize.default", "aten.bmm.default", "aten.transpose.int", "aten._to_copy.default",
+        "npu._npu_dtype_cast.default", "aten.view.default", "aten.sym_size.int",
+        "\"bf16[s0, 7168]\""})
+    EXPECT_THAT(r.out, HasSubstr(op));
+  // The attention kernel has no schema: it is kept opaque and noted once.
+  EXPECT_THAT(r.err, HasSubstr("note: 1 op without a schema kept opaque"));
+  EXPECT_THAT(r.err, HasSubstr("npu::npu_multi_head_latent_attention"));
+}
+
+TEST(Cli, ParseErrorsShowLocationAndCaret) {
+  std::string text =
+      "def forward(self, x: \"f32[2]\"):\n"
+      "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, [1, \n";
+  CliRun r = run_eqfuse("print -", text);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_TRUE(r.out.empty());
+  // First line: <stdin>:LINE:COL: error: message; then the line; then a caret.
+  std::istringstream lines(r.err);
+  std::string head, source, caret;
+  std::getline(lines, head);
+  std::getline(lines, source);
+  std::getline(lines, caret);
+  EXPECT_THAT(head, StartsWith("<stdin>:2:"));
+  EXPECT_THAT(head, HasSubstr(": error: "));
+  EXPECT_THAT(source, HasSubstr("torch.ops.aten.add.Tensor(x, [1,"));
+  size_t col = std::stoul(head.substr(std::string("<stdin>:2:").size()));
+  ASSERT_NE(caret.find('^'), std::string::npos);
+  // Error::render indents the source line and the caret line by two spaces,
+  // so the caret sits under column `col` of the echoed source line.
+  EXPECT_EQ(caret.find('^'), col + 1);
+  EXPECT_THAT(source, StartsWith("  "));
+}
+
+TEST(Cli, FileErrorsNameTheFile) {
+  fs::path bad = write_scratch("bad_use.fx",
+                               "def forward(self, x: \"f32[2]\"):\n"
+                               "    y: \"f32[2]\" = torch.ops.aten.add.Tensor(x, zz)\n"
+                               "    return (y,)\n");
+  CliRun r = run_eqfuse(fmt::format("print '{}'", bad.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith(bad.string() + ":2:"));
+  EXPECT_THAT(r.err, HasSubstr("zz"));
+
+  CliRun missing = run_eqfuse("print does/not/exist.fx");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("cannot read 'does/not/exist.fx'"));
+  CliRun dir = run_eqfuse("print examples");
+  EXPECT_EQ(dir.exit_code, 2);
+  EXPECT_THAT(dir.err, HasSubstr("is a directory"));
+}
+
+TEST(Cli, JsonErrorsShowLocation) {
+  CliRun r =
+      run_eqfuse("print -", "{\"format\": \"eqfuse-graph\",\n \"version\": 1,\n \"nodes\": [}\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("<stdin>:3:"));
+  EXPECT_THAT(r.err, HasSubstr("invalid JSON"));
+  EXPECT_THAT(r.err, HasSubstr("^"));
+  CliRun structural = run_eqfuse(
+      "print -",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "a", "op": "call"}]})");
+  EXPECT_EQ(structural.exit_code, 2);
+  EXPECT_THAT(structural.err, HasSubstr("nodes[0] (a).op: unknown op kind"));
+}
+
+TEST(Cli, BadInputNeverCrashes) {
+  const std::string cases[] = {
+      "",
+      "\n\n   \n",
+      std::string("\xff\xfe\x00garbage", 10),
+      "{",
+      "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+      "def forward(self, x):\n    y = torch.ops.aten.add.Tensor(" + std::string(5000, '[') + "\n",
+      "class GraphModule(torch.nn.Module):\n",
+      "graph():\n    %x : [num_users=1] = placeholder[target=x]\n    return (%y,)\n",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "o", "op": "output", "args": [{"node": "o"}]}]})",
+  };
+  for (const std::string& text : cases) {
+    CliRun r = run_eqfuse("print -", text);
+    EXPECT_EQ(r.exit_code, 2) << "input: " << text.substr(0, 60) << "\nstderr: " << r.err;
+    EXPECT_THAT(r.err, HasSubstr("error")) << text.substr(0, 60);
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error"))) << text.substr(0, 60);
+  }
+}
+
+TEST(Cli, InputTypesTypeAnUnannotatedGraph) {
+  std::string text =
+      "graph():\n"
+      "    %arg0_1 : [num_users=1] = placeholder[target=arg0_1]\n"
+      "    %arg1_1 : [num_users=1] = placeholder[target=arg1_1]\n"
+      "    %add : [num_users=1] = call_function[target=torch.ops.aten.add.Tensor](args = "
+      "(%arg0_1, %arg1_1), kwargs = {})\n"
+      "    return (add,)\n";
+  CliRun r = run_eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=bf16[4096]'", text);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out,
+              HasSubstr("add: \"bf16[s0, 4096]\" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)"));
+
+  fs::path types = write_scratch("types.json", R"({"arg0_1": "f32[3]", "arg1_1": "f32[3]"})");
+  CliRun from_file = run_eqfuse(fmt::format("print - --input-types '{}'", types.string()), text);
+  ASSERT_EQ(from_file.exit_code, 0) << from_file.err;
+  EXPECT_THAT(from_file.out, HasSubstr("add: \"f32[3]\""));
+
+  CliRun bad = run_eqfuse("print - --input-types 'arg0_1=bf16[s0, 4096]; arg1_1=xx[2]'", text);
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("input 'arg1_1'"));
+  EXPECT_THAT(bad.err, StartsWith("--input-types:1:"));
+  CliRun not_input = run_eqfuse("print - --input-types 'add=f32[3]'", text);
+  EXPECT_EQ(not_input.exit_code, 2);
+  EXPECT_THAT(not_input.err, HasSubstr("not an input of the graph"));
+}
+
+TEST(Cli, OpsListsSchemas) {
+  CliRun text = run_eqfuse("ops");
+  ASSERT_EQ(text.exit_code, 0);
+  EXPECT_THAT(text.out, HasSubstr("npu::npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float "
+                                  "epsilon=1e-06) -> (Tensor y, Tensor rstd, Tensor x)"));
+  EXPECT_THAT(text.out, HasSubstr("kind=norm"));
+  CliRun json = run_eqfuse("ops --json");
+  ASSERT_EQ(json.exit_code, 0);
+  nlohmann::json ops = nlohmann::json::parse(json.out);
+  ASSERT_TRUE(ops.is_array());
+  // The text listing ends with "# N ops" for the same N.
+  EXPECT_THAT(text.out, HasSubstr(fmt::format("# {} ops\n", ops.size())));
+  bool found = false;
+  for (const auto& op : ops) {
+    EXPECT_TRUE(op.contains("schema") && op.contains("kind") && op.contains("name"));
+    if (op["name"] == "aten::add.Tensor") {
+      found = true;
+      EXPECT_EQ(op["kind"], "elementwise");
+      EXPECT_EQ(op["inplace"], "aten::add_.Tensor");
+    }
+  }
+  EXPECT_TRUE(found);
+  CliRun filtered = run_eqfuse("ops --json --filter npu_add_rms_norm");
+  nlohmann::json some = nlohmann::json::parse(filtered.out);
+  EXPECT_GE(some.size(), 4u);
+  EXPECT_LT(some.size(), ops.size());
+}
+
+TEST(Cli, BenchPrintsOneJsonLine) {
+  CliRun ac = run_eqfuse("bench ac 4");
+  ASSERT_EQ(ac.exit_code, 0) << ac.err;
+  EXPECT_EQ(std::count(ac.out.begin(), ac.out.end(), '\n'), 1);
+  nlohmann::json j = nlohmann::json::parse(ac.out);
+  // 2^N - 1 classes and 3^N - 2^(N+1) + 1 + N nodes for N = 4.
+  EXPECT_EQ(j["eclasses"], 15);
+  EXPECT_EQ(j["enodes"], 81 - 32 + 1 + 4);
+  EXPECT_EQ(j["stop_reason"], "Saturated");
+  for (const char* key : {"iterations", "seconds"}) EXPECT_TRUE(j.contains(key)) << key;
+  // The runner's arrays are fresh memory in a new process: touching them faults.
+  EXPECT_GT(j["minor_page_faults"].get<long>(), 0);
+  // One thread: the CPU time of the span is within its wall time (+ clock granularity).
+  double cpu = j["user_seconds"].get<double>() + j["system_seconds"].get<double>();
+  EXPECT_LE(cpu, j["seconds"].get<double>() + 0.01);
+  CliRun math = run_eqfuse("bench math --iters 8");
+  ASSERT_EQ(math.exit_code, 0) << math.err;
+  nlohmann::json m = nlohmann::json::parse(math.out);
+  EXPECT_EQ(m["enodes"], 600);
+  EXPECT_EQ(m["eclasses"], 71);
+  EXPECT_EQ(run_eqfuse("bench ac 4 --scheduler backoff").exit_code, 0);
+}
+
+const char* const kAddTwice =
+    "def forward(self, x: \"f32[2, 3]\"):\n"
+    "    add: \"f32[2, 3]\" = torch.ops.aten.add.Tensor(x, x)\n"
+    "    return (add,)\n";
+
+TEST(Cli, CheckAcceptsEquivalentGraphs) {
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  fs::path b = write_scratch("mul2.fx",
+                             "def forward(self, x: \"f32[2, 3]\"):\n"
+                             "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 2)\n"
+                             "    return (mul,)\n");
+  CliRun r = run_eqfuse(fmt::format("check '{}' '{}' --trials 4", a.string(), b.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("equivalent: 4 trials"));
+  for (const char* example : kExamples) {
+    // Includes the DeepSeek layer (hidden 7168, ~215 M weight elements and
+    // ~1 GFLOP per trial): seconds with the interpreter's fast paths; one
+    // trial keeps this test binary quick.
+    bool large = std::string_view(example).find("deepseek") != std::string_view::npos;
+    CliRun self =
+        run_eqfuse(fmt::format("check {} {}{}", example, example, large ? " --trials 1" : ""));
+    EXPECT_EQ(self.exit_code, 0) << example << self.out << self.err;
+  }
+  // JSON and FX forms of the same graph are equivalent.
+  fs::path json = write_scratch("seed.json",
+                                run_eqfuse("print --format json " + std::string(kExamples[0])).out);
+  EXPECT_EQ(run_eqfuse(fmt::format("check {} '{}'", kExamples[0], json.string())).exit_code, 0);
+}
+
+TEST(Cli, CheckNamesTheFirstDifferingOutput) {
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  fs::path c = write_scratch("mul3.fx",
+                             "def forward(self, x: \"f32[2, 3]\"):\n"
+                             "    mul: \"f32[2, 3]\" = torch.ops.aten.mul.Tensor(x, 3)\n"
+                             "    return (mul,)\n");
+  CliRun r = run_eqfuse(fmt::format("check '{}' '{}'", a.string(), c.string()));
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("not equivalent"));
+  EXPECT_THAT(r.out, HasSubstr("output 0"));
+
+  // A deliberately altered example: the seed with the rms-norm inputs swapped
+  // for the gamma-scaled ones is not the same computation.
+  std::string seed = slurp_file(fs::path(EQFUSE_SOURCE_DIR) / kExamples[0]);
+  std::string altered = seed;
+  size_t at =
+      altered.find("view_1: \"f32[6, 1]\" = torch.ops.aten.view.default(getitem_4, [-1, 1])");
+  ASSERT_NE(at, std::string::npos);
+  altered.replace(altered.find("return (getitem_3, view_1, getitem_2)"),
+                  std::string("return (getitem_3, view_1, getitem_2)").size(),
+                  "return (getitem_3, view_1, getitem_2_neg)");
+  altered.replace(
+      altered.find("        return"), 0,
+      "        getitem_2_neg: \"f16[2, 3, 4]\" = torch.ops.aten.neg.default(getitem_2)\n");
+  fs::path alt = write_scratch("seed_altered.fx", altered);
+  CliRun mismatch = run_eqfuse(fmt::format("check {} '{}'", kExamples[0], alt.string()));
+  EXPECT_EQ(mismatch.exit_code, 1) << mismatch.out << mismatch.err;
+  EXPECT_THAT(mismatch.out, HasSubstr("output 2"));
+}
+
+TEST(Cli, CheckRejectsIncomparableGraphs) {
+  fs::path a = write_scratch("add.fx", kAddTwice);
+  CliRun r = run_eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_THAT(r.err, HasSubstr("error"));
+  CliRun bind = run_eqfuse(fmt::format("check '{}' '{}' --bind s0", a.string(), a.string()));
+  EXPECT_EQ(bind.exit_code, 2);
+  EXPECT_THAT(bind.err, HasSubstr("--bind expects SYMBOL=SIZE"));
+}
+
+TEST(Cli, PrintWritesToAFile) {
+  fs::path out = scratch_dir() / "printed.json";
+  CliRun r = run_eqfuse(
+      fmt::format("print examples/matmul_transpose.fx --format json -o '{}'", out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_THAT(slurp_file(out), HasSubstr("\"format\": \"eqfuse-graph\""));
+  CliRun compact = run_eqfuse("print examples/matmul_transpose.fx --format json --compact");
+  EXPECT_EQ(std::count(compact.out.begin(), compact.out.end(), '\n'), 1);
+}
+
+// optimize, explain, sensitivity and rules share their toggle options
+// (cli/cli_common.hpp): --config is applied first, the flags on top.
+TEST(Cli, ToggleOptionsReadTheConfigAndFlagsWin) {
+  fs::path cfg = write_scratch("ge.json", R"({"mode": "max-autotune"})");
+  const std::string config = fmt::format(" --config '{}'", cfg.string());
+  const std::string on_top = config + " --mode reduce-overhead";
+  const std::string excluded = "excluded in max-autotune";
+  EXPECT_THAT(run_eqfuse("rules" + config).out, HasSubstr(excluded));
+  EXPECT_THAT(run_eqfuse("rules" + on_top).out, Not(HasSubstr(excluded)));
+
+  const std::string optimize = "optimize examples/matmul_transpose.fx -o /dev/null";
+  EXPECT_THAT(run_eqfuse(optimize + config).err, HasSubstr("max-autotune on"));
+  EXPECT_THAT(run_eqfuse(optimize + on_top).err, HasSubstr("reduce-overhead on"));
+
+  const std::string explain = "explain examples/matmul_transpose.fx --format json";
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(explain + config).out)["mode"], "max-autotune");
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(explain + on_top).out)["mode"], "reduce-overhead");
+
+  const std::string sweep =
+      "sensitivity examples/matmul_transpose.fx --param eff_mem --steps 2 --json";
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(sweep + config).out)["mode"], "max-autotune");
+  EXPECT_EQ(nlohmann::json::parse(run_eqfuse(sweep + on_top).out)["mode"], "reduce-overhead");
+
+  CliRun bad = run_eqfuse("rules --config /nonexistent/eqfuse.json");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("/nonexistent/eqfuse.json"));
+}
+
+}  // namespace
+
+namespace eqfuse {
+namespace {
+
+// The input is never overwritten: an output naming an input file is refused
+// before anything is written (optimize, explain, calibrate).
+TEST(CliOutputs, AnOutputNamingTheInputIsRefusedAndTheInputKept) {
+  const std::string original =
+      slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "examples/matmul_transpose.fx");
+  const fs::path in = write_scratch("in_place.fx", original);
+  for (const std::string& cmd : {std::string("optimize"), std::string("explain")}) {
+    CliRun r = run_eqfuse(fmt::format("{} '{}' -o '{}'", cmd, in.string(), in.string()));
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    EXPECT_THAT(r.err, HasSubstr("refusing to write")) << cmd;
+    EXPECT_EQ(slurp_file(in), original) << cmd;
+  }
+  // The same file under another spelling of its path.
+  CliRun r = run_eqfuse(fmt::format("optimize '{}' --stats-json '{}/./in_place.fx' -q", in.string(),
+                                    in.parent_path().string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(slurp_file(in), original);
+  const fs::path profile = write_scratch(
+      "profile.json", slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "cost/devices/ascend910b2.json"));
+  CliRun c = run_eqfuse(fmt::format(
+      "calibrate --profile examples/measurements/910b2_sample.csv --device '{}' -o '{}'",
+      profile.string(), profile.string()));
+  EXPECT_EQ(c.exit_code, 2) << c.err;
+  EXPECT_EQ(slurp_file(profile),
+            slurp_file(fs::path(EQFUSE_SOURCE_DIR) / "cost/devices/ascend910b2.json"));
+}
+
+TEST(CliOutputs, AnUnwritableStatsFileFailsBeforeTheGraphIsWritten) {
+  const fs::path out = scratch_dir() / "never_written.fx";
+  fs::remove(out);
+  CliRun r = run_eqfuse(fmt::format(
+      "optimize examples/matmul_transpose.fx -o '{}' --stats-json /nonexistent/dir/stats.json -q",
+      out.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no directory '/nonexistent/dir'"));
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(CliOutputs, LimitsOutsideTheirRangeAreErrorsNotIgnored) {
+  for (const char* flag : {"--time-limit nan", "--time-limit inf", "--time-limit -1",
+                           "--time-limit 1e300", "--node-limit -5", "--iter-limit -1"}) {
+    CliRun r = run_eqfuse(fmt::format("optimize examples/matmul_transpose.fx {} -q", flag));
+    EXPECT_EQ(r.exit_code, 2) << flag;
+    EXPECT_FALSE(r.err.empty()) << flag;
+  }
+  for (const char* config :
+       {R"({"node_limit": -5})", R"({"node_limit": 1e300})", R"({"iter_limit": 2.7})",
+        R"({"iter_limit": -1})", R"({"time_limit": -1})"}) {
+    const fs::path file = write_scratch("limits.json", config);
+    CliRun r = run_eqfuse(
+        fmt::format("optimize examples/matmul_transpose.fx --config '{}' -q", file.string()));
+    EXPECT_EQ(r.exit_code, 2) << config;
+    EXPECT_THAT(r.err, HasSubstr("config key")) << config;
+  }
+  CliRun ok =
+      run_eqfuse("optimize examples/matmul_transpose.fx --time-limit 5 --node-limit 1000 -q");
+  EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+}  // namespace
+}  // namespace eqfuse

@@ -1,0 +1,73 @@
+// ctest-label: golden
+// `eqfuse cost A [B]`: the per-kernel table of an example, the comparison
+// with its optimized form, symbol hints, and bad input (exit 2).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::run_eqfuse;
+using testing_support::scratch_dir;
+
+TEST(CostCli, TableOfOneGraph) {
+  auto r = run_eqfuse("cost examples/matmul_transpose.fx");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("cost on ascend910b2, reduce-overhead: 2 kernels"));
+  EXPECT_THAT(r.out, HasSubstr("aten::bmm"));
+  EXPECT_THAT(r.out, HasSubstr("total: 69.378 us"));
+  auto eager = run_eqfuse("cost examples/matmul_transpose.fx --mode eager --json");
+  ASSERT_EQ(eager.exit_code, 0) << eager.err;
+  auto j = nlohmann::json::parse(eager.out);
+  EXPECT_EQ(j["model"], "ascend910b2, eager");
+  EXPECT_EQ(j["kernels"].size(), 2u);
+}
+
+TEST(CostCli, ComparesAGraphWithItsOptimizedForm) {
+  std::string opt = (scratch_dir("cost") / "opt.fx").string();
+  auto o = run_eqfuse("optimize examples/matmul_transpose.fx -q -o " + opt);
+  ASSERT_EQ(o.exit_code, 0) << o.err;
+  auto r = run_eqfuse("cost examples/matmul_transpose.fx " + opt);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("A 2 kernels, B 1 kernels"));
+  EXPECT_THAT(r.out, HasSubstr("npu::npu_transpose_batchmatmul"));
+  auto j =
+      nlohmann::json::parse(run_eqfuse("cost examples/matmul_transpose.fx " + opt + " --json").out);
+  EXPECT_LT(j["delta_us"].get<double>(), 0);
+  EXPECT_EQ(j["rows"].size(), 3u);
+}
+
+TEST(CostCli, SymbolHintsChangeTheSizes) {
+  auto small = run_eqfuse("cost examples/add_rms_norm_cast.fx --hint s0=16 --json");
+  auto large = run_eqfuse("cost examples/add_rms_norm_cast.fx --json");
+  ASSERT_EQ(small.exit_code, 0) << small.err;
+  ASSERT_EQ(large.exit_code, 0) << large.err;
+  double small_bytes = nlohmann::json::parse(small.out)["kernels"][0]["bytes"].get<double>();
+  double large_bytes = nlohmann::json::parse(large.out)["kernels"][0]["bytes"].get<double>();
+  // npu_add_rms_norm moves s0 x (per-token bytes) plus gamma, bf16[4096],
+  // whatever s0 is; s0 defaults to 1024.
+  const double gamma_bytes = 4096 * 2;
+  double per_token = (large_bytes - small_bytes) / (1024 - 16);
+  EXPECT_GT(per_token, 0);
+  EXPECT_DOUBLE_EQ(small_bytes, 16 * per_token + gamma_bytes);
+}
+
+TEST(CostCli, BadInputExitsTwo) {
+  auto hint = run_eqfuse("cost examples/add_rms_norm_cast.fx --hint s0=zero");
+  EXPECT_EQ(hint.exit_code, 2);
+  EXPECT_THAT(hint.err, HasSubstr("--hint 's0=zero': expected SYMBOL=N with N >= 1"));
+  auto device = run_eqfuse("cost examples/matmul_transpose.fx --device no_such_npu");
+  EXPECT_EQ(device.exit_code, 2);
+  EXPECT_THAT(device.err, HasSubstr("no_such_npu"));
+  auto missing = run_eqfuse("cost examples/matmul_transpose.fx no_such_file.fx");
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.err, HasSubstr("no_such_file.fx"));
+  EXPECT_EQ(missing.out, "");
+}
+
+}  // namespace
+}  // namespace eqfuse

@@ -1,0 +1,176 @@
+// ctest-label: numeric
+// equivalent(): catches altered graphs, accepts rewritten-but-equal ones,
+// compares mutated inputs; random_inputs() respects types and ranges.
+#include "graph/equivalence.hpp"
+
+#include <gtest/gtest.h>
+
+#include "graph/float16.hpp"
+#include "graph/random_inputs.hpp"
+#include "tests/support/interp_test_util.hpp"
+
+namespace eqfuse {
+namespace {
+
+using testing::graph_from;
+using testing::registry;
+
+const char* kHeader = R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[s0, 4]", y: "f32[4]"):
+)FX";
+
+Graph body(const std::string& lines) {
+  return graph_from(std::string(kHeader) + lines);
+}
+
+TEST(Equivalence, CatchesAddReplacedBySub) {
+  Graph a = body(R"FX(        add: "f32[s0, 4]" = torch.ops.aten.add.Tensor(x, y)
+        return (add,)
+)FX");
+  Graph b = body(R"FX(        sub: "f32[s0, 4]" = torch.ops.aten.sub.Tensor(x, y)
+        return (sub,)
+)FX");
+  EquivalenceResult r = equivalent(a, b, registry());
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.first_mismatch.find("output 0 (add vs sub)"), std::string::npos) << r.first_mismatch;
+  EXPECT_NE(r.first_mismatch.find("f32["), std::string::npos) << r.first_mismatch;
+  EXPECT_NE(r.first_mismatch.find("max abs err"), std::string::npos) << r.first_mismatch;
+  EXPECT_TRUE(equivalent(a, a, registry()).ok);
+}
+
+TEST(Equivalence, AcceptsARewriteWithTheSameValues) {
+  Graph a = body(R"FX(        add: "f32[s0, 4]" = torch.ops.aten.add.Tensor(x, x)
+        mul_1: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(add, y)
+        return (mul_1,)
+)FX");
+  Graph b = body(R"FX(        mul: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(x, 2)
+        mul_1: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(mul, y)
+        return (mul_1,)
+)FX");
+  EquivalenceOptions o;
+  o.trials = 4;
+  EquivalenceResult r = equivalent(a, b, registry(), o);
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  EXPECT_EQ(r.trials_run, 4);
+}
+
+TEST(Equivalence, ComparesFinalValuesOfMutatedInputs) {
+  Graph a = body(R"FX(        add_: "f32[s0, 4]" = torch.ops.aten.add_.Tensor(x, y)
+        return (y,)
+)FX");
+  Graph b = body(R"FX(        mul_: "f32[s0, 4]" = torch.ops.aten.mul_.Tensor(x, y)
+        return (y,)
+)FX");
+  Graph c = body(R"FX(        return (y,)
+)FX");
+  EquivalenceResult r = equivalent(a, b, registry());
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.first_mismatch.find("mutated input 0 (x)"), std::string::npos) << r.first_mismatch;
+  // Mutating versus not mutating the input is also a difference.
+  EXPECT_FALSE(equivalent(a, c, registry()).ok);
+}
+
+TEST(Equivalence, InputsMustMatch) {
+  Graph a = body(R"FX(        return (x,)
+)FX");
+  Graph b = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f16[s0, 4]", y: "f32[4]"):
+        return (x,)
+)FX");
+  EXPECT_THROW(equivalent(a, b, registry()), Error);
+}
+
+// Rule (a) of the spec: npu_add_rms_norm + npu_dynamic_quant(smooth) fused
+// into npu_add_rms_norm_dynamic_quant. The fused op skips the bf16 rounding
+// of y, so int8 values may differ by one and scales by a bf16 ulp.
+const char* kUnfused = R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[s0, 64]", x2: "bf16[s0, 64]", gamma: "bf16[64]", smooth: "bf16[64]"):
+        r = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma)
+        y: "bf16[s0, 64]" = r[0]
+        x_out: "bf16[s0, 64]" = r[2]
+        q = torch.ops.npu.npu_dynamic_quant.default(y, smooth_scales = smooth)
+        yq: "i8[s0, 64]" = q[0]
+        scale: "f32[s0]" = q[1]
+        return (yq, x_out, scale)
+)FX";
+
+std::string fused(const std::string& extra) {
+  return R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[s0, 64]", x2: "bf16[s0, 64]", gamma: "bf16[64]", smooth: "bf16[64]"):
+        f = torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, gamma, smooth_scale1 = smooth, output_mask = [True, False])FX" +
+         extra + R"FX()
+        yq: "i8[s0, 64]" = f[0]
+        x_out: "bf16[s0, 64]" = f[2]
+        scale: "f32[s0]" = f[3]
+        return (yq, x_out, scale)
+)FX";
+}
+
+TEST(Equivalence, FusedAddRmsNormDynamicQuantMatchesUpToRounding) {
+  Graph unfused = graph_from(kUnfused);
+  Graph fused_graph = graph_from(fused(""));
+  EquivalenceOptions o;
+  o.trials = 5;
+  o.seed = 11;
+  o.mode = ToleranceMode::Rounding;
+  EquivalenceResult r = equivalent(unfused, fused_graph, registry(), o);
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  // A wrong epsilon changes the values beyond rounding and is caught.
+  Graph wrong = graph_from(fused(", epsilon = 1.0"));
+  EquivalenceResult w = equivalent(unfused, wrong, registry(), o);
+  EXPECT_FALSE(w.ok);
+  EXPECT_NE(w.first_mismatch.find("output"), std::string::npos) << w.first_mismatch;
+}
+
+TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):
+        quant: "i8[s0, 8]" = torch.ops.npu.npu_quantize.default(x, scales, None, 1, -1)
+        return (quant, q, b)
+)FX");
+  RandomInputOptions opt;
+  opt.registry = &registry();
+  RandomInputs in = random_inputs(g, 42, opt);
+  ASSERT_EQ(in.values.size(), 5u);
+  int64_t s0 = in.bindings.at("s0");
+  EXPECT_GE(s0, opt.min_symbol_size);
+  EXPECT_LE(s0, opt.max_symbol_size);
+  EXPECT_EQ(in.values[0].as_int(), s0);
+  const Tensor& x = in.values[1].tensor();
+  EXPECT_EQ(x.dtype(), DType::BFloat16);
+  EXPECT_EQ(x.shape(), (Dims{s0, 8}));
+  for (double v : x.values()) {
+    EXPECT_GE(v, -2.0);
+    EXPECT_LE(v, 2.0);
+    EXPECT_EQ(v, round_to_bf16(v));
+  }
+  for (int64_t v : in.values[2].tensor().int_values()) {
+    EXPECT_GE(v, -8);
+    EXPECT_LE(v, 8);
+  }
+  for (double v : in.values[3].tensor().values()) EXPECT_GE(v, 0.5);  // scales: positive range
+  // Caller-fixed sizes win; the same seed gives the same inputs.
+  opt.bindings = {{"s0", 7}};
+  RandomInputs fixed = random_inputs(g, 42, opt);
+  EXPECT_EQ(fixed.values[1].tensor().shape(), (Dims{7, 8}));
+  EXPECT_EQ(random_inputs(g, 42, opt).values[1].tensor().values(),
+            fixed.values[1].tensor().values());
+}
+
+TEST(RandomInputs, UntypedPlaceholderAsksForInputTypes) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x):
+        neg = torch.ops.aten.neg.default(x)
+        return (neg,)
+)FX");
+  try {
+    random_inputs(g, 1);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("--input-types"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'x'"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse

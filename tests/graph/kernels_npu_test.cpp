@@ -1,0 +1,189 @@
+// ctest-label: numeric
+// torch_npu kernels (docs/reference/torchair-passes.md §7) against hand-computed values.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+
+#include "tests/support/interp_test_util.hpp"
+
+namespace eqfuse {
+namespace {
+
+using testing::expect_near;
+using testing::f32;
+using testing::graph_from;
+using testing::ints;
+using testing::run;
+using testing::tensor;
+using testing::vals;
+
+TEST(NpuKernels, AddRmsNormAndRmsNorm) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f32[1, 2]", x2: "f32[1, 2]", gamma: "f32[2]"):
+        r = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma, 0.0)
+        y: "f32[1, 2]" = r[0]
+        rstd: "f32[1, 1]" = r[1]
+        x: "f32[1, 2]" = r[2]
+        n = torch.ops.npu.npu_rms_norm.default(x, gamma, epsilon = 0.0)
+        ny: "f32[1, 2]" = n[0]
+        return (y, rstd, x, ny)
+)FX");
+  // x = [1,2] + [2,2] = [3,4]; mean(x^2) = 12.5; rstd = 1/sqrt(12.5) = 0.2828427125;
+  // y = x * rstd * gamma with gamma [1, 2] = [0.8485281374, 2.2627416998].
+  RunResult r = run(g, {f32({1, 2}, {1, 2}), f32({1, 2}, {2, 2}), f32({2}, {1, 2})});
+  expect_near(vals(r.outputs[0]), {0.8485281374, 2.2627416998});
+  EXPECT_EQ(r.outputs[1].tensor().shape(), (Dims{1, 1}));
+  expect_near(vals(r.outputs[1]), {0.2828427125});
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{3, 4}));
+  expect_near(vals(r.outputs[3]), {0.8485281374, 2.2627416998});
+}
+
+TEST(NpuKernels, DynamicQuantPerTokenRoundsHalfToEven) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f16[2, 4]", s: "f16[4]"):
+        q = torch.ops.npu.npu_dynamic_quant.default(x)
+        y: "i8[2, 4]" = q[0]
+        scale: "f32[2]" = q[1]
+        qs = torch.ops.npu.npu_dynamic_quant.default(x, smooth_scales = s)
+        ys: "i8[2, 4]" = qs[0]
+        return (y, scale, ys)
+)FX");
+  // Row 0: max|x| = 127 -> scale 1; q = rne([127, 2.5, -3.5, 0.5]) = [127, 2, -4, 0].
+  // Row 1: max|x| = 254 -> scale 2; q = rne([-127, 0.5, 1.5, 2]) = [-127, 0, 2, 2].
+  // Smooth [1, 2, 1, 1]: row 0 -> [127, 5, -3.5, 0.5] -> scale 1 -> [127, 5, -4, 0];
+  // row 1 -> [-254, 2, 3, 4] -> scale 2 -> [-127, 1, 2 (1.5 -> 2), 2].
+  RunResult r = run(g, {tensor(DType::Float16, {2, 4}, {127, 2.5, -3.5, 0.5, -254, 1, 3, 4}),
+                        tensor(DType::Float16, {4}, {1, 2, 1, 1})});
+  EXPECT_EQ(ints(r.outputs[0]), (std::vector<int64_t>{127, 2, -4, 0, -127, 0, 2, 2}));
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{1, 2}));
+  EXPECT_EQ(ints(r.outputs[2]), (std::vector<int64_t>{127, 5, -4, 0, -127, 1, 2, 2}));
+}
+
+TEST(NpuKernels, QuantizeDivModeZeroPointsAndDtypes) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[1, 3]", s: "f32[1]", zp: "i32[1]"):
+        q: "i8[1, 3]" = torch.ops.npu.npu_quantize.default(x, s, None, 1, -1)
+        qz: "i8[1, 3]" = torch.ops.npu.npu_quantize.default(x, s, zp, 12, -1)
+        qm: "i8[1, 3]" = torch.ops.npu.npu_quantize.default(x, s, None, 1, -1, False)
+        qu: "u8[1, 3]" = torch.ops.npu.npu_quantize.default(x, s, None, 13, -1)
+        return (q, qz, qm, qu)
+)FX");
+  // x = [1.25, -0.75, 100], scale 0.5, div_mode: x/s = [2.5, -1.5, 200] -> rne [2, -2, 127
+  // (clamped)]. zp 1: [3.5, -0.5, 201] -> [4, 0, 127]. div_mode False: x*s = [0.625, -0.375, 50] ->
+  // [1, 0, 50]. uint8: [2, 0 (clamped from -2), 200].
+  RunResult r = run(g, {f32({1, 3}, {1.25, -0.75, 100}), f32({1}, {0.5}),
+                        Tensor::from_ints(DType::Int32, {1}, std::vector<int64_t>{1})});
+  EXPECT_EQ(ints(r.outputs[0]), (std::vector<int64_t>{2, -2, 127}));
+  EXPECT_EQ(ints(r.outputs[1]), (std::vector<int64_t>{4, 0, 127}));
+  EXPECT_EQ(ints(r.outputs[2]), (std::vector<int64_t>{1, 0, 50}));
+  EXPECT_EQ(r.outputs[3].tensor().dtype(), DType::UInt8);
+  EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{2, 0, 200}));
+}
+
+TEST(NpuKernels, AddRmsNormDynamicQuantFromItsDefinition) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f16[1, 2]", x2: "f16[1, 2]", gamma: "f16[2]", s1: "f16[2]", s2: "f16[2]"):
+        f = torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, gamma, smooth_scale1 = s1, smooth_scale2 = s2, epsilon = 0.0)
+        y1: "i8[1, 2]" = f[0]
+        y2: "i8[1, 2]" = f[1]
+        x: "f16[1, 2]" = f[2]
+        sc1: "f32[1]" = f[3]
+        sc2: "f32[1]" = f[4]
+        m = torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, gamma, smooth_scale1 = s1, epsilon = 0.0, output_mask = [True, False])
+        my2: "i8[0]" = m[1]
+        msc2: "f32[0]" = m[4]
+        return (y1, y2, x, sc1, sc2, my2, msc2)
+)FX");
+  // x = [1,1] + [0,-2] = [1,-1]; mean(x^2) = 1 -> rstd 1; y = x*gamma = [1, -0.5] with gamma [1,
+  // 0.5]. smooth1 [1,1]: scale1 = 1/127; y1 = rne([127, -63.5]) = [127, -64] (tie -> even). smooth2
+  // [2,2]: [2, -1] -> scale2 = 2/127; y2 = [127, -64].
+  RunResult r =
+      run(g, {tensor(DType::Float16, {1, 2}, {1, 1}), tensor(DType::Float16, {1, 2}, {0, -2}),
+              tensor(DType::Float16, {2}, {1, 0.5}), tensor(DType::Float16, {2}, {1, 1}),
+              tensor(DType::Float16, {2}, {2, 2})});
+  EXPECT_EQ(ints(r.outputs[0]), (std::vector<int64_t>{127, -64}));
+  EXPECT_EQ(ints(r.outputs[1]), (std::vector<int64_t>{127, -64}));
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{1, -1}));
+  EXPECT_EQ(vals(r.outputs[3]), (std::vector<double>{static_cast<double>(1.0f / 127.0f)}));
+  EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{static_cast<double>(2.0f / 127.0f)}));
+  // Masked-off outputs are empty (shape (0,)).
+  EXPECT_EQ(r.outputs[5].tensor().shape(), (Dims{0}));
+  EXPECT_EQ(r.outputs[6].tensor().shape(), (Dims{0}));
+}
+
+TEST(NpuKernels, AddRmsNormCastAndQuant) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[1, 2]", x2: "bf16[1, 2]", gamma: "bf16[2]", s: "f32[2]", zp: "i32[2]"):
+        c = torch.ops.npu.npu_add_rms_norm_cast.default(x1, x2, gamma, 0.0)
+        yf: "f32[1, 2]" = c[0]
+        y: "bf16[1, 2]" = c[1]
+        q = torch.ops.npu.npu_add_rms_norm_quant.default(x1, x2, gamma, s, None, epsilon = 0.0)
+        q1: "i8[1, 2]" = q[0]
+        qz = torch.ops.npu.npu_add_rms_norm_quant.default(x1, x2, gamma, s, zp, epsilon = 0.0)
+        qz1: "i8[1, 2]" = qz[0]
+        qx: "bf16[1, 2]" = qz[2]
+        return (yf, y, q1, qz1, qx)
+)FX");
+  // x = [1,-1], rstd = 1, gamma [1, 0.3] -> y = [1, -0.3]; bf16(-0.3) = -0.30078125.
+  // y_fp32 = float32(y) = [1, -0.30078125]. Quant with scales 0.25: y/0.25 = [4, -1.2] -> [4, -1];
+  // zero points 1: [5, -0.2] -> [5, 0].
+  RunResult r =
+      run(g, {tensor(DType::BFloat16, {1, 2}, {1, 1}), tensor(DType::BFloat16, {1, 2}, {0, -2}),
+              tensor(DType::BFloat16, {2}, {1, 0.30078125}), f32({2}, {0.25, 0.25}),
+              Tensor::from_ints(DType::Int32, {2}, std::vector<int64_t>{1, 1})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{1, -0.30078125}));
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{1, -0.30078125}));
+  EXPECT_EQ(ints(r.outputs[2]), (std::vector<int64_t>{4, -1}));
+  EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{5, 0}));
+  EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{1, -1}));
+}
+
+TEST(NpuKernels, TransposeBatchMatmulSwigluQuantMatmul) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[2, 1, 2]", w: "f32[1, 2, 1]", s: "f32[1, 4]", x1: "i8[1, 2]", x2: "i8[2, 1]", qs: "f32[1]", qsi: "i64[1]", pt: "f32[1]", off: "f32[1]"):
+        tb: "f32[2, 1, 1]" = torch.ops.npu.npu_transpose_batchmatmul.default(a, w, perm_x1 = [1, 0, 2])
+        sw: "f32[1, 2]" = torch.ops.npu.npu_swiglu.default(s)
+        qbf: "bf16[1, 1]" = torch.ops.npu.npu_quant_matmul.default(x1, x2, qs, output_dtype = 15)
+        qi8: "i8[1, 1]" = torch.ops.npu.npu_quant_matmul.default(x1, x2, qs, offset = off)
+        qpt: "f16[1, 1]" = torch.ops.npu.npu_quant_matmul.default(x1, x2, qsi, pertoken_scale = pt, output_dtype = 5)
+        return (tb, sw, qbf, qi8, qpt)
+)FX");
+  // a (M=2,B=1,K=2) = [[[1,2]],[[3,4]]] permuted to (1,2,2); w = [[[1],[1]]]: row sums [3, 7];
+  // output permuted by [1,0,2] -> (2,1,1) = [3, 7].
+  // swiglu([1,2,3,4]): silu(1)*3 = 2.1931757358, silu(2)*4 = 7.0463766236.
+  // quant matmul: [1,2]@[[3],[4]] = 11; * 0.5 = 5.5 (bf16 exact); int8 with offset 0.5: 6;
+  // int64 scale carrying fp32 bits of 0.5, pertoken 2: 11 * 0.5 * 2 = 11.
+  int64_t half_bits = static_cast<int64_t>(std::bit_cast<uint32_t>(0.5f));
+  RunResult r =
+      run(g, {f32({2, 1, 2}, {1, 2, 3, 4}), f32({1, 2, 1}, {1, 1}), f32({1, 4}, {1, 2, 3, 4}),
+              Tensor::from_ints(DType::Int8, {1, 2}, std::vector<int64_t>{1, 2}),
+              Tensor::from_ints(DType::Int8, {2, 1}, std::vector<int64_t>{3, 4}), f32({1}, {0.5}),
+              Tensor::from_ints(DType::Int64, {1}, std::vector<int64_t>{half_bits}), f32({1}, {2}),
+              f32({1}, {0.5})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{3, 7}));
+  expect_near(vals(r.outputs[1]), {2.1931757358, 7.0463766236}, 1e-6);
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{5.5}));
+  EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{6}));
+  EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{11}));
+}
+
+TEST(NpuKernels, AddRmsNormV2MutatesItsInputs) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f32[1, 2]", x2: "f32[1, 2]", gamma: "f32[2]"):
+        rstd: "f32[1, 1]" = torch.ops.npu.npu_add_rms_norm_v2.default(x1, x2, gamma, 0.0)
+        return (rstd,)
+)FX");
+  // x1 <- y = [0.8485281374, 2.2627416998] (see AddRmsNorm), x2 <- x = [3, 4].
+  RunResult r = run(g, {f32({1, 2}, {1, 2}), f32({1, 2}, {2, 2}), f32({2}, {1, 2})});
+  expect_near(vals(r.outputs[0]), {0.2828427125});
+  ASSERT_EQ(r.mutated_inputs.size(), 2u);
+  EXPECT_EQ(r.mutated_inputs[0].first, 0u);
+  expect_near(r.mutated_inputs[0].second.values(), {0.8485281374, 2.2627416998});
+  EXPECT_EQ(r.mutated_inputs[1].first, 1u);
+  EXPECT_EQ(r.mutated_inputs[1].second.values(), (std::vector<double>{3, 4}));
+}
+
+}  // namespace
+}  // namespace eqfuse
