@@ -1,8 +1,22 @@
 #include "base/diagnostics.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 namespace eqfuse {
+
+namespace {
+
+// A message or source line longer than this is shown in part: a 10 MB list
+// literal must not become a 10 MB error message.
+constexpr size_t kMaxShown = 400;
+
+std::string clip_message(std::string_view m) {
+  if (m.size() <= kMaxShown) return std::string(m);
+  return fmt::format("{} ... ({} more characters)", m.substr(0, kMaxShown), m.size() - kMaxShown);
+}
+
+}  // namespace
 
 std::string Error::render() const {
   std::string out;
@@ -10,12 +24,19 @@ std::string Error::render() const {
   if (loc_.known()) out += fmt::format("{}:{}:", loc_.line, std::max(loc_.column, 1));
   if (!out.empty()) out += " ";
   out += "error: ";
-  out += what();
+  out += clip_message(what());
   if (!source_line_.empty() && loc_.known()) {
-    out += "\n  " + source_line_ + "\n  ";
+    // A window of the line around the column, marked where it is cut.
+    const size_t column = static_cast<size_t>(std::max(loc_.column, 1)) - 1;
+    const size_t from = column > kMaxShown / 2 ? column - kMaxShown / 2 : 0;
+    const size_t to = std::min(source_line_.size(), from + kMaxShown);
+    const std::string_view shown = std::string_view(source_line_).substr(from, to - from);
+    const std::string before = from > 0 ? "..." : "";
+    out += "\n  " + before + std::string(shown) + (to < source_line_.size() ? "..." : "") + "\n  ";
+    out += std::string(before.size(), ' ');
     // Tabs keep their width so the caret lines up under the column.
-    for (int i = 1; i < loc_.column && i - 1 < static_cast<int>(source_line_.size()); ++i)
-      out += source_line_[i - 1] == '\t' ? '\t' : ' ';
+    for (size_t i = from; i < column && i < source_line_.size(); ++i)
+      out += source_line_[i] == '\t' ? '\t' : ' ';
     out += "^";
   }
   return out;

@@ -4,13 +4,16 @@
 // output (and every mutated input) agrees on every trial, 1 on the first
 // difference (named on stdout), 2 when the graphs cannot be loaded or
 // compared.
+#include <algorithm>
 #include <charconv>
 #include <memory>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/cli_common.hpp"
 #include "graph/equivalence.hpp"
+#include "graph/random_inputs.hpp"
 
 namespace eqfuse::cli {
 
@@ -47,8 +50,18 @@ int run_check(const CheckOptions& o) {
   options.trials = o.trials;
   options.seed = o.seed;
   options.mode = o.mode == "rounding" ? ToleranceMode::Rounding : ToleranceMode::Strict;
+  // A binding must name a size some input is written in (a typo would
+  // otherwise be ignored and the symbol chosen at random).
+  std::vector<std::string> symbols = input_symbols(a.graph);
+  for (std::string& s : input_symbols(b.graph)) symbols.push_back(std::move(s));
+  std::sort(symbols.begin(), symbols.end());
+  symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
   for (const std::string& bind : o.binds) {
     auto [name, value] = parse_binding(bind);
+    if (!std::binary_search(symbols.begin(), symbols.end(), name))
+      throw Error(
+          fmt::format("--bind {}: no input size uses '{}' (the inputs' symbols: {})", bind, name,
+                      symbols.empty() ? "none" : fmt::format("{}", fmt::join(symbols, ", "))));
     options.bindings[name] = value;
   }
   EquivalenceResult r = equivalent(a.graph, b.graph, reg, options);

@@ -7,16 +7,17 @@
 // enabled rules, extract the cheapest graph under the NPU cost model, emit.
 // The optimized graph goes to stdout (or -o), the summary to stderr.
 #include <cstdio>
+#include <filesystem>
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "pipeline/explain_report.hpp"
 #include "extract/extractor.hpp"
-#include "pipeline/optimize.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {
@@ -68,6 +69,9 @@ int run_optimize(const OptimizeCliOptions& o) {
     opt.library = lib.get();
   }
   for (const std::string& path : {o.output, o.stats_json}) check_output_path(path);
+  if (!o.dump_dir.empty() && std::filesystem::exists(o.dump_dir) &&
+      !std::filesystem::is_directory(o.dump_dir))
+    throw Error(fmt::format("--dump-dir '{}' is a file, not a directory", o.dump_dir));
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
   if (o.format == "json")
     write_output(o.output, save_graph_json(r.graph, 2, &reg));

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -21,8 +22,16 @@ int run_guarded(const Action& action) {
     fmt::print(stderr, "{}\n", e.render());
     return kInputError;
   } catch (const std::bad_alloc&) {
-    fmt::print(stderr, "eqfuse: internal error: out of memory\n");
-    return kInternalError;
+    // Too big for this machine rather than a bug: a resource error, like a
+    // bad input, with what to try.
+    fmt::print(stderr,
+               "eqfuse: error: out of memory: the input needs more memory than is available "
+               "(bind smaller sizes with --bind for check, lower --node-limit for optimize)\n");
+    return kInputError;
+  } catch (const std::length_error&) {
+    fmt::print(stderr,
+               "eqfuse: error: out of memory: a value is larger than any buffer can hold\n");
+    return kInputError;
   } catch (const std::exception& e) {
     fmt::print(stderr, "eqfuse: internal error: {}\n", e.what());
     return kInternalError;

@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.hpp"
 #include "graph/load.hpp"
 #include "graph/op_schema.hpp"
 
@@ -220,12 +221,7 @@ Measurement measurement_from_json(const nlohmann::json& j, std::string_view orig
 }
 
 std::vector<Measurement> parse_json(std::string_view text, std::string_view origin) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw error_at_offset(text, origin, e.byte > 0 ? e.byte - 1 : 0, e.what());
-  }
+  const nlohmann::json doc = parse_json_text(text, origin);
   // The JSON path of the list, for messages (a string_view: no string
   // assignment, which trips GCC 12's -Wrestrict false positive here).
   std::string_view prefix = doc.is_object() ? "measurements" : "$";

@@ -14,6 +14,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/embedded.hpp"
+#include "base/json_text.hpp"
 
 namespace eqfuse {
 namespace {
@@ -28,25 +29,6 @@ constexpr int kMaxBaseDepth = 8;
 [[noreturn]] void fail_at(std::string_view origin, std::string_view json_path,
                           const std::string& message) {
   throw Error(fmt::format("{}: {}", json_path, message), SourceLoc{std::string(origin), 0, 0});
-}
-
-std::string strip_nlohmann_prefix(std::string_view what) {
-  size_t col = what.find("column ");
-  if (col != what.npos) {
-    size_t colon = what.find(": ", col);
-    if (colon != what.npos) return std::string(what.substr(colon + 2));
-  }
-  return std::string(what);
-}
-
-Json parse_json_text(std::string_view text, std::string_view origin) {
-  try {
-    return Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    size_t offset = e.byte == 0 ? 0 : e.byte - 1;  // nlohmann's byte is 1-based
-    throw error_at_offset(text, origin, offset,
-                          fmt::format("invalid JSON: {}", strip_nlohmann_prefix(e.what())));
-  }
 }
 
 std::string stem_of(std::string_view path) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/diagnostics.hpp"
+#include "base/json_text.hpp"
 
 namespace eqfuse {
 
@@ -88,19 +89,6 @@ ExtractionProblem ProblemBuilder::build() && {
 
 namespace {
 
-SourceLoc offset_to_loc(std::string_view text, std::size_t offset, const std::string& file) {
-  SourceLoc loc{file, 1, 1};
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
-
 std::string json_id(const nlohmann::json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_integer()) return std::to_string(v.get<long long>());
@@ -112,13 +100,7 @@ std::string json_id(const nlohmann::json& v) {
 ExtractionProblem parse_egraph_serialize_json(std::string_view text, const std::string& file_name) {
   using nlohmann::json;
   const SourceLoc file_loc{file_name};
-  json doc;
-  try {
-    doc = json::parse(text.begin(), text.end());
-  } catch (const json::parse_error& e) {
-    throw Error(fmt::format("invalid JSON: {}", e.what()),
-                offset_to_loc(text, e.byte > 0 ? e.byte - 1 : 0, file_name));
-  }
+  json doc = parse_json_text(text, file_name);
   if (!doc.is_object() || !doc.contains("nodes") || !doc["nodes"].is_object())
     fail(file_loc, "expected an object with a \"nodes\" object (egraph-serialize format)");
   const json& nodes = doc["nodes"];

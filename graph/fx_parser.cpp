@@ -343,6 +343,12 @@ void Parser::parse_graph_print() {
   }
 }
 
+namespace {
+
+constexpr std::string_view kBuiltinPrefix = "<built-in function ";
+
+}  // namespace
+
 void Parser::parse_graph_node() {
   const Token name = lex_->next();
   check_fresh(name);
@@ -355,6 +361,19 @@ void Parser::parse_graph_node() {
   if (!target.starts_with("target=")) fail_at(opcode, "expected `[target=...]` after the opcode");
   target = trim_blanks(target.substr(7));
   if (target.empty()) fail_at(opcode, "empty target");
+  // FX prints Python builtins as `<built-in function mul>`: operator.mul.
+  std::string builtin;
+  if (target.starts_with(kBuiltinPrefix) && target.ends_with(">")) {
+    builtin = "operator." + std::string(target.substr(kBuiltinPrefix.size(),
+                                                      target.size() - kBuiltinPrefix.size() - 1));
+    target = builtin;
+  }
+  // Anything else must be a dotted Python name, or the printed graph (a
+  // Python call of the target) would not read back.
+  if (opcode.text != "placeholder" && !is_call_target_name(target))
+    fail_at(opcode, fmt::format("target '{}' is not a dotted Python name (like "
+                                "torch.ops.aten.add.Tensor or operator.getitem)",
+                                target));
   Node node;
   node.name = std::string(name.text);
   if (opcode.text == "placeholder") {

@@ -1,5 +1,7 @@
 #include "graph/graph.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 
 namespace eqfuse {
@@ -108,6 +110,33 @@ std::map<std::string, int64_t> call_target_counts(const Graph& g) {
   for (const Node& n : g.nodes())
     if (n.kind == NodeKind::Call) ++counts[n.target];
   return counts;
+}
+
+namespace {
+
+bool is_dotted_name(std::string_view s) {
+  bool segment_start = true;
+  for (char c : s) {
+    const bool alpha = std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+    const bool digit = std::isdigit(static_cast<unsigned char>(c));
+    if (c == '.') {
+      if (segment_start) return false;
+      segment_start = true;
+    } else if (alpha || (digit && !segment_start)) {
+      segment_start = false;
+    } else {
+      return false;
+    }
+  }
+  return !segment_start;
+}
+
+}  // namespace
+
+bool is_call_target_name(std::string_view target) {
+  const size_t sep = target.find("::");
+  if (sep == std::string_view::npos) return is_dotted_name(target);
+  return is_dotted_name(target.substr(0, sep)) && is_dotted_name(target.substr(sep + 2));
 }
 
 }  // namespace eqfuse

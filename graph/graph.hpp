@@ -94,6 +94,12 @@ inline constexpr const char* kList = "prim::list";
 inline constexpr const char* kTuple = "prim::tuple";
 }  // namespace graph_ops
 
+// Whether `target` can name a call in printed FX: a dotted Python name
+// (`torch.ops.aten.add.Tensor`, `operator.getitem`, `my_lib.fn`) or a
+// qualified op name (`aten::add.Tensor`, `npu::npu_rms_norm`). Anything else
+// (`foo$bar`) would print as a call that does not read back.
+bool is_call_target_name(std::string_view target);
+
 using OpId = int32_t;
 inline constexpr OpId kNoOp = -1;
 

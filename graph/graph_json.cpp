@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {
@@ -64,6 +65,12 @@ Shape dims_from_json(const ojson& j, std::string_view what) {
   Shape dims;
   for (const ojson& d : j) {
     if (d.is_number_integer()) {
+      if (d.is_number_unsigned() && d.get<uint64_t>() > uint64_t{INT64_MAX})
+        throw std::invalid_argument(
+            fmt::format("'{}' entry {} is out of the int64 range", what, d.dump()));
+      if (d.get<int64_t>() < 0)
+        throw std::invalid_argument(
+            fmt::format("'{}' entry {} is negative", what, d.get<int64_t>()));
       dims.emplace_back(d.get<int64_t>());
     } else if (d.is_string()) {
       dims.push_back(SymInt::parse(d.get_ref<const std::string&>()));
@@ -173,6 +180,9 @@ class GraphReader {
     for (size_t i = 0; i < nodes->size(); ++i) {
       read_node(g, (*nodes)[i], i, nodes->size());
     }
+    // An FX graph always ends in its output node (the printer's `return`).
+    if (g.nodes().empty() || g.nodes().back().kind != NodeKind::Output)
+      fail_at("nodes", "the last node must be the output node ({\"op\": \"output\", ...})");
     return g;
   }
 
@@ -235,6 +245,11 @@ class GraphReader {
       if (key == "target") {
         if (!value.is_string()) fail_at(path + ".target", "must be a string");
         n.target = value.get<std::string>();
+        if (n.kind == NodeKind::Call && !is_call_target_name(n.target))
+          fail_at(path + ".target",
+                  fmt::format("'{}' is not an op or Python function name (like aten::add.Tensor "
+                              "or operator.getitem)",
+                              n.target));
       } else if (key == "args") {
         if (!value.is_array()) fail_at(path + ".args", "must be an array");
         for (size_t a = 0; a < value.size(); ++a)
@@ -454,27 +469,6 @@ std::string loc_text(const SourceLoc& loc) {
   return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
 }
 
-// nlohmann messages look like "[json.exception.parse_error.101] parse error
-// at line 3, column 7: syntax error while parsing value - ..."; keep the
-// part after the position, which the caret already shows.
-std::string strip_nlohmann_prefix(std::string_view what) {
-  size_t col = what.find("column ");
-  if (col != what.npos) {
-    size_t colon = what.find(": ", col);
-    if (colon != what.npos) return std::string(what.substr(colon + 2));
-  }
-  size_t bracket = what.find("] ");
-  return std::string(bracket == what.npos ? what : what.substr(bracket + 2));
-}
-
-Error parse_error_at(std::string_view text, std::string_view file, size_t byte,
-                     std::string_view what) {
-  // nlohmann's `byte` is 1-based (the last character read).
-  size_t offset = byte == 0 ? 0 : byte - 1;
-  return error_at_offset(text, file, offset,
-                         fmt::format("invalid JSON: {}", strip_nlohmann_prefix(what)));
-}
-
 }  // namespace
 
 // ---------------------------------------------------------------- public
@@ -594,13 +588,7 @@ Graph graph_from_json(const ojson& doc, std::string_view file_name) {
 }
 
 Graph load_graph_json(std::string_view text, std::string_view file_name) {
-  ojson doc;
-  try {
-    doc = ojson::parse(text.begin(), text.end());
-  } catch (const ojson::parse_error& e) {
-    throw parse_error_at(text, file_name, e.byte, e.what());
-  }
-  return graph_from_json(doc, file_name);
+  return graph_from_json(parse_json_text<ojson>(text, file_name), file_name);
 }
 
 bool is_graph_json(std::string_view text) {

@@ -1,4 +1,5 @@
 #include "graph/input_types.hpp"
+#include "base/json_text.hpp"
 
 #include <stdexcept>
 
@@ -86,11 +87,7 @@ InputTypes parse_input_types(std::string_view text, std::string_view origin) {
 }
 
 InputTypes parse_input_types_json(std::string_view text, std::string_view origin) {
-  nlohmann::ordered_json doc =
-      nlohmann::ordered_json::parse(text.begin(), text.end(), nullptr, false);
-  if (doc.is_discarded())
-    throw Error("input types: invalid JSON (expected {\"name\": \"type\", ...})",
-                SourceLoc{std::string(origin), 0, 0});
+  const nlohmann::ordered_json doc = parse_json_text<nlohmann::ordered_json>(text, origin);
   if (!doc.is_object())
     throw Error("input types: expected a JSON object {\"name\": \"type\", ...}",
                 SourceLoc{std::string(origin), 0, 0});

@@ -360,8 +360,14 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
       if (n.args.empty()) continue;
       const Arg& out = n.args[0];
       std::vector<Arg> items = out.is_list() ? out.as_list().items : std::vector<Arg>{out};
-      for (const Arg& a : items) {
-        result.outputs.push_back(resolve(a));
+      for (size_t k = 0; k < items.size(); ++k) {
+        const Arg& a = items[k];
+        try {
+          result.outputs.push_back(resolve(a));
+        } catch (const std::invalid_argument& e) {
+          // A string or device literal: nothing to compute or compare.
+          fail(n, fmt::format("output {} cannot be evaluated: {}", k, e.what()));
+        }
         result.output_names.push_back(a.is_node() ? g_.node(a.node()).name : "None");
       }
       continue;

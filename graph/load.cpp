@@ -25,12 +25,32 @@ GraphFormat detect_graph_format(std::string_view text) {
   return first != text.npos && text[first] == '{' ? GraphFormat::Json : GraphFormat::Fx;
 }
 
+namespace {
+
+bool has_bare_carriage_returns(std::string_view text) {
+  for (size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) return true;
+  return false;
+}
+
+}  // namespace
+
 LoadedGraph load_graph(std::string_view text, std::string_view file_name, const OpRegistry& reg,
                        const LoadOptions& options) {
   LoadedGraph out;
   out.format = detect_graph_format(text);
-  out.graph = out.format == GraphFormat::Json ? load_graph_json(text, file_name)
-                                              : parse_fx(text, file_name);
+  if (out.format == GraphFormat::Json) {
+    out.graph = load_graph_json(text, file_name);
+  } else if (has_bare_carriage_returns(text)) {
+    // Classic Mac line endings: lines end in a lone CR. Read them as LF (one
+    // byte for one, so error columns and lines stay right).
+    std::string lf(text);
+    for (size_t i = 0; i < lf.size(); ++i)
+      if (lf[i] == '\r' && (i + 1 == lf.size() || lf[i + 1] != '\n')) lf[i] = '\n';
+    out.graph = parse_fx(lf, file_name);
+  } else {
+    out.graph = parse_fx(text, file_name);
+  }
   apply_input_types(out.graph, options.input_types);
   out.opaque_ops = resolve_ops(out.graph, reg);
   if (options.infer) infer_types(out.graph, reg);

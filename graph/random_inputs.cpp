@@ -2,6 +2,8 @@
 // ranges chosen from how each placeholder is used.
 #include "graph/random_inputs.hpp"
 
+#include <algorithm>
+
 #include <bit>
 
 #include "graph/float16.hpp"
@@ -73,17 +75,14 @@ Tensor fill_range(DType dtype, const Dims& shape, SplitMix64& rng, Range r) {
   throw Error(fmt::format("input '{}': {}", n.name, msg), n.meta.loc);
 }
 
-// Symbol sizes: the caller's, else chosen per symbol from the seed.
-SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptions& options) {
-  SymBindings b = options.bindings;
+// Calls `f` on every plain symbol (not an opaque atom such as `floor(s0/3)`,
+// which cannot be chosen freely) of the inputs' sizes, in input order.
+template <class F>
+void for_each_input_symbol(const Graph& g, F&& f) {
   auto add_atoms = [&](const SymInt& d) {
     for (const std::string& atom : d.atoms()) {
-      if (b.contains(atom)) continue;
-      // Opaque atoms such as `floor(s0/3)` cannot be chosen freely.
       bool plain = !atom.empty() && atom.find_first_of("()/*+- ") == std::string::npos;
-      if (!plain) continue;
-      SplitMix64 rng(hash_string(seed, atom));
-      b[atom] = rng.integer(options.min_symbol_size, options.max_symbol_size);
+      if (plain) f(atom);
     }
   };
   for (NodeRef r : g.placeholders()) {
@@ -93,6 +92,16 @@ SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptio
     }
     if (t.kind == ValueType::Kind::SymInt && t.sym) add_atoms(*t.sym);
   }
+}
+
+// Symbol sizes: the caller's, else chosen per symbol from the seed.
+SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptions& options) {
+  SymBindings b = options.bindings;
+  for_each_input_symbol(g, [&](const std::string& atom) {
+    if (b.contains(atom)) return;
+    SplitMix64 rng(hash_string(seed, atom));
+    b[atom] = rng.integer(options.min_symbol_size, options.max_symbol_size);
+  });
   return b;
 }
 
@@ -138,6 +147,14 @@ Tensor random_tensor(DType dtype, const Dims& shape, SplitMix64& rng) {
   return t;
 }
 
+std::vector<std::string> input_symbols(const Graph& graph) {
+  std::vector<std::string> out;
+  for_each_input_symbol(graph, [&](const std::string& atom) { out.push_back(atom); });
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputOptions& options) {
   RandomInputs out;
   out.bindings = choose_symbols(graph, seed, options);
@@ -163,8 +180,13 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
         }
         std::optional<Range> range = ranges[static_cast<size_t>(r.index)];
         bool float_like = dtype_is_floating(t.tensor.dtype) || t.tensor.dtype == DType::Int64;
-        Tensor x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
-                                       : random_tensor(t.tensor.dtype, shape, rng);
+        Tensor x;
+        try {
+          x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
+                                  : random_tensor(t.tensor.dtype, shape, rng);
+        } catch (const std::invalid_argument& e) {
+          fail_at(ph, e.what());  // too large for the interpreter
+        }
         x.storage()->version = 0;
         out.values.emplace_back(std::move(x));
         break;

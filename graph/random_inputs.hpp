@@ -61,6 +61,10 @@ struct RandomInputs {
 RandomInputs random_inputs(const Graph& graph, uint64_t seed,
                            const RandomInputOptions& options = {});
 
+// The symbols the inputs' sizes are written in (sorted): the ones a caller
+// may bind.
+std::vector<std::string> input_symbols(const Graph& graph);
+
 // Fills a tensor of `dtype`/`shape` with values in the default ranges above.
 Tensor random_tensor(DType dtype, const Dims& shape, SplitMix64& rng);
 

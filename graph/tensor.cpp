@@ -101,6 +101,24 @@ int64_t shape_numel(const Dims& shape) {
   return n;
 }
 
+int64_t checked_numel(const Dims& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) {
+    if (d < 0) throw std::invalid_argument(fmt::format("negative dimension {}", d));
+    if (d != 0 && n > kMaxTensorElements / d) {
+      // Keep multiplying only to tell an empty tensor from a huge one.
+      bool empty = std::find(shape.begin(), shape.end(), 0) != shape.end();
+      if (empty) return 0;
+      throw std::invalid_argument(fmt::format(
+          "shape {} has more than {} elements, the reference interpreter's limit; bind smaller "
+          "symbolic sizes (--bind)",
+          dims_to_string(shape), kMaxTensorElements));
+    }
+    n *= d;
+  }
+  return n;
+}
+
 int64_t wrap_dim(int64_t dim, int64_t rank) {
   int64_t r = std::max<int64_t>(rank, 1);  // scalars accept dim 0 and -1
   if (dim < -r || dim >= r) {
@@ -156,15 +174,13 @@ Dims infer_size(Dims shape, int64_t numel) {
 }
 
 Tensor Tensor::zeros(DType dtype, Dims shape) {
-  for (int64_t d : shape) {
-    if (d < 0) throw std::invalid_argument(fmt::format("negative dimension {}", d));
-  }
+  const int64_t numel = checked_numel(shape);
   Tensor t;
   t.dtype_ = dtype;
   t.strides_ = contiguous_strides(shape);
   t.shape_ = std::move(shape);
   t.storage_ = std::make_shared<Storage>();
-  size_t n = static_cast<size_t>(shape_numel(t.shape_));
+  const size_t n = static_cast<size_t>(numel);
   if (dtype_stored_as_int(dtype)) {
     t.storage_->ints.assign(n, 0);
   } else {

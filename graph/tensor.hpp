@@ -158,6 +158,15 @@ class Tensor {
 // Row-major strides of a contiguous tensor.
 Dims contiguous_strides(const Dims& shape);
 int64_t shape_numel(const Dims& shape);
+
+// The most elements one interpreter tensor may hold (values are stored as
+// doubles: 1 GiB). Symbolic sizes bound by the user can ask for far more.
+inline constexpr int64_t kMaxTensorElements = int64_t{1} << 27;
+
+// shape_numel for a tensor about to be allocated: throws
+// std::invalid_argument on a negative dimension or more than
+// kMaxTensorElements elements (never overflows).
+int64_t checked_numel(const Dims& shape);
 // Wraps a possibly negative dim into [0, rank); throws std::invalid_argument.
 int64_t wrap_dim(int64_t dim, int64_t rank);
 // Broadcast shape of two shapes; throws std::invalid_argument when incompatible.

@@ -66,11 +66,17 @@ void check_dim_text(std::string_view dim, std::string_view whole) {
 
 SymInt parse_dim(std::string_view dim, std::string_view whole) {
   check_dim_text(dim, whole);
+  SymInt d;
   try {
-    return SymInt::parse(dim);
+    d = SymInt::parse(dim);
   } catch (const std::invalid_argument& e) {
     bad(whole, fmt::format("dimension '{}': {}", dim, e.what()));
   }
+  // A size is never negative; a negative literal is a typo that `check`
+  // would only catch when it makes inputs.
+  if (std::optional<int64_t> v = d.constant(); v && *v < 0)
+    bad(whole, fmt::format("dimension '{}' is negative", dim));
+  return d;
 }
 
 // Reads `[d0, d1, ...]` at the front of `rest`, advancing past it.

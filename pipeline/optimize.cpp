@@ -11,14 +11,15 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "pipeline/egraph_cost.hpp"
+#include "base/json_text.hpp"
 #include "bridge/arg_encoding.hpp"
-#include "extract/checker.hpp"
-#include "pipeline/fusion_credit.hpp"
-#include "pipeline/optimize_state.hpp"
 #include "bridge/to_graph.hpp"
+#include "extract/checker.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
+#include "pipeline/egraph_cost.hpp"
+#include "pipeline/fusion_credit.hpp"
+#include "pipeline/optimize_state.hpp"
 
 namespace eqfuse {
 namespace {
@@ -207,7 +208,13 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
                  const OpRegistry& reg, const OptimizeStats& stats,
                  const ExtractionProblem& problem) {
-  std::filesystem::create_directories(dir);
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec || !std::filesystem::is_directory(dir))
+    throw Error(fmt::format("--dump-dir '{}': cannot make a directory there{}", dir,
+                            std::filesystem::exists(dir) ? " (a file of that name exists)"
+                            : ec                         ? ": " + ec.message()
+                                                         : ""));
   auto write = [&](const std::string& name, const std::string& text) {
     std::ofstream f(std::filesystem::path(dir) / name);
     if (!f) throw Error(fmt::format("cannot write '{}' in --dump-dir '{}'", name, dir));
@@ -490,12 +497,7 @@ void apply_object(OptimizeOptions& o, const std::string& prefix, const Json& obj
 }  // namespace
 
 void apply_config_json(OptimizeOptions& options, std::string_view text, std::string_view origin) {
-  Json doc;
-  try {
-    doc = Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    throw Error(fmt::format("{}: invalid JSON: {}", origin, e.what()));
-  }
+  const Json doc = parse_json_text<Json>(text, origin);
   if (!doc.is_object()) throw Error(fmt::format("{}: a config file holds one JSON object", origin));
   apply_object(options, "", doc, origin);
 }

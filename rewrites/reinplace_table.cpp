@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/json_text.hpp"
 #include "graph/exec_mode.hpp"
 #include "rewrites/reinplace.hpp"
 
@@ -264,13 +265,7 @@ std::string InplaceableOpTable::unusable_reason(const InplaceableOp& e, const Op
 
 void apply_reinplace_config_json(ReinplaceOptions& o, OpRegistry& reg, std::string_view text,
                                  std::string_view origin) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw error_at_offset(text, origin, e.byte > 0 ? e.byte - 1 : 0,
-                          fmt::format("invalid JSON: {}", e.what()));
-  }
+  const nlohmann::json doc = parse_json_text(text, origin);
   if (!doc.is_object()) throw Error(fmt::format("{}: the config must be a JSON object", origin));
   for (const auto& [k, v] : doc.items()) {
     if (k == kDisableInplaceableKey) {

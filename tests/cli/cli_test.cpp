@@ -374,6 +374,41 @@ TEST(Cli, ToggleOptionsReadTheConfigAndFlagsWin) {
   EXPECT_THAT(bad.err, HasSubstr("/nonexistent/eqfuse.json"));
 }
 
+// `eqfuse rules` shows an `inexact` rule off, and why, until it is enabled by
+// name or by the label `inexact` (docs/rules.md "The `inexact` label").
+TEST(Cli, RulesShowsTheInexactRuleOffAndWhy) {
+  const std::string rule = "vllm/quantize-mul-as-div";
+  auto row = [&](const std::string& args) {
+    CliRun r = run_eqfuse("rules" + args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);)
+      if (line.find(" " + rule + " ") != std::string::npos) return line;
+    ADD_FAILURE() << rule << " is not listed:\n" << r.out;
+    return std::string();
+  };
+  const std::string off = row("");
+  EXPECT_THAT(off, StartsWith("off "));
+  EXPECT_THAT(off, HasSubstr("inexact: not bit-exact with the unfused chain"));
+  EXPECT_THAT(row(" --enable-rule vllm"), StartsWith("off "));  // a family label is not enough
+  EXPECT_THAT(row(" --enable-rule inexact"), StartsWith("on "));
+  EXPECT_THAT(row(" --enable-rule " + rule), StartsWith("on "));
+  fs::path cfg = write_scratch("inexact.json", R"({"enable_rules": ["inexact"]})");
+  EXPECT_THAT(row(fmt::format(" --config '{}'", cfg.string())), StartsWith("on "));
+  EXPECT_THAT(row(" --enable-rule inexact --disable-rule " + rule), StartsWith("off "));
+
+  nlohmann::json list = nlohmann::json::parse(run_eqfuse("rules --json").out);
+  bool found = false;
+  for (const auto& r : list) {
+    if (r["name"] != rule) continue;
+    found = true;
+    EXPECT_FALSE(r["enabled"].get<bool>());
+    EXPECT_THAT(r["reason"].get<std::string>(), HasSubstr("--enable-rule inexact"));
+    EXPECT_EQ(r["defined_at"].get<std::string>().rfind("rewrites/library/vllm.rules:", 0), 0u);
+  }
+  EXPECT_TRUE(found);
+}
+
 }  // namespace
 
 namespace eqfuse {
@@ -436,6 +471,131 @@ TEST(CliOutputs, LimitsOutsideTheirRangeAreErrorsNotIgnored) {
   CliRun ok =
       run_eqfuse("optimize examples/matmul_transpose.fx --time-limit 5 --node-limit 1000 -q");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
+}
+
+// Every JSON reader (graph JSON, --config, --device, --input-types,
+// calibrate's measurements, extract's e-graphs) reports a number no double
+// holds at its file:line:col with exit 2, not as an internal error.
+TEST(CliOutputs, JsonNumbersOutsideDoubleRangeAreInputErrors) {
+  const fs::path big = write_scratch("big.json", "{\n  \"a\": 1E400}\n");
+  const std::string b = big.string();
+  const fs::path graph = write_scratch(
+      "big_graph.json", R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"x": -1e999}]})");
+  const std::vector<std::string> commands = {
+      fmt::format("print '{}'", graph.string()),
+      fmt::format("optimize examples/matmul_transpose.fx -q --config '{}'", b),
+      fmt::format("optimize examples/matmul_transpose.fx -q --device '{}'", b),
+      fmt::format("optimize examples/matmul_transpose.fx -q --input-types '{}'", b),
+      fmt::format("calibrate --profile '{}' --device ascend910b2 -o /dev/null", b),
+      fmt::format("extract '{}'", b)};
+  for (const std::string& args : commands) {
+    CliRun r = run_eqfuse(args);
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_THAT(r.err, HasSubstr("number overflow")) << args;
+    EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error"))) << args;
+  }
+  CliRun located = run_eqfuse(commands.back());
+  EXPECT_THAT(located.err, HasSubstr("big.json:2:8: error: invalid JSON"));
+}
+
+// One FX graph of neg over an input typed `type`, returning `ret`.
+std::string neg_graph(const std::string& type, const std::string& ret = "y",
+                      const std::string& eol = "\n") {
+  return fmt::format(
+      "class GraphModule(torch.nn.Module):{0}    def forward(self, x: \"{1}\"):{0}"
+      "        y: \"{1}\" = torch.ops.aten.neg.default(x);  x = None{0}        return ({2},){0}",
+      eol, type, ret);
+}
+
+TEST(CliInputs, CheckRefusesWhatItCannotEvaluate) {
+  const std::string sym = write_scratch("sym.fx", neg_graph("f32[s0, 4]")).string();
+  CliRun typo = run_eqfuse(fmt::format("check '{0}' '{0}' --bind s1=4", sym));
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_THAT(typo.err, HasSubstr("no input size uses 's1' (the inputs' symbols: s0)"));
+  CliRun huge = run_eqfuse(fmt::format("check '{0}' '{0}' --bind s0=4611686018427387904", sym));
+  EXPECT_EQ(huge.exit_code, 2) << huge.err;
+  EXPECT_THAT(huge.err, HasSubstr("input 'x': shape [4611686018427387904, 4] has more than"));
+  const std::string big = write_scratch("big.fx", neg_graph("f32[4611686018427387904]")).string();
+  CliRun big_run = run_eqfuse(fmt::format("check '{0}' '{0}'", big));
+  EXPECT_EQ(big_run.exit_code, 2) << big_run.err;
+  EXPECT_THAT(big_run.err, HasSubstr("the reference interpreter's limit"));
+  const std::string lit = write_scratch("lit.fx", neg_graph("f32[4]", "\"hello\"")).string();
+  CliRun literal = run_eqfuse(fmt::format("check '{0}' '{0}'", lit));
+  EXPECT_EQ(literal.exit_code, 2) << literal.err;
+  EXPECT_THAT(literal.err, HasSubstr("output 0 cannot be evaluated"));
+}
+
+TEST(CliInputs, NegativeDimensionsAreRejectedByEveryCommand) {
+  const std::string neg = write_scratch("neg.fx", neg_graph("f32[-3, 4]")).string();
+  for (const char* cmd : {"print", "optimize -q", "check"}) {
+    const std::string args = std::string(cmd) == "check" ? fmt::format("check '{0}' '{0}'", neg)
+                                                         : fmt::format("{} '{}'", cmd, neg);
+    CliRun r = run_eqfuse(args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_THAT(r.err, HasSubstr("dimension '-3' is negative")) << args;
+  }
+  CliRun json = run_eqfuse(
+      "print -",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "x", "op": "placeholder",)"
+      R"( "meta": {"type": {"dtype": "f32", "shape": [-3]}}}, {"name": "output", "op": "output",)"
+      R"( "args": [[{"node": "x"}]]}]})");
+  EXPECT_EQ(json.exit_code, 2) << json.err;
+  EXPECT_THAT(json.err, HasSubstr("negative")) << json.err;
+}
+
+TEST(CliInputs, CarriageReturnLineEndingsReadLikeNewlines) {
+  const std::string lf = write_scratch("lf.fx", neg_graph("f32[4]")).string();
+  const std::string cr = write_scratch("cr.fx", neg_graph("f32[4]", "y", "\r")).string();
+  CliRun a = run_eqfuse(fmt::format("print '{}'", lf));
+  CliRun b = run_eqfuse(fmt::format("print '{}'", cr));
+  EXPECT_EQ(b.exit_code, 0) << b.err;
+  EXPECT_EQ(a.out, b.out);
+}
+
+TEST(CliInputs, DumpDirNamingAFileIsAnError) {
+  const fs::path file = write_scratch("not_a_dir", "x");
+  CliRun r = run_eqfuse(
+      fmt::format("optimize examples/matmul_transpose.fx -q --dump-dir '{}'", file.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("is a file, not a directory"));
+}
+
+TEST(CliInputs, GraphJsonMustEndInItsOutputNode) {
+  for (const char* nodes :
+       {"[]", R"([{"name": "x", "op": "placeholder", "meta": {"type": "f32[4]"}}])"}) {
+    CliRun r = run_eqfuse(
+        "print -",
+        fmt::format(R"({{"format": "eqfuse-graph", "version": 1, "nodes": {}}})", nodes));
+    EXPECT_EQ(r.exit_code, 2) << nodes;
+    EXPECT_THAT(r.err, HasSubstr("the last node must be the output node")) << nodes;
+  }
+}
+
+// What print writes, print reads back: a call target that printed FX could
+// not call is refused when read; FX's `<built-in function mul>` is operator.mul
+// (printed as `*`).
+TEST(CliInputs, PrintingIsAFixedPointForCallTargets) {
+  const std::string node_line =
+      "graph():\n    %x : [num_users=1] = placeholder[target=x]\n"
+      "    %y : [num_users=1] = call_function[target={}](args = (%x, %x), kwargs = {{}})\n"
+      "    return (y,)\n";
+  CliRun bad = run_eqfuse("print -", fmt::format(fmt::runtime(node_line), "foo$bar"));
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("target 'foo$bar' is not a dotted Python name"));
+  CliRun builtin =
+      run_eqfuse("print -", fmt::format(fmt::runtime(node_line), "<built-in function mul>"));
+  ASSERT_EQ(builtin.exit_code, 0) << builtin.err;
+  EXPECT_THAT(builtin.out, HasSubstr("y = x * x"));
+  CliRun again = run_eqfuse("print -", builtin.out);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, builtin.out);
+  CliRun json = run_eqfuse(
+      "print -",
+      R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "x", "op": "placeholder"},)"
+      R"( {"name": "y", "op": "call_function", "target": "foo$bar", "args": [{"node": "x"}]},)"
+      R"( {"name": "output", "op": "output", "args": [[{"node": "y"}]]}]})");
+  EXPECT_EQ(json.exit_code, 2);
+  EXPECT_THAT(json.err, HasSubstr("'foo$bar' is not an op or Python function name"));
 }
 
 }  // namespace

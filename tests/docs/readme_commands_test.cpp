@@ -63,8 +63,8 @@ TEST(ReadmeCommands, SetUpAndFirstSessionCommandsSucceed) {
   fs::remove(dir / "examples");
   fs::create_directory_symlink(fs::path(EQFUSE_SOURCE_DIR) / "examples", dir / "examples");
   for (const std::string& args : commands) {
-    const std::string cmd = "cd '" + dir.string() + "' && '" + EQFUSE_BINARY + "' " + args +
-                            " > out.log 2> err.log";
+    const std::string cmd =
+        "cd '" + dir.string() + "' && '" + EQFUSE_BINARY + "' " + args + " > out.log 2> err.log";
     const int status = std::system(cmd.c_str());
     EXPECT_EQ(status, 0) << "eqfuse " << args << "\n" << slurp_file(dir / "err.log");
   }

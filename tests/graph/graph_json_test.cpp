@@ -171,7 +171,8 @@ TEST(GraphJson, FloatsRoundTripExactly) {
       1e-06, 0.1, -0.0, 3.4028234663852886e38, 5e-324, std::numeric_limits<double>::infinity()};
   std::vector<Arg> args;
   for (double v : values) args.emplace_back(v);
-  g.add(call("c", "aten::foo", args));
+  NodeRef c_ref = g.add(call("c", "aten::foo", args));
+  g.add(output({Arg(c_ref)}));
   Graph back = load_graph_json(save_graph_json(g), "f.json");
   const Node& c = back.node(NodeRef{0});
   ASSERT_EQ(c.args.size(), values.size());
@@ -182,7 +183,8 @@ TEST(GraphJson, FloatsRoundTripExactly) {
   }
   // NaN != NaN, so it gets its own check.
   Graph n;
-  n.add(call("c", "aten::foo", {Arg(std::nan(""))}));
+  NodeRef nan_ref = n.add(call("c", "aten::foo", {Arg(std::nan(""))}));
+  n.add(output({Arg(nan_ref)}));
   EXPECT_EQ(arg_to_json(n.node(NodeRef{0}).args[0], n), ojson::parse(R"({"float": "nan"})"));
   Graph nb = load_graph_json(save_graph_json(n), "n.json");
   EXPECT_TRUE(std::isnan(std::get<double>(nb.node(NodeRef{0}).args[0].value)));
