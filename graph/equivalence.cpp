@@ -63,13 +63,27 @@ std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceO
   if (a.is_int_storage()) {
     int64_t allowed =
         o.mode == ToleranceMode::Rounding && is_quantized_int(a.dtype()) ? o.quantized_max_diff : 0;
-    tolerance_text = allowed == 0 ? "exact" : fmt::format("+-{}", allowed);
+    tolerance_text = allowed != 0                         ? fmt::format("+-{}", allowed)
+                     : o.mode == ToleranceMode::Reference ? "exact, reference numerics"
+                                                          : "exact";
     for (int64_t i = 0; i < a.numel(); ++i) {
       int64_t x = a.get_flat_int(i), y = b.get_flat_int(i);
       double diff = std::fabs(static_cast<double>(x) - static_cast<double>(y));
       max_abs = std::max(max_abs, diff);
       if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(static_cast<double>(y)));
       if (diff > static_cast<double>(allowed) && !first_bad) first_bad = i;
+    }
+  } else if (o.mode == ToleranceMode::Reference) {
+    tolerance_text = "exact, reference numerics";
+    for (int64_t i = 0; i < a.numel(); ++i) {
+      double x = a.get_flat(i), y = b.get_flat(i);
+      if (std::isfinite(x) && std::isfinite(y)) {
+        double diff = std::fabs(x - y);
+        max_abs = std::max(max_abs, diff);
+        if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(y));
+      }
+      const bool same = x == y || (std::isnan(x) && std::isnan(y));
+      if (!same && !first_bad) first_bad = i;
     }
   } else {
     Tolerance t = tolerance_of(a.dtype(), o);
@@ -100,6 +114,39 @@ std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceO
       max_rel, tolerance_text);
 }
 
+// Deviation of b from a over one tensor pair of equal type (floats only).
+std::optional<OutputDeviation> tensor_deviation(const Tensor& a, const Tensor& b,
+                                                const std::string& label) {
+  if (a.dtype() != b.dtype() || a.shape() != b.shape()) return std::nullopt;
+  OutputDeviation d{label};
+  bool differs = false;
+  for (int64_t i = 0; i < a.numel(); ++i) {
+    const double x = a.is_int_storage() ? static_cast<double>(a.get_flat_int(i)) : a.get_flat(i);
+    const double y = b.is_int_storage() ? static_cast<double>(b.get_flat_int(i)) : b.get_flat(i);
+    if (x == y || (std::isnan(x) && std::isnan(y))) continue;
+    differs = true;
+    if (!std::isfinite(x) || !std::isfinite(y)) continue;
+    d.max_abs = std::max(d.max_abs, std::fabs(x - y));
+    if (x != 0) d.max_rel = std::max(d.max_rel, std::fabs(x - y) / std::fabs(x));
+  }
+  if (!differs) return std::nullopt;
+  const Dims& shape = a.shape();
+  if (!a.is_int_storage() && shape.size() >= 2 && shape.back() > 0) {
+    const int64_t cols = shape.back(), rows = a.numel() / cols;
+    int64_t agree = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      int64_t ia = 0, ib = 0;
+      for (int64_t c = 1; c < cols; ++c) {
+        if (a.get_flat(r * cols + c) > a.get_flat(r * cols + ia)) ia = c;
+        if (b.get_flat(r * cols + c) > b.get_flat(r * cols + ib)) ib = c;
+      }
+      agree += ia == ib;
+    }
+    d.argmax_agreement = rows == 0 ? 1.0 : static_cast<double>(agree) / static_cast<double>(rows);
+  }
+  return d;
+}
+
 bool same_input_type(const ValueType& x, const ValueType& y) {
   if (x.kind != y.kind) return false;
   if (x.kind == ValueType::Kind::Tensor) {
@@ -122,6 +169,10 @@ DType coarsest_float_input(const Graph& g) {
 }
 
 }  // namespace
+
+std::vector<OutputDeviation> real_numerics_deviations(const Graph& a, const Graph& b,
+                                                      const OpRegistry& registry,
+                                                      const EquivalenceOptions& options);
 
 std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
                            const EquivalenceOptions& options, DType coarsest_input_float,
@@ -147,7 +198,8 @@ std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
       return std::nullopt;
     };
     std::optional<double> x = num(a), y = num(b);
-    if (x && y && close(*x, *y, options.fp32)) return {};
+    const Tolerance t = options.mode == ToleranceMode::Reference ? Tolerance{} : options.fp32;
+    if (x && y && close(*x, *y, t)) return {};
     return fmt::format("{}: {} vs {}", label, describe(a), describe(b));
   }
   if (a.is_none() && b.is_none()) return {};
@@ -174,7 +226,7 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
   }
   DType coarsest = coarsest_float_input(a);
   InterpreterOptions io;
-  io.round_like_unfused = options.mode == ToleranceMode::Rounding;
+  io.round_like_unfused = options.mode != ToleranceMode::Strict;
   Interpreter interpreter(registry, io);
   EquivalenceResult result;
   for (int trial = 0; trial < options.trials; ++trial) {
@@ -214,7 +266,43 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
       if (!m.empty()) return mismatch(m);
     }
   }
+  if (options.mode == ToleranceMode::Reference && options.trials > 0)
+    result.deviations = real_numerics_deviations(a, b, registry, options);
   return result;
+}
+
+std::vector<OutputDeviation> real_numerics_deviations(const Graph& a, const Graph& b,
+                                                      const OpRegistry& registry,
+                                                      const EquivalenceOptions& options) {
+  RandomInputOptions ro;
+  ro.bindings = options.bindings;
+  ro.registry = &registry;
+  const uint64_t seed = hash_combine(options.seed, uint64_t{0});
+  RandomInputs in = random_inputs(a, seed, ro);
+  Interpreter interpreter(registry, InterpreterOptions{});
+  RunResult ra = interpreter.run(a, in.values, in.bindings);
+  RunResult rb = interpreter.run(b, in.values, in.bindings);
+  std::vector<OutputDeviation> out;
+  for (size_t i = 0; i < ra.outputs.size() && i < rb.outputs.size(); ++i) {
+    if (!ra.outputs[i].is_tensor() || !rb.outputs[i].is_tensor()) continue;
+    std::string label =
+        fmt::format("output {} ({} vs {})", i, ra.output_names[i], rb.output_names[i]);
+    if (auto d = tensor_deviation(ra.outputs[i].tensor(), rb.outputs[i].tensor(), label))
+      out.push_back(std::move(*d));
+  }
+  return out;
+}
+
+std::string_view tolerance_mode_name(ToleranceMode m) {
+  switch (m) {
+    case ToleranceMode::Reference:
+      return "reference";
+    case ToleranceMode::Strict:
+      return "strict";
+    case ToleranceMode::Rounding:
+      return "rounding";
+  }
+  return "?";
 }
 
 }  // namespace eqfuse

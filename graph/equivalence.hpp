@@ -6,15 +6,22 @@
 //   EquivalenceResult r = equivalent(before, after, registry, {.trials = 3});
 //   if (!r.ok) std::cerr << r.first_mismatch;
 //
-// Tolerances: integers and bool exact; float |a-b| <= atol + rtol*|b| with
-// (rtol, atol) per dtype. ToleranceMode::Rounding is for rewrites whose math
-// is identical up to where results are rounded (a fused op skipping an
-// intermediate bf16 rounding): int8/uint8 results may differ by 1, and float
-// outputs are compared at the precision of the coarsest float dtype among
-// the graphs' inputs. See docs/interpreter.md.
+// Modes. ToleranceMode::Reference (the default, and `eqfuse check`'s): both
+// graphs run with every fused kernel reproducing the rounding of the op chain
+// it replaces (InterpreterOptions::round_like_unfused), and every output must
+// agree exactly; a difference there is a wrong rewrite, not numerics. The
+// deviation that the real fused numerics introduce is then measured on the
+// first trial and reported as information (EquivalenceResult::deviations).
+// ToleranceMode::Strict: real numerics, integers and bool exact, float
+// |a-b| <= atol + rtol*|b| with (rtol, atol) per dtype. ToleranceMode::Rounding is for rewrites
+// whose math is identical up to where results are rounded (a fused op skipping an intermediate bf16
+// rounding): int8/uint8 results may differ by 1, and float outputs are compared at the precision of
+// the coarsest float dtype among the graphs' inputs. See docs/interpreter.md.
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "graph/graph.hpp"
 #include "graph/interpreter.hpp"
@@ -27,12 +34,12 @@ struct Tolerance {
   double atol = 0;
 };
 
-enum class ToleranceMode { Strict, Rounding };
+enum class ToleranceMode { Reference, Strict, Rounding };
 
 struct EquivalenceOptions {
   int trials = 3;
   uint64_t seed = 0;
-  ToleranceMode mode = ToleranceMode::Strict;
+  ToleranceMode mode = ToleranceMode::Reference;
   SymBindings bindings;  // fixed symbol sizes; others chosen per trial
   // Relative tolerances per the dtype's precision; a small absolute floor
   // (as torch.testing) so values near zero do not fail on noise, without
@@ -44,9 +51,23 @@ struct EquivalenceOptions {
   int64_t quantized_max_diff = 1;  // Rounding mode: allowed |a-b| for int8/uint8 outputs
 };
 
+// How far the real fused numerics move one output (Reference mode, trial 0):
+// the graphs run again with fused kernels rounding as the device does.
+struct OutputDeviation {
+  std::string label;   // "output 0 (y vs y)"
+  double max_abs = 0;  // over finite elements
+  double max_rel = 0;  // |a-b| / |a| where a != 0
+  // For float outputs of rank >= 2: the fraction of rows (last dim) whose
+  // argmax agrees, as for logits; -1 when not applicable.
+  double argmax_agreement = -1;
+};
+
 struct EquivalenceResult {
   bool ok = true;
   int trials_run = 0;
+  // Reference mode, when ok: one entry per output tensor whose values the
+  // real fused numerics change (empty: the real numerics agree exactly).
+  std::vector<OutputDeviation> deviations;
   // Empty when ok; else e.g. "output 0 (add_1): f32[2, 3] differs at [1, 2]:
   // 1.5 vs 1.25 (abs err 0.25, rel err 0.2, tolerance ...), trial 0 seed 0".
   std::string first_mismatch;
@@ -56,6 +77,9 @@ struct EquivalenceResult {
 // input counts or input types, untyped inputs, an op that fails to run).
 EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& registry,
                              const EquivalenceOptions& options = {});
+
+// "reference", "strict" or "rounding".
+std::string_view tolerance_mode_name(ToleranceMode m);
 
 // Compares two runtime values; returns an empty string when they agree,
 // else a description of the first difference. `label` names the value.

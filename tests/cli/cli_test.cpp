@@ -598,5 +598,21 @@ TEST(CliInputs, PrintingIsAFixedPointForCallTargets) {
   EXPECT_THAT(json.err, HasSubstr("'foo$bar' is not an op or Python function name"));
 }
 
+// check's default: exact agreement under reference numerics, then the real
+// fused numerics' deviation as information (the README's first session).
+TEST(CliInputs, CheckDecidesUnderReferenceNumericsAndReportsTheRealOnes) {
+  const fs::path out = scratch_dir() / "layer_opt.fx";
+  CliRun opt = run_eqfuse(
+      fmt::format("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q -o '{}'", out.string()));
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  CliRun r = run_eqfuse(
+      fmt::format("check examples/seed_add_rms_norm_dynamic_quant.fx '{}'", out.string()));
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_THAT(r.out, HasSubstr("compared (exact under reference numerics)"));
+  EXPECT_THAT(r.out, HasSubstr("real fused numerics (trial 0), where outputs differ:"));
+  CliRun same = run_eqfuse("check examples/matmul_transpose.fx examples/matmul_transpose.fx");
+  EXPECT_THAT(same.out, HasSubstr("real fused numerics: identical outputs"));
+}
+
 }  // namespace
 }  // namespace eqfuse

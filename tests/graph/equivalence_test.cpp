@@ -122,6 +122,33 @@ TEST(Equivalence, FusedAddRmsNormDynamicQuantMatchesUpToRounding) {
   EXPECT_NE(w.first_mismatch.find("output"), std::string::npos) << w.first_mismatch;
 }
 
+// The default (reference) mode: the fused kernel rounds like the chain it
+// replaces, so the outputs must agree exactly; what the real fused numerics
+// change is measured and reported, not judged.
+TEST(Equivalence, ReferenceModeIsExactAndReportsTheRealNumerics) {
+  EXPECT_EQ(EquivalenceOptions{}.mode, ToleranceMode::Reference);
+  Graph unfused = graph_from(kUnfused);
+  EquivalenceOptions o;
+  o.trials = 3;
+  o.seed = 11;
+  EquivalenceResult r = equivalent(unfused, graph_from(fused("")), registry(), o);
+  ASSERT_TRUE(r.ok) << r.first_mismatch;
+  ASSERT_FALSE(r.deviations.empty());  // bf16 y kept in fp32 moves some int8 values
+  for (const OutputDeviation& d : r.deviations) {
+    EXPECT_GT(d.max_abs, 0) << d.label;
+    EXPECT_LT(d.max_abs, 2) << d.label;  // int8 by one step, scales and x_out by less
+  }
+  // The same graph against itself: no deviation at all.
+  EquivalenceResult same = equivalent(unfused, unfused, registry(), o);
+  EXPECT_TRUE(same.ok);
+  EXPECT_TRUE(same.deviations.empty());
+  // A wrong epsilon is a wrong rewrite under reference numerics.
+  EquivalenceResult w = equivalent(unfused, graph_from(fused(", epsilon = 1.0")), registry(), o);
+  EXPECT_FALSE(w.ok);
+  EXPECT_NE(w.first_mismatch.find("exact, reference numerics"), std::string::npos)
+      << w.first_mismatch;
+}
+
 TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):
