@@ -57,6 +57,60 @@ std::vector<std::optional<Range>> ranges_from_uses(const Graph& g, const OpRegis
   return out;
 }
 
+// Index arguments: the values must address the indexed tensor (an embedding
+// row, a gathered position). `dim_arg` names the argument holding the dim
+// (empty: dim 0).
+struct IndexUse {
+  std::string_view op, index_arg, indexed_arg, dim_arg;
+};
+constexpr IndexUse kIndexUses[] = {
+    {"aten::embedding", "indices", "weight", ""},
+    {"aten::index_select", "index", "self", "dim"},
+    {"aten::gather", "index", "self", "dim"},
+};
+
+// For each node index, the exclusive upper bound its use as an index asks
+// for (the smallest over its uses), when the indexed size is known.
+std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistry* reg,
+                                                 const SymBindings& bindings) {
+  std::vector<std::optional<int64_t>> out(g.size());
+  if (!reg) return out;
+  for (const Node& n : g.nodes()) {
+    if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
+    const OpSchema& s = reg->info(n.op).schema;
+    const std::string qualified = s.qualified_name();
+    const std::string_view op = std::string_view(qualified).substr(0, qualified.find('.'));
+    for (const IndexUse& use : kIndexUses) {
+      if (use.op != op) continue;
+      auto arg = [&](std::string_view name) -> const Arg* {
+        for (size_t i = 0; i < s.args.size() && i < n.args.size(); ++i)
+          if (s.args[i].name == name) return &n.args[i];
+        return nullptr;
+      };
+      const Arg* index = arg(use.index_arg);
+      const Arg* indexed = arg(use.indexed_arg);
+      if (!index || !index->is_node() || !indexed || !indexed->is_node()) continue;
+      const ValueType& t = g.node(indexed->node()).type;
+      if (t.kind != ValueType::Kind::Tensor || !t.tensor.shape) continue;
+      const auto& shape = *t.tensor.shape;
+      int64_t dim = 0;
+      if (!use.dim_arg.empty()) {
+        const Arg* d = arg(use.dim_arg);
+        if (!d || !d->is_int()) continue;
+        dim = std::get<int64_t>(d->value);
+      }
+      const int64_t rank = static_cast<int64_t>(shape.size());
+      if (dim < 0) dim += rank;
+      if (dim < 0 || dim >= rank) continue;
+      std::optional<int64_t> size = shape[static_cast<size_t>(dim)].evaluate(bindings);
+      if (!size || *size <= 0) continue;
+      auto& slot = out[static_cast<size_t>(index->node().index)];
+      slot = slot ? std::min(*slot, *size) : *size;
+    }
+  }
+  return out;
+}
+
 Tensor fill_range(DType dtype, const Dims& shape, SplitMix64& rng, Range r) {
   Tensor t = Tensor::zeros(dtype, shape);
   for (int64_t i = 0; i < t.numel(); ++i) {
@@ -159,6 +213,7 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
   RandomInputs out;
   out.bindings = choose_symbols(graph, seed, options);
   std::vector<std::optional<Range>> ranges = ranges_from_uses(graph, options.registry);
+  std::vector<std::optional<int64_t>> limits = index_limits(graph, options.registry, out.bindings);
   for (NodeRef r : graph.placeholders()) {
     const Node& ph = graph.node(r);
     const ValueType& t = ph.type;
@@ -182,8 +237,14 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
         bool float_like = dtype_is_floating(t.tensor.dtype) || t.tensor.dtype == DType::Int64;
         Tensor x;
         try {
-          x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
-                                  : random_tensor(t.tensor.dtype, shape, rng);
+          const std::optional<int64_t> limit = limits[static_cast<size_t>(r.index)];
+          if (limit && !dtype_is_floating(t.tensor.dtype) && t.tensor.dtype != DType::Bool) {
+            x = Tensor::zeros(t.tensor.dtype, shape);
+            for (int64_t i = 0; i < x.numel(); ++i) x.set_flat_int(i, rng.integer(0, *limit - 1));
+          } else {
+            x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
+                                    : random_tensor(t.tensor.dtype, shape, rng);
+          }
         } catch (const std::invalid_argument& e) {
           fail_at(ph, e.what());  // too large for the interpreter
         }

@@ -149,6 +149,27 @@ TEST(Equivalence, ReferenceModeIsExactAndReportsTheRealNumerics) {
       << w.first_mismatch;
 }
 
+// Index inputs address what they index: embedding ids stay below the
+// weight's row count, whatever the id dtype's default range is.
+TEST(RandomInputs, IndicesStayWithinTheIndexedDim) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, weight: "f32[2, 8]", ids: "i64[40, 3]"):
+        e: "f32[40, 3, 8]" = torch.ops.aten.embedding.default(weight, ids);  weight = ids = None
+        return (e,)
+)FX");
+  RandomInputOptions o;
+  o.registry = &registry();
+  RandomInputs in = random_inputs(g, 5, o);
+  const Tensor& ids = in.values[1].tensor();
+  int64_t hi = 0;
+  for (int64_t i = 0; i < ids.numel(); ++i) {
+    EXPECT_GE(ids.get_flat_int(i), 0);
+    hi = std::max(hi, ids.get_flat_int(i));
+  }
+  EXPECT_EQ(hi, 1);  // 120 draws from {0, 1}
+  EXPECT_TRUE(equivalent(g, g, registry()).ok);
+}
+
 TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):
