@@ -1,0 +1,215 @@
+// eqfuse._eqfuse: the pybind11 extension behind the `eqfuse` Python package
+// (docs/python.md). Graphs cross the boundary as eqfuse-graph JSON documents
+// (docs/graph-json.md) held in Python dicts and lists, converted value by
+// value (py_json.hpp). `optimize` runs the pipeline `eqfuse optimize` runs
+// (pipeline/optimize.hpp, the same defaults and the same config handling:
+// the config first, the keyword arguments on top) and returns a Run holding
+// the result, from which the optimized graph, the --stats-json object, the
+// summary, the FX text and the explanations (`eqfuse explain`) are read.
+// Every eqfuse::Error becomes eqfuse.EqfuseError carrying Error::render().
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <nlohmann/json.hpp>
+
+#include "base/diagnostics.hpp"
+#include "graph/exec_mode.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/graph_json.hpp"
+#include "graph/load.hpp"
+#include "graph/op_registry.hpp"
+#include "pipeline/explain_html.hpp"
+#include "pipeline/explain_report.hpp"
+#include "pipeline/optimize.hpp"
+#include "py_json.hpp"
+#include "rewrites/reinplace.hpp"
+#include "rewrites/rule.hpp"
+
+namespace py = pybind11;
+
+namespace eqfuse::python {
+namespace {
+
+// One optimize run and everything it refers to: the rule library keeps a
+// pointer to the registry and the explanations read both, so the run is
+// created in place and never moved.
+struct Run {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  std::unique_ptr<RuleLibrary> library;
+  Graph input;
+  std::vector<std::string> opaque_ops;
+  OptimizeResult result;
+};
+
+// A str names a file when it is one line naming an existing regular file.
+bool names_file(const std::string& s) {
+  std::error_code ec;
+  return !s.empty() && s.find('\n') == std::string::npos && std::filesystem::is_regular_file(s, ec);
+}
+
+// The config as (text, origin): a dict (the --config JSON object) or a path.
+std::optional<std::pair<std::string, std::string>> config_text(const py::object& config) {
+  if (config.is_none()) return std::nullopt;
+  if (py::isinstance<py::str>(config)) {
+    std::string path = config.cast<std::string>();
+    return std::pair{read_file_or_stdin(path), path};
+  }
+  if (py::isinstance<py::dict>(config))
+    return std::pair{to_json(config, "config").dump(), "config"};
+  throw Error(
+      fmt::format("config: expected a dict or a file path, got '{}'",
+                  py::str(py::type::handle_of(config).attr("__name__")).cast<std::string>()));
+}
+
+SymbolHints hints_from(const std::map<std::string, int64_t>& hints) {
+  SymbolHints h;
+  for (const auto& [name, value] : hints) {
+    if (value < 1) throw Error(fmt::format("hints: '{}' must be >= 1, got {}", name, value));
+    h.values[name] = value;
+  }
+  return h;
+}
+
+std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std::string>& mode,
+                                  const std::optional<std::string>& device,
+                                  const py::object& config, const std::vector<std::string>& rules,
+                                  const std::vector<std::string>& disable_rules,
+                                  const std::vector<std::string>& enable_rules,
+                                  const std::map<std::string, int64_t>& hints, bool explain) {
+  auto run = std::make_unique<Run>();
+  OptimizeOptions opt;
+  // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
+  // optimize keys, its reinplace section (which may register ops, so before
+  // the graph is read), then the arguments on top.
+  if (auto cfg = config_text(config)) {
+    apply_config_json(opt, cfg->first, cfg->second);
+    apply_reinplace_config_json(opt.reinplace, run->reg, cfg->first, cfg->second);
+  }
+  if (mode) opt.rules.mode = parse_exec_mode(*mode);
+  if (device) opt.device = *device;
+  opt.rules.disable.insert(opt.rules.disable.end(), disable_rules.begin(), disable_rules.end());
+  opt.rules.enable.insert(opt.rules.enable.end(), enable_rules.begin(), enable_rules.end());
+  opt.hints = hints_from(hints);
+  opt.record_explanations = explain;
+
+  nlohmann::ordered_json doc = to_json(graph, "graph");
+  run->input = graph_from_json(doc, "<graph>");
+  run->opaque_ops = resolve_ops(run->input, run->reg);
+  infer_types(run->input, run->reg);
+
+  if (!rules.empty()) {
+    run->library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(run->reg));
+    for (size_t i = 0; i < rules.size(); ++i) {
+      if (names_file(rules[i]))
+        run->library->load_text(read_file_or_stdin(rules[i]), rules[i]);
+      else
+        run->library->load_text(rules[i], fmt::format("<rules[{}]>", i));
+    }
+    opt.library = run->library.get();
+  }
+  {
+    py::gil_scoped_release release;
+    run->result = optimize_graph(run->input, run->reg, opt);
+  }
+  return run;
+}
+
+std::string explain_text(const Run& run, const std::string& format, double dot_timeout_s) {
+  ExplainReport rep = explain_run(run.result, run.reg);
+  if (format == "text") return format_explanation_text(rep);
+  if (format == "json") return explanation_to_json(rep) + "\n";
+  if (format == "html") {
+    HtmlOptions html;
+    html.dot_timeout_s = dot_timeout_s;
+    return explanation_to_html(rep, run.input, run.result.graph, html);
+  }
+  throw Error(fmt::format("explain: unknown format '{}' (text, json or html)", format));
+}
+
+py::object graph_dict(const Graph& g, const OpRegistry& reg) {
+  return from_json(graph_to_json(g, &reg));
+}
+
+// The typed, normalized form of a document, as `eqfuse print --format json`.
+py::object load_document(const py::dict& graph) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  Graph g = graph_from_json(to_json(graph, "graph"), "<graph>");
+  resolve_ops(g, reg);
+  infer_types(g, reg);
+  return graph_dict(g, reg);
+}
+
+std::string print_document(const py::dict& graph) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  Graph g = graph_from_json(to_json(graph, "graph"), "<graph>");
+  resolve_ops(g, reg);
+  infer_types(g, reg);
+  return print_fx(g, &reg);
+}
+
+}  // namespace
+}  // namespace eqfuse::python
+
+PYBIND11_MODULE(_eqfuse, m) {
+  using namespace eqfuse;
+  using namespace eqfuse::python;
+  m.doc() = "eqfuse C++ bindings: optimize eqfuse-graph JSON documents (docs/python.md)";
+
+  static py::exception<Error> error_class(m, "EqfuseError", PyExc_Exception);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const Error& e) {
+      PyErr_SetString(error_class.ptr(), e.render().c_str());
+    } catch (const nlohmann::ordered_json::exception& e) {
+      PyErr_SetString(error_class.ptr(), fmt::format("error: {}", e.what()).c_str());
+    }
+  });
+
+  py::class_<Run, std::unique_ptr<Run>>(m, "Run",
+                                        "The result of one optimize run (eqfuse._eqfuse.optimize)")
+      .def(
+          "graph", [](const Run& r) { return graph_dict(r.result.graph, r.reg); },
+          "The optimized graph as an eqfuse-graph document (dict)")
+      .def(
+          "input_graph", [](const Run& r) { return graph_dict(r.input, r.reg); },
+          "The input graph, resolved and typed, as an eqfuse-graph document (dict)")
+      .def(
+          "stats",
+          [](const Run& r) {
+            return from_json(nlohmann::ordered_json::parse(stats_to_json(r.result.stats)));
+          },
+          "The --stats-json object (dict; keys in docs/cli.md)")
+      .def(
+          "summary", [](const Run& r) { return format_summary(r.result.stats); },
+          "The stderr summary of `eqfuse optimize`")
+      .def(
+          "fx_text", [](const Run& r) { return print_fx(r.result.graph, &r.reg); },
+          "The optimized graph as FX text (print_readable form)")
+      .def_readonly("opaque_ops", &Run::opaque_ops,
+                    "Targets of the input the op registry does not know (kept opaque)")
+      .def("explain", &explain_text, py::arg("format") = "text",
+           py::arg("dot_timeout") = kDotTimeoutSeconds,
+           "The `eqfuse explain` report: 'text', 'json' (a JSON text) or 'html'");
+
+  m.def("optimize", &run_optimize, py::arg("graph"), py::kw_only(), py::arg("mode") = py::none(),
+        py::arg("device") = py::none(), py::arg("config") = py::none(),
+        py::arg("rules") = std::vector<std::string>{},
+        py::arg("disable_rules") = std::vector<std::string>{},
+        py::arg("enable_rules") = std::vector<std::string>{},
+        py::arg("hints") = std::map<std::string, int64_t>{}, py::arg("explain") = true,
+        "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run");
+  m.def(
+      "load", &load_document, py::arg("graph"),
+      "The document resolved against the op registry and typed (as `eqfuse print --format json`)");
+  m.def("print_fx", &print_document, py::arg("graph"),
+        "The document as FX text (as `eqfuse print`)");
+  m.attr("default_device") = std::string(kDefaultDevice);
+}

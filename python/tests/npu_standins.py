@@ -1,0 +1,136 @@
+"""CPU stand-ins for the torch_npu ops eqfuse's rules use, registered with
+torch.library under the ``npu`` namespace (only when torch_npu has not
+defined them).  Schemas are those of graph/ops/builtin.schemas; semantics
+follow torch_npu's documentation, computed in float32 and rounded to the
+input dtype at the op boundary.  Each fused op is written as the unfused
+chain it replaces, so optimized and original graphs give bit-identical
+outputs (torch.equal) on CPU.
+"""
+import torch
+
+SCHEMAS = {
+    "npu_rms_norm": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor y, Tensor rstd)",
+    "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
+                        "-> (Tensor y, Tensor rstd, Tensor x)",
+    "npu_dynamic_quant": "npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, "
+                         "Tensor? group_index=None, int? dst_type=None, str quant_mode=\"pertoken\", "
+                         "float dst_type_max=0.0) -> (Tensor y, Tensor scale)",
+    "npu_add_rms_norm_dynamic_quant":
+        "npu_add_rms_norm_dynamic_quant(Tensor x1, Tensor x2, Tensor gamma, *, "
+        "Tensor? smooth_scale1=None, Tensor? smooth_scale2=None, Tensor? beta=None, "
+        "float epsilon=1e-6, bool[2]? output_mask=None, int? y_dtype=None) "
+        "-> (Tensor y1, Tensor y2, Tensor x_out, Tensor scale1, Tensor scale2)",
+    "npu_add_rms_norm_cast": "npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, "
+                             "float epsilon=1e-06) -> (Tensor y_fp32, Tensor y, Tensor rstd, Tensor x)",
+    "npu_transpose_batchmatmul":
+        "npu_transpose_batchmatmul(Tensor input, Tensor weight, *, Tensor? bias=None, "
+        "Tensor? scale=None, int[]? perm_x1=None, int[]? perm_x2=None, int[]? perm_y=None, "
+        "int? batch_split_factor=1) -> Tensor",
+    "npu_quant_matmul":
+        "npu_quant_matmul(Tensor x1, Tensor x2, Tensor scale, *, Tensor? offset=None, "
+        "Tensor? pertoken_scale=None, Tensor? bias=None, int? output_dtype=None, "
+        "int? x1_dtype=None, int? x2_dtype=None, int? pertoken_scale_dtype=None, "
+        "int? scale_dtype=None, int[]? group_sizes=None, Tensor? y_scale=None) -> Tensor",
+}
+
+# torch ScalarType codes (the `int? *_dtype` arguments).
+_CODES = {1: torch.int8, 5: torch.float16, 6: torch.float32, 15: torch.bfloat16}
+
+
+def _add_rms_norm(x1, x2, gamma, epsilon):
+    x = x1.float() + x2.float()
+    x_out = x.to(x1.dtype)
+    rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
+    y = (x * rstd * gamma.float()).to(x1.dtype)
+    return y, rstd, x_out
+
+
+def npu_rms_norm(self, gamma, epsilon=1e-06):
+    x = self.float()
+    rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
+    return (x * rstd * gamma.float()).to(self.dtype), rstd
+
+
+def npu_add_rms_norm(x1, x2, gamma, epsilon=1e-06):
+    return _add_rms_norm(x1, x2, gamma, epsilon)
+
+
+def npu_dynamic_quant(input, smooth_scales=None, group_index=None, dst_type=None,
+                      quant_mode="pertoken", dst_type_max=0.0):
+    if group_index is not None or quant_mode != "pertoken" or dst_type not in (None, 1):
+        raise NotImplementedError("stand-in npu_dynamic_quant: per-token int8 only")
+    x = input.float()
+    if smooth_scales is not None:
+        x = x * smooth_scales.float()
+    scale = x.abs().amax(-1) / 127.0
+    safe = torch.where(scale == 0, torch.ones_like(scale), scale)
+    y = torch.round(x / safe.unsqueeze(-1)).clamp(-128, 127).to(torch.int8)
+    return y, scale
+
+
+def npu_add_rms_norm_dynamic_quant(x1, x2, gamma, smooth_scale1=None, smooth_scale2=None,
+                                   beta=None, epsilon=1e-6, output_mask=None, y_dtype=None):
+    y, _, x_out = _add_rms_norm(x1, x2, gamma, epsilon)
+    if beta is not None:
+        y = (y.float() + beta.float()).to(x1.dtype)
+    out1 = True if output_mask is None else bool(output_mask[0])
+    out2 = (smooth_scale1 is not None and smooth_scale2 is not None) if output_mask is None \
+        else bool(output_mask[1])
+    empty_q = torch.empty(0, dtype=torch.int8)
+    empty_s = torch.empty(0, dtype=torch.float32)
+    y1, s1 = npu_dynamic_quant(y, smooth_scales=smooth_scale1, dst_type=y_dtype) if out1 \
+        else (empty_q, empty_s)
+    y2, s2 = npu_dynamic_quant(y, smooth_scales=smooth_scale2, dst_type=y_dtype) if out2 \
+        else (empty_q.clone(), empty_s.clone())
+    return y1, y2, x_out, s1, s2
+
+
+def npu_add_rms_norm_cast(x1, x2, gamma, epsilon=1e-06):
+    y, rstd, x_out = _add_rms_norm(x1, x2, gamma, epsilon)
+    return y.float(), y, rstd, x_out
+
+
+def npu_transpose_batchmatmul(input, weight, bias=None, scale=None, perm_x1=None, perm_x2=None,
+                              perm_y=None, batch_split_factor=1):
+    if bias is not None or scale is not None:
+        raise NotImplementedError("stand-in npu_transpose_batchmatmul: no bias/scale")
+    a = input.permute(list(perm_x1 or [0, 1, 2]))
+    w = weight.permute(list(perm_x2 or [0, 1, 2]))
+    return torch.bmm(a, w).permute(list(perm_y or [1, 0, 2])).contiguous()
+
+
+def npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
+                     output_dtype=None, x1_dtype=None, x2_dtype=None, pertoken_scale_dtype=None,
+                     scale_dtype=None, group_sizes=None, y_scale=None):
+    acc = x1.float() @ x2.float()
+    if bias is not None:
+        acc = acc + bias.float()
+    acc = acc * scale.float()
+    if pertoken_scale is not None:
+        acc = acc * pertoken_scale.float().unsqueeze(-1)
+    out = _CODES.get(output_dtype, torch.int8) if output_dtype is not None else torch.int8
+    if out == torch.int8:
+        return torch.round(acc).clamp(-128, 127).to(torch.int8)
+    return acc.to(out)
+
+
+_LIB = None
+
+
+def register():
+    """Defines the stand-ins once per process (no-op when torch.ops.npu has them)."""
+    global _LIB
+    if _LIB is not None:
+        return
+    try:
+        torch.ops.npu.npu_add_rms_norm.default
+        return  # torch_npu (or someone) already defines them
+    except (AttributeError, RuntimeError):
+        pass
+    _LIB = torch.library.Library("npu", "DEF")
+    for name, schema in SCHEMAS.items():
+        _LIB.define(schema)
+        _LIB.impl(name, globals()[name], "CompositeExplicitAutograd")
+
+
+register()
