@@ -17,7 +17,9 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
     cmd->add_option("--device", t.device,
                     "Device profile: a built-in name (default ascend910b2) or a JSON file");
   cmd->add_option("--disable-rule", t.disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option("--enable-rule", t.enable, "Enable an opt-in rule or label (repeatable)");
+  cmd->add_option(
+      "--enable-rule", t.enable,
+      "Enable an off-by-default (opt-in or inexact) rule by name or label (repeatable)");
   cmd->add_option("--config", t.config,
                   "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
                   "`eqfuse reinplace`)");

@@ -32,11 +32,23 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
   if (!cfg.remove_noop_ops && has(labels, "noop")) return {false, "remove_noop_ops is off"};
   if (cfg.mode == ExecMode::MaxAutotune && has(labels, "no-ge"))
     return {false, "excluded in max-autotune (GE) mode, as in TorchAir"};
+  // Off-by-default rules: `opt-in` ones by their name or any label, `inexact`
+  // ones only by their name or `inexact` itself, so enabling a family or
+  // `fusion` never brings in a rewrite that changes results.
+  const std::string* enabled_by = nullptr;
   if (has(labels, "opt-in")) {
-    if (const std::string* hit = selector_hit(cfg.enable, name, labels))
-      return {true, fmt::format("enabled by --enable-rule {}", *hit)};
-    return {false, "opt-in rule (enable with --enable-rule)"};
+    enabled_by = selector_hit(cfg.enable, name, labels);
+    if (enabled_by == nullptr) return {false, "opt-in rule (enable with --enable-rule)"};
   }
+  if (has(labels, "inexact")) {
+    enabled_by = selector_hit(cfg.enable, name, {std::string("inexact")});
+    if (enabled_by == nullptr) {
+      return {false,
+              "inexact: not bit-exact with the unfused chain (enable with --enable-rule "
+              "inexact or the rule's name)"};
+    }
+  }
+  if (enabled_by != nullptr) return {true, fmt::format("enabled by --enable-rule {}", *enabled_by)};
   return {true, "default"};
 }
 

@@ -17,6 +17,10 @@
 //  * mode max-autotune excludes rules labelled `no-ge` (TorchAir rules (d)
 //    and (e)), per compile.
 //  * rules labelled `opt-in` are off unless enabled by name or label;
+//  * rules labelled `inexact` (the replacement is not bit-exact with the
+//    unfused chain, e.g. vllm/quantize-mul-as-div) are off unless enabled by
+//    name or by the label `inexact` itself: enabling another of their labels
+//    (`vllm`, `fusion`) does not turn them on;
 //    --disable-rule wins over --enable-rule.
 // JSON config keys (TorchAir names accepted): "mode",
 // "experimental_config.pattern_fusion_pass" (also nested
@@ -41,7 +45,7 @@ struct RuleConfig {
   bool pattern_fusion_pass = true;
   bool remove_noop_ops = true;
   std::vector<std::string> disable;  // rule names or labels
-  std::vector<std::string> enable;   // rule names or labels (opt-in rules)
+  std::vector<std::string> enable;   // rule names or labels (opt-in and inexact rules)
 };
 
 // Why a rule is on or off under a config, for `eqfuse rules` and the logs.

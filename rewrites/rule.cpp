@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "bridge/from_graph.hpp"
 #include "base/embedded.hpp"
+#include "bridge/from_graph.hpp"
 #include "rewrites/rule_example.hpp"
 #include "rewrites/rule_file.hpp"
 
@@ -239,7 +239,9 @@ void RuleLibrary::load_text(std::string_view text, std::string_view file_name,
 
 RuleLibrary RuleLibrary::builtin(const OpRegistry& reg) {
   RuleLibrary lib(reg);
-  for (const EmbeddedFile& f : eqfuse_default_rules()) lib.load_text(f.contents, f.path);
+  for (const EmbeddedFile* f :
+       rule_files_in_registry_order(eqfuse_default_rules(), kBuiltinRuleRegistry))
+    lib.load_text(f->contents, f->path);
   return lib;
 }
 

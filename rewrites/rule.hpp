@@ -53,8 +53,8 @@
 #include <vector>
 
 #include "bridge/from_graph.hpp"
-#include "egraph/rewrite.hpp"
 #include "bridge/tensor_analysis.hpp"
+#include "egraph/rewrite.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/condition.hpp"
@@ -134,7 +134,8 @@ struct CompiledRules {
 
 class RuleLibrary {
  public:
-  // The default library embedded from rewrites/library/*.rules. The library
+  // The default library embedded from rewrites/library/*.rules, loaded in the
+  // order of rewrites/library/registry.txt (rewrites/rule_file.hpp). The library
   // keeps a reference to `reg`, which must outlive it: passing a temporary
   // (`builtin(OpRegistry::with_builtin_ops())`) does not compile.
   static RuleLibrary builtin(const OpRegistry& reg);

@@ -1,11 +1,14 @@
 // Reader for the .rules format: splits the text into rule blocks, reads the
 // `key: value` lines itself and hands each `def` function to the FX parser
 // with all text before it blanked out, so the parser's line and column
-// numbers are the .rules file's own.
+// numbers are the .rules file's own. Also reads the registry that orders the
+// built-in rule files.
 #include "rewrites/rule_file.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -273,6 +276,83 @@ class RulesReader {
 
 std::vector<RuleDef> parse_rules_file(std::string_view text, std::string_view file_name) {
   return RulesReader(text, file_name).read();
+}
+
+// ---- the registry -------------------------------------------------------------------
+
+std::vector<RuleRegistryEntry> parse_rule_registry(std::string_view text,
+                                                   std::string_view file_name) {
+  std::vector<RuleRegistryEntry> out;
+  std::set<std::string, std::less<>> seen;
+  for (const Line& l : split_lines(text)) {
+    if (is_blank_or_comment(l.text)) continue;
+    size_t begin = indent_of(l.text);
+    std::string_view rest = l.text.substr(begin);
+    std::string_view file = rest.substr(0, rest.find_first_of(" \t"));
+    auto fail = [&](size_t column, const std::string& msg) {
+      throw error_at_offset(text, file_name, l.offset + column, msg);
+    };
+    bool plain =
+        file.size() > 6 && file.ends_with(".rules") &&
+        std::all_of(file.begin(), file.end(), [](char c) {
+          return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+        });
+    if (!plain) {
+      fail(begin, fmt::format("'{}' is not a rule file name: expected `NAME.rules  DESCRIPTION` "
+                              "(a file of this folder, no path)",
+                              file));
+    }
+    std::string_view description = trim_blanks(rest.substr(file.size()));
+    if (description.empty())
+      fail(begin + file.size(), fmt::format("'{}' has no description after the file name", file));
+    if (!seen.insert(std::string(file)).second)
+      fail(begin, fmt::format("'{}' is listed twice", file));
+    out.push_back({std::string(file), std::string(description), l.number});
+  }
+  return out;
+}
+
+std::vector<const EmbeddedFile*> rule_files_in_registry_order(std::span<const EmbeddedFile> files,
+                                                              std::string_view registry_path) {
+  auto by_path = [&](std::string_view path) -> const EmbeddedFile* {
+    for (const EmbeddedFile& f : files)
+      if (f.path == path) return &f;
+    return nullptr;
+  };
+  const EmbeddedFile* registry = by_path(registry_path);
+  if (registry == nullptr) {
+    throw Error(
+        fmt::format("the rule registry {} is missing: it lists the rule files in load "
+                    "order (docs/rules.md \"The registry\")",
+                    registry_path));
+  }
+  size_t slash = registry_path.rfind('/');
+  std::string folder(slash == std::string_view::npos ? "" : registry_path.substr(0, slash + 1));
+  std::vector<const EmbeddedFile*> out;
+  for (const RuleRegistryEntry& e : parse_rule_registry(registry->contents, registry->path)) {
+    const EmbeddedFile* f = by_path(folder + e.file);
+    if (f == nullptr) {
+      std::vector<Line> lines = split_lines(registry->contents);
+      throw error_at_offset(
+          registry->contents, registry->path,
+          lines[static_cast<size_t>(e.line - 1)].offset +
+              indent_of(lines[static_cast<size_t>(e.line - 1)].text),
+          fmt::format("the registry lists '{}', but {}{} does not exist", e.file, folder, e.file));
+    }
+    out.push_back(f);
+  }
+  for (const EmbeddedFile& f : files) {
+    std::string_view p = f.path;
+    bool in_folder = p.starts_with(folder) && p.find('/', folder.size()) == std::string_view::npos;
+    if (!in_folder || !p.ends_with(".rules")) continue;
+    if (std::find(out.begin(), out.end(), &f) == out.end()) {
+      throw Error(
+          fmt::format("{} is not listed in {}: add it where it should load (the order "
+                      "of the rules) or remove the file",
+                      p, registry->path));
+    }
+  }
+  return out;
 }
 
 }  // namespace eqfuse

@@ -23,10 +23,21 @@
 // may repeat) and the two functions, which are FX print_readable code read by
 // the FX parser (graph/fx_parser.hpp) with their true line numbers, so every
 // error points into the .rules file.
+//
+// The built-in library is ordered by a registry (rewrites/library/registry.txt,
+// docs/rules.md "The registry"): one line per rule file, `FILE  DESCRIPTION`,
+// in load order; `#` starts a comment.
+//
+//   for (const EmbeddedFile* f : rule_files_in_registry_order(eqfuse_default_rules(),
+//                                                            kBuiltinRuleRegistry))
+//     lib.load_text(f->contents, f->path);
 #pragma once
+#include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
+#include "base/embedded.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {
@@ -35,5 +46,31 @@ namespace eqfuse {
 // (RuleLibrary::add resolves and validates them). Throws Error with
 // file:line:column on syntax errors.
 std::vector<RuleDef> parse_rules_file(std::string_view text, std::string_view file_name);
+
+// The registry of the built-in rule files, as embedded (path relative to the
+// source root, like every EmbeddedFile).
+inline constexpr std::string_view kBuiltinRuleRegistry = "rewrites/library/registry.txt";
+
+// One registry line: a rule file of the registry's folder and what its
+// family is.
+struct RuleRegistryEntry {
+  std::string file;         // "torchair.rules": a file name, no folder
+  std::string description;  // the rest of the line
+  int line = 0;             // 1-based, in the registry
+};
+
+// Parses a registry. Throws Error with file:line:column on a name that is
+// not a plain `*.rules` file name, a missing description, or a file listed
+// twice.
+std::vector<RuleRegistryEntry> parse_rule_registry(std::string_view text,
+                                                   std::string_view file_name);
+
+// The `.rules` files of `files` (a rule folder: its registry and its .rules
+// files, paths as in EmbeddedFile) in the order of the registry at
+// `registry_path`. Throws Error when the registry is not among `files`, when
+// it lists a file that is not there, or when a .rules file of its folder is
+// not listed.
+std::vector<const EmbeddedFile*> rule_files_in_registry_order(std::span<const EmbeddedFile> files,
+                                                              std::string_view registry_path);
 
 }  // namespace eqfuse

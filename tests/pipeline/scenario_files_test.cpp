@@ -170,7 +170,7 @@ class SchemaChecker {
         entry.contains("id") ? fmt::format("{} ({})", at, entry.value("id", "?")) : at;
     only_keys(entry, where,
               {"id", "file", "description", "spec", "mode", "rules", "kind", "expected"},
-              {"disable_labels", "disable_rules", "why", "torchair_differs"});
+              {"disable_labels", "disable_rules", "enable_rules", "why", "torchair_differs"});
     check_identity(entry, where, ids, files);
     nonempty_string(entry, "description", where);
     if (nonempty_string(entry, "spec", where) &&
@@ -187,6 +187,7 @@ class SchemaChecker {
       fail(where, "\"rules\" must name at least one rule");
     check_rule_names(entry, "rules", where);
     check_rule_names(entry, "disable_rules", where);
+    check_rule_names(entry, "enable_rules", where);
     for (const std::string& label : string_list(entry, "disable_labels", where))
       if (!catalog_.labels.contains(label))
         fail(where, fmt::format("\"disable_labels\": no rule has the label \"{}\"", label));
@@ -291,6 +292,7 @@ TEST(ScenarioManifest, SchemaCheckReportsBrokenEntries) {
   second["kind"] = "negative";  // without "why"
   second["id"] = first["id"];
   second["disable_labels"] = json::array({"no-such-label"});
+  second["enable_rules"] = json::array({"vllm/no-such-rule"});
   const std::string problems = fmt::format("{}", fmt::join(check_manifest(doc, reg), "\n"));
   for (std::string_view expected :
        {"\"mode\":", "\"why\" is only for negative scenarios",
@@ -298,6 +300,7 @@ TEST(ScenarioManifest, SchemaCheckReportsBrokenEntries) {
         "\"kernels_max\" must be an integer >= 1", "no rule named \"torchair/no-such-rule\"",
         "unknown key \"colour\"", "a negative scenario needs \"why\"", "duplicate id \"A1\"",
         "no rule has the label \"no-such-label\"",
+        "\"enable_rules\": no rule named \"vllm/no-such-rule\"",
         "A2_add_rms_norm_dynamic_quant_no_xout_eps.fx\" must be named"})
     EXPECT_NE(problems.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n"
                                                           << problems;

@@ -41,6 +41,25 @@ TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
   EXPECT_EQ(r.trials_run, 4);
 }
 
+// The `inexact` label (docs/rules.md): with the fused norm-quant kernels
+// rounding y like the unfused chain (ToleranceMode::Rounding), every fusion
+// gives the unfused chain's int8 values exactly, except an inexact rule,
+// whose replacement rounds differently (x / (1 / s) vs x * s).
+TEST(RuleSoundness, OnlyInexactRulesMoveAQuantizedValue) {
+  for (const RuleDef& rule : builtin_rules().rules()) {
+    if (!rule.has_label("fusion")) continue;
+    std::optional<RuleExample> ex = instantiate_example(rule, builtin_registry());
+    ASSERT_TRUE(ex) << rule.name;
+    EquivalenceOptions opt;
+    opt.trials = 8;
+    opt.seed = 7;
+    opt.mode = ToleranceMode::Rounding;
+    opt.quantized_max_diff = 0;
+    EquivalenceResult r = equivalent(ex->search, ex->replace, builtin_registry(), opt);
+    EXPECT_EQ(r.ok, !rule.has_label("inexact")) << rule.name << ": " << r.first_mismatch;
+  }
+}
+
 std::vector<std::string> rule_names() {
   std::vector<std::string> names;
   for (const RuleDef& r : builtin_rules().rules()) names.push_back(r.name);

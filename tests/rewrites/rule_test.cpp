@@ -1,7 +1,9 @@
 // The rule format, the library's validation, toggles and
 // register_replacement (rewrites/).
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -224,6 +226,109 @@ TEST(RuleLibrary, BuiltinLoadsWithUniqueNamesAndDocumentedRules) {
     EXPECT_TRUE(names.count(must)) << must;
 }
 
+// ---- the registry (rewrites/library/registry.txt) ---------------------------------
+
+// The family of a rule: its name up to the '/' ("torchair").
+std::string family_of(std::string_view rule_name) {
+  return std::string(rule_name.substr(0, rule_name.find('/')));
+}
+
+// The built-in files load in the registry's order, which keeps the order the
+// rules had when they were loaded by a file glob (layout, noop, then the former
+// related.rules, then torchair): rule order decides ties, so it is part of the
+// behaviour.
+TEST(RuleRegistry, BuiltinFilesLoadInTheListedOrder) {
+  std::vector<std::string> paths;
+  for (const EmbeddedFile* f :
+       rule_files_in_registry_order(eqfuse_default_rules(), kBuiltinRuleRegistry))
+    paths.emplace_back(f->path);
+  EXPECT_EQ(paths, (std::vector<std::string>{
+                       "rewrites/library/layout.rules", "rewrites/library/noop.rules",
+                       "rewrites/library/mindspore.rules", "rewrites/library/npu.rules",
+                       "rewrites/library/vllm.rules", "rewrites/library/torchair.rules"}));
+  // One file per family: every rule lives in the file named after its
+  // family, carries the family as a label, and the families come in file order.
+  std::vector<std::string> families;
+  for (const RuleDef& r : testing_support::builtin_rules().rules()) {
+    const std::string family = family_of(r.name);
+    EXPECT_EQ(r.loc.file, "rewrites/library/" + family + ".rules") << r.name;
+    EXPECT_TRUE(r.has_label(family)) << r.name;
+    if (families.empty() || families.back() != family) families.push_back(family);
+  }
+  EXPECT_EQ(families,
+            (std::vector<std::string>{"layout", "noop", "mindspore", "npu", "vllm", "torchair"}));
+  for (const EmbeddedFile& f : eqfuse_default_rules()) {
+    if (f.path != kBuiltinRuleRegistry) continue;
+    for (const RuleRegistryEntry& e : parse_rule_registry(f.contents, f.path))
+      EXPECT_FALSE(e.description.empty()) << e.file;
+  }
+}
+
+// A rule folder as the embedded one is: its registry plus .rules files.
+std::vector<EmbeddedFile> rule_folder(std::string_view registry,
+                                      std::vector<std::string_view> rule_files) {
+  std::vector<EmbeddedFile> files{{"lib/registry.txt", registry}};
+  for (std::string_view f : rule_files) files.push_back({f, "# no rules\n"});
+  return files;
+}
+
+std::string registry_error(std::span<const EmbeddedFile> files) {
+  try {
+    rule_files_in_registry_order(files, "lib/registry.txt");
+  } catch (const Error& e) {
+    return e.render();
+  }
+  ADD_FAILURE() << "expected a registry error";
+  return "";
+}
+
+TEST(RuleRegistry, OrderIsTheRegistrysNotTheFolders) {
+  std::vector<EmbeddedFile> files =
+      rule_folder("# comment\nb.rules  second family\n\na.rules  first family\n",
+                  {"lib/a.rules", "lib/b.rules"});
+  std::vector<std::string> paths;
+  for (const EmbeddedFile* f : rule_files_in_registry_order(files, "lib/registry.txt"))
+    paths.emplace_back(f->path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"lib/b.rules", "lib/a.rules"}));
+  std::vector<RuleRegistryEntry> entries = parse_rule_registry(files[0].contents, "r.txt");
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[0].description, "second family");
+  EXPECT_EQ(entries[1].line, 4);
+}
+
+TEST(RuleRegistry, AnUnlistedRuleFileIsAnError) {
+  std::vector<EmbeddedFile> files =
+      rule_folder("a.rules  first family\n", {"lib/a.rules", "lib/extra.rules"});
+  EXPECT_THAT(registry_error(files),
+              ::testing::HasSubstr("lib/extra.rules is not listed in lib/registry.txt"));
+}
+
+TEST(RuleRegistry, AListedFileThatDoesNotExistIsAnError) {
+  std::vector<EmbeddedFile> files =
+      rule_folder("a.rules  first family\ngone.rules  a removed family\n", {"lib/a.rules"});
+  EXPECT_THAT(registry_error(files),
+              ::testing::HasSubstr("lib/registry.txt:2:1: error: the registry lists "
+                                   "'gone.rules', but lib/gone.rules does not exist"));
+}
+
+TEST(RuleRegistry, MalformedLinesAndAMissingRegistryAreErrors) {
+  for (auto [text, message] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"a.rules  x\na.rules  again\n", "r.txt:2:1: error: 'a.rules' is listed twice"},
+           {"a.rules\n", "r.txt:1:8: error: 'a.rules' has no description"},
+           {"sub/a.rules  x\n", "r.txt:1:1: error: 'sub/a.rules' is not a rule file name"},
+           {"a.txt  x\n", "r.txt:1:1: error: 'a.txt' is not a rule file name"}}) {
+    try {
+      parse_rule_registry(text, "r.txt");
+      ADD_FAILURE() << "no error for: " << text;
+    } catch (const Error& e) {
+      EXPECT_THAT(e.render(), ::testing::HasSubstr(message)) << text;
+    }
+  }
+  std::vector<EmbeddedFile> no_registry{{"lib/a.rules", ""}};
+  EXPECT_THAT(registry_error(no_registry),
+              ::testing::HasSubstr("the rule registry lib/registry.txt is missing"));
+}
+
 TEST(RuleLibrary, CompilesBothDirectionsPerStream) {
   RuleLibrary lib(builtin_registry());
   lib.load_text(add_relu_rule(), "t.rules");
@@ -268,6 +373,66 @@ TEST(RuleToggle, FollowsTorchAirConventions) {
   cfg = {};
   cfg.disable = {"layout"};
   EXPECT_FALSE(rule_toggle("layout/noop-view", layout, cfg).enabled);
+}
+
+// `inexact` rules (not bit-exact with the unfused chain) are off unless
+// enabled by name or by the label `inexact`; their other labels do not
+// enable them, and disabling still wins.
+TEST(RuleToggle, InexactRulesAreOffUnlessAskedForByNameOrLabel) {
+  std::vector<std::string> inexact{"vllm", "fusion", "npu", "inexact"};
+  RuleConfig cfg;
+  RuleToggle off = rule_toggle("x/mul-as-div", inexact, cfg);
+  EXPECT_FALSE(off.enabled);
+  EXPECT_EQ(off.reason,
+            "inexact: not bit-exact with the unfused chain (enable with --enable-rule inexact or "
+            "the rule's name)");
+  cfg.enable = {"vllm", "fusion", "opt-in"};
+  EXPECT_FALSE(rule_toggle("x/mul-as-div", inexact, cfg).enabled);
+  cfg.enable = {"x/mul-as-div"};
+  EXPECT_EQ(rule_toggle("x/mul-as-div", inexact, cfg).reason,
+            "enabled by --enable-rule x/mul-as-div");
+  cfg.enable = {"inexact"};
+  EXPECT_EQ(rule_toggle("x/mul-as-div", inexact, cfg).reason, "enabled by --enable-rule inexact");
+  EXPECT_TRUE(rule_toggle("x/mul-as-div", inexact, cfg).enabled);
+  cfg.disable = {"vllm"};  // disable wins
+  EXPECT_FALSE(rule_toggle("x/mul-as-div", inexact, cfg).enabled);
+  // An opt-in rule that is also inexact needs `inexact` or its name.
+  std::vector<std::string> both{"experimental", "opt-in", "inexact"};
+  cfg = {};
+  cfg.enable = {"experimental"};
+  EXPECT_FALSE(rule_toggle("x/both", both, cfg).enabled);
+  cfg.enable = {"inexact"};
+  EXPECT_TRUE(rule_toggle("x/both", both, cfg).enabled);
+  // Other rules do not care.
+  EXPECT_EQ(rule_toggle("torchair/bmm-transpose", {"torchair", "fusion"}, cfg).reason, "default");
+}
+
+// In the built-in library, vllm/quantize-mul-as-div is the one inexact rule
+// (docs/rules.md "The `inexact` label" says why the fusions with a more precise
+// fused kernel are not): off by default, on by name and by label.
+TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
+  const RuleLibrary& lib = testing_support::builtin_rules();
+  std::vector<std::string> inexact;
+  for (const RuleDef& r : lib.rules())
+    if (r.has_label("inexact")) inexact.push_back(r.name);
+  EXPECT_EQ(inexact, (std::vector<std::string>{"vllm/quantize-mul-as-div"}));
+  const RuleDef* r = lib.find("vllm/quantize-mul-as-div");
+  ASSERT_NE(r, nullptr);
+  auto compiled = [&](const RuleConfig& cfg) {
+    const std::vector<std::string> streams{""};
+    CompiledRules c = lib.compile(cfg, streams, nullptr);
+    return std::count(c.base_name.begin(), c.base_name.end(), r->name);
+  };
+  RuleConfig cfg;
+  EXPECT_FALSE(rule_toggle(r->name, r->labels, cfg).enabled);
+  EXPECT_EQ(compiled(cfg), 0);
+  cfg.enable = {"vllm/quantize-mul-as-div"};
+  EXPECT_TRUE(rule_toggle(r->name, r->labels, cfg).enabled);
+  EXPECT_EQ(compiled(cfg), 2);  // both directions
+  cfg.enable = {"inexact"};
+  EXPECT_EQ(compiled(cfg), 2);
+  cfg.enable = {"vllm"};
+  EXPECT_EQ(compiled(cfg), 0);
 }
 
 std::vector<Arg> neg_of_add(GraphBuilder& b, std::span<const Arg> in) {

@@ -1,6 +1,7 @@
 // The scenario folders (tests/scenarios/fusion and tests/scenarios/noop, each
 // with a scenarios.json and a README.md) as tests read them: the entries,
-// and the optimize options a fusion entry asks for (mode and rule toggles).
+// and the optimize options a fusion entry asks for (mode and rule toggles:
+// disable_labels, disable_rules, enable_rules).
 //
 //   for (const nlohmann::json& s : fusion_scenarios()) {
 //     OptimizeOptions opt = fusion_scenario_options(s);
@@ -43,6 +44,9 @@ inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
   for (const char* key : {"disable_labels", "disable_rules"}) {
     if (!s.contains(key)) continue;
     for (const auto& x : s.at(key)) opt.rules.disable.push_back(x.get<std::string>());
+  }
+  if (s.contains("enable_rules")) {
+    for (const auto& x : s.at("enable_rules")) opt.rules.enable.push_back(x.get<std::string>());
   }
   return opt;
 }
