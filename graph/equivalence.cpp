@@ -73,24 +73,16 @@ std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceO
       if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(static_cast<double>(y)));
       if (diff > static_cast<double>(allowed) && !first_bad) first_bad = i;
     }
-  } else if (o.mode == ToleranceMode::Reference) {
-    tolerance_text = "exact, reference numerics";
-    for (int64_t i = 0; i < a.numel(); ++i) {
-      double x = a.get_flat(i), y = b.get_flat(i);
-      if (std::isfinite(x) && std::isfinite(y)) {
-        double diff = std::fabs(x - y);
-        max_abs = std::max(max_abs, diff);
-        if (y != 0) max_rel = std::max(max_rel, diff / std::fabs(y));
-      }
-      const bool same = x == y || (std::isnan(x) && std::isnan(y));
-      if (!same && !first_bad) first_bad = i;
-    }
   } else {
     Tolerance t = tolerance_of(a.dtype(), o);
     if (o.mode == ToleranceMode::Rounding && float_rank(coarsest) < float_rank(a.dtype())) {
       t = widest(t, tolerance_of(coarsest, o));
     }
     tolerance_text = fmt::format("rtol {:g} atol {:g}", t.rtol, t.atol);
+    if (o.mode == ToleranceMode::Reference) {  // zero tolerance: exact, NaN equals NaN
+      t = Tolerance{};
+      tolerance_text = "exact, reference numerics";
+    }
     for (int64_t i = 0; i < a.numel(); ++i) {
       double x = a.get_flat(i), y = b.get_flat(i);
       if (std::isfinite(x) && std::isfinite(y)) {
