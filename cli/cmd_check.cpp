@@ -85,6 +85,8 @@ int run_check(const CheckOptions& o) {
   EquivalenceResult r = equivalent(a.graph, b.graph, reg, options);
   if (!r.ok) {
     fmt::print("not equivalent: {}\n", r.first_mismatch);
+    if (!r.first_differing_node.empty())
+      fmt::print("first differing node of the same name: {}\n", r.first_differing_node);
     return kMismatch;
   }
   fmt::print("equivalent: {} trial{}, {} output{} compared ({})\n", r.trials_run,

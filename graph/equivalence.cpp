@@ -3,6 +3,8 @@
 
 #include <cmath>
 #include <set>
+#include <string_view>
+#include <unordered_map>
 
 #include "graph/random_inputs.hpp"
 
@@ -139,6 +141,31 @@ std::optional<OutputDeviation> tensor_deviation(const Tensor& a, const Tensor& b
   return d;
 }
 
+// Both graphs again on the same inputs, keeping every value; the first node
+// of `a` (in order) whose value differs from b's node of the same name.
+std::string first_differing_node(const Graph& a, const Graph& b, const OpRegistry& registry,
+                                 InterpreterOptions io, const RandomInputs& in,
+                                 const EquivalenceOptions& options, DType coarsest) {
+  std::unordered_map<std::string_view, size_t> b_index;
+  for (size_t i = 0; i < b.size(); ++i) b_index.emplace(b.nodes()[i].name, i);
+  io.keep_values = true;
+  Interpreter interpreter(registry, io);
+  const RunResult ra = interpreter.run(a, in.values, in.bindings);
+  const RunResult rb = interpreter.run(b, in.values, in.bindings);
+  for (size_t i = 0; i < a.size() && i < ra.values.size(); ++i) {
+    const Node& n = a.nodes()[i];
+    auto j = b_index.find(n.name);
+    if (j == b_index.end() || j->second >= rb.values.size()) continue;
+    const RuntimeValue& va = ra.values[i];
+    const RuntimeValue& vb = rb.values[j->second];
+    if (va.is_none() || vb.is_none()) continue;
+    std::string m =
+        compare_values(va, vb, options, coarsest, fmt::format("node '{}' ({})", n.name, n.target));
+    if (!m.empty()) return m;
+  }
+  return {};
+}
+
 bool same_input_type(const ValueType& x, const ValueType& y) {
   if (x.kind != y.kind) return false;
   if (x.kind == ValueType::Kind::Tensor) {
@@ -233,6 +260,7 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
     auto mismatch = [&](std::string text) {
       result.ok = false;
       result.first_mismatch = fmt::format("{} (trial {}, seed {})", text, trial, seed);
+      result.first_differing_node = first_differing_node(a, b, registry, io, in, options, coarsest);
       return result;
     };
     if (ra.outputs.size() != rb.outputs.size()) {

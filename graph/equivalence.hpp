@@ -71,6 +71,10 @@ struct EquivalenceResult {
   // Empty when ok; else e.g. "output 0 (add_1): f32[2, 3] differs at [1, 2]:
   // 1.5 vs 1.25 (abs err 0.25, rel err 0.2, tolerance ...), trial 0 seed 0".
   std::string first_mismatch;
+  // When the graphs share node names: the first node of the first graph, in
+  // its order, whose value differs from the same-named node of the second
+  // (e.g. "node 'mul_3' (aten::mul.Tensor): ..."); empty when none is found.
+  std::string first_differing_node;
 };
 
 // Throws eqfuse::Error when the graphs cannot be compared at all (different

@@ -331,6 +331,20 @@ std::vector<std::vector<size_t>> values_dying_after(
   return dying;
 }
 
+namespace {
+
+RuntimeValue copy_of(const RuntimeValue& v) {
+  if (v.is_tensor()) return v.tensor().clone();
+  if (v.is_list()) {
+    RuntimeValue::List items;
+    for (const RuntimeValue& x : v.list()) items.push_back(copy_of(x));
+    return items;
+  }
+  return v;
+}
+
+}  // namespace
+
 RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
   std::vector<NodeRef> placeholders = g_.placeholders();
   if (inputs.size() != placeholders.size()) {
@@ -374,6 +388,11 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
     }
     env_[i] = eval(n);
     if (opts_.check_types) check_type(n, n.type, env_[i], "value");
+    if (opts_.keep_values) {
+      // A copy: a later in-place op would change the tensor it holds.
+      if (result.values.empty()) result.values.resize(g_.size());
+      result.values[i] = copy_of(env_[i]);
+    }
   }
   for (size_t i = 0; i < placeholders.size(); ++i) {
     const RuntimeValue& v = env_[static_cast<size_t>(placeholders[i].index)];

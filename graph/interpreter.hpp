@@ -72,6 +72,9 @@ struct RunResult {
   // Placeholders whose storage the graph wrote, with their final values:
   // (index into Graph::placeholders(), final tensor).
   std::vector<std::pair<size_t, Tensor>> mutated_inputs;
+  // With InterpreterOptions::keep_values: a copy of each node's value as it
+  // was computed (index = node index; none for placeholders and the output).
+  std::vector<RuntimeValue> values;
 };
 
 struct InterpreterOptions {
@@ -87,6 +90,9 @@ struct InterpreterOptions {
   // one-step int8 differences grow without bound through later quantized
   // matmuls.
   bool round_like_unfused = false;
+  // Keep a copy of every computed value (RunResult::values), e.g. to find
+  // where two runs diverge. Costs a copy of every intermediate.
+  bool keep_values = false;
 };
 
 class Interpreter {

@@ -38,6 +38,27 @@ TEST(Equivalence, CatchesAddReplacedBySub) {
   EXPECT_TRUE(equivalent(a, a, registry()).ok);
 }
 
+// A mismatch at the output is traced back to where it starts: the first
+// node of the first graph whose same-named node in the second differs.
+TEST(Equivalence, NamesTheFirstNodeWhereTheGraphsDiverge) {
+  const char* tail = R"FX(        scaled: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(h, y)
+        out: "f32[s0, 4]" = torch.ops.aten.neg.default(scaled)
+        return (out,)
+)FX";
+  Graph a = body(std::string(R"FX(        h: "f32[s0, 4]" = torch.ops.aten.add.Tensor(x, y)
+)FX") + tail);
+  Graph b = body(std::string(R"FX(        h: "f32[s0, 4]" = torch.ops.aten.sub.Tensor(x, y)
+)FX") + tail);
+  EquivalenceResult r = equivalent(a, b, registry());
+  ASSERT_FALSE(r.ok);
+  EXPECT_NE(r.first_mismatch.find("output 0 (out vs out)"), std::string::npos);
+  EXPECT_EQ(r.first_differing_node.rfind("node 'h' (aten::add.Tensor)", 0), 0u)
+      << r.first_differing_node;
+  // No shared name before the output differs: nothing more to say.
+  EquivalenceResult same_names = equivalent(a, a, registry());
+  EXPECT_TRUE(same_names.first_differing_node.empty());
+}
+
 TEST(Equivalence, AcceptsARewriteWithTheSameValues) {
   Graph a = body(R"FX(        add: "f32[s0, 4]" = torch.ops.aten.add.Tensor(x, x)
         mul_1: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(add, y)
