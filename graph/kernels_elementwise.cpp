@@ -381,6 +381,8 @@ void register_unary(KernelTable& t) {
   unary(t, "aten::sqrt", true, [](double x) { return std::sqrt(x); });
   unary(t, "aten::exp", true, [](double x) { return std::exp(x); });
   unary(t, "aten::log", true, [](double x) { return std::log(x); });
+  unary(t, "aten::log1p", true, [](double x) { return std::log1p(x); });
+  unary(t, "aten::expm1", true, [](double x) { return std::expm1(x); });
   unary(t, "aten::sin", true, [](double x) { return std::sin(x); });
   unary(t, "aten::cos", true, [](double x) { return std::cos(x); });
   unary(t, "aten::tanh", true, [](double x) { return std::tanh(x); });

@@ -216,11 +216,11 @@ void add_elementwise_meta(OpRegistry& reg) {
                  "aten::trunc", "aten::relu", "aten::relu_", "aten::clamp", "aten::rsqrt_",
                  "aten::silu_", "aten::sigmoid_"},
                 same_as_self);
-  meta::set_all(
-      reg,
-      {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::reciprocal", "aten::sin",
-       "aten::cos", "aten::erf", "aten::silu", "aten::sigmoid", "aten::gelu", "aten::tanh"},
-      floating_unary);
+  meta::set_all(reg,
+                {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::log1p",
+                 "aten::expm1", "aten::reciprocal", "aten::sin", "aten::cos", "aten::erf",
+                 "aten::silu", "aten::sigmoid", "aten::gelu", "aten::tanh"},
+                floating_unary);
   meta::set_all(reg,
                 {"aten::eq.Tensor", "aten::eq.Scalar", "aten::ne.Tensor", "aten::ne.Scalar",
                  "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",

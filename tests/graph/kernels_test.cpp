@@ -125,6 +125,24 @@ TEST(Kernels, UnaryActivations) {
   expect_near(vals(r.outputs[9]), {0.3678794412, 2.7182818285});
 }
 
+// log1p and expm1 (seen in real model graphs): accurate near 0, where
+// log(1 + x) and exp(x) - 1 lose the small term.
+TEST(Kernels, Log1pAndExpm1) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[3]"):
+        l: "f32[3]" = torch.ops.aten.log1p.default(x)
+        e: "f32[3]" = torch.ops.aten.expm1.default(x)
+        back: "f32[3]" = torch.ops.aten.expm1.default(l)
+        return (l, e, back)
+)FX");
+  RunResult r = run(g, {f32({3}, {0, 1, 1e-7})});
+  // log1p(1) = ln 2; expm1(1) = e - 1; at 1e-7 both are 1e-7 to within 5e-15.
+  expect_near(vals(r.outputs[0]), {0, 0.6931471806, 9.9999995e-8});
+  expect_near(vals(r.outputs[1]), {0, 1.7182818285, 1.00000005e-7});
+  expect_near(vals(r.outputs[2]), {0, 1, 1e-7});
+  EXPECT_EQ(g.node(g.output_values()[0]).type.tensor.dtype, DType::Float32);
+}
+
 TEST(Kernels, ReductionsAndSoftmax) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2, 2]", b: "b8[3]", s: "f32[2]"):

@@ -104,6 +104,8 @@ const Case kCases[] = {
     {"x: \"f32[2]\"", "torch.ops.aten.rsqrt_.default(x)", "f32[2]"},
     {"x: \"f16[2]\"", "torch.ops.aten.sqrt.default(x)", "f16[2]"},
     {"x: \"f16[2]\"", "torch.ops.aten.exp.default(x)", "f16[2]"},
+    {"x: \"bf16[2, s0]\"", "torch.ops.aten.log1p.default(x)", "bf16[2, s0]"},
+    {"x: \"i64[3]\"", "torch.ops.aten.expm1.default(x)", "f32[3]"},
     {"x: \"i32[2]\"", "torch.ops.aten.log.default(x)", "f32[2]"},
     {"x: \"f32[2, 2]\"", "torch.ops.aten.reciprocal.default(x)", "f32[2, 2]"},
     {"x: \"f32[2]\"", "torch.ops.aten.sin.default(x)", "f32[2]"},
