@@ -115,23 +115,22 @@ std::map<std::string, int64_t> call_target_counts(const Graph& g) {
 namespace {
 
 bool is_dotted_name(std::string_view s) {
-  bool segment_start = true;
-  for (char c : s) {
-    const bool alpha = std::isalpha(static_cast<unsigned char>(c)) || c == '_';
-    const bool digit = std::isdigit(static_cast<unsigned char>(c));
-    if (c == '.') {
-      if (segment_start) return false;
-      segment_start = true;
-    } else if (alpha || (digit && !segment_start)) {
-      segment_start = false;
-    } else {
-      return false;
-    }
+  for (size_t start = 0;;) {
+    const size_t dot = s.find('.', start);
+    if (!is_identifier(s.substr(start, dot - start))) return false;
+    if (dot == std::string_view::npos) return true;
+    start = dot + 1;
   }
-  return !segment_start;
 }
 
 }  // namespace
+
+bool is_identifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  for (char c : s)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+  return true;
+}
 
 bool is_call_target_name(std::string_view target) {
   const size_t sep = target.find("::");

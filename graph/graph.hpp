@@ -100,6 +100,10 @@ inline constexpr const char* kTuple = "prim::tuple";
 // (`foo$bar`) would print as a call that does not read back.
 bool is_call_target_name(std::string_view target);
 
+// A Python identifier in ASCII: letters, digits and '_', not starting with a
+// digit (node and input names, the segments of a dotted name).
+bool is_identifier(std::string_view s);
+
 using OpId = int32_t;
 inline constexpr OpId kNoOp = -1;
 

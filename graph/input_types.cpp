@@ -19,13 +19,6 @@ std::pair<size_t, size_t> trim(std::string_view text, size_t begin, size_t end) 
   return {begin, end};
 }
 
-bool is_identifier(std::string_view s) {
-  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
-  for (char c : s)
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  return true;
-}
-
 // Locates `offset` of `text` as line/column and returns an Error there.
 Error error_at(std::string_view text, std::string_view origin, size_t offset, std::string msg) {
   return error_at_offset(text, origin, offset, std::move(msg));
