@@ -118,16 +118,43 @@ KernelClass kernel_class_of(const CostQuery& q, const OpCostOverride* ov) {
                                                                     : KernelClass::Vector;
 }
 
+// The value type of argument `name`, or nullptr.
+const ValueType* arg_named(const CostQuery& q, std::string_view name) {
+  if (q.info == nullptr) return nullptr;
+  int i = q.info->schema.arg_index(name);
+  if (i < 0 || static_cast<size_t>(i) >= q.args.size()) return nullptr;
+  return &q.args[static_cast<size_t>(i)];
+}
+
 // The left operand of a matmul-class op: its last dim is the contraction
-// K. addmm's first tensor is the bias, so `mat1` wins when present.
+// K. addmm's and baddbmm's first tensor is the bias, so `mat1`/`batch1` win.
 const ValueType* matmul_lhs(const CostQuery& q) {
   if (q.info == nullptr) return nullptr;
   const OpSchema& s = q.info->schema;
-  int mat1 = s.arg_index("mat1");
-  if (mat1 >= 0 && static_cast<size_t>(mat1) < q.args.size()) return &q.args[mat1];
+  for (std::string_view lhs : {"mat1", "batch1"})
+    if (const ValueType* v = arg_named(q, lhs)) return v;
   for (size_t i = 0; i < s.args.size() && i < q.args.size(); ++i)
     if (s.args[i].type == ArgType::Tensor) return &q.args[i];
   return nullptr;
+}
+
+// Attention ops (arguments query [.., L, E], key [.., S, E], value
+// [.., S, Ev]): QKᵀ costs 2·L·S·E and PV 2·L·S·Ev per batch and head, i.e.
+// 2·numel(query)·S·(1 + Ev/E). nullopt for other ops or unknown shapes.
+std::optional<double> attention_flops(const CostQuery& q, const SymbolHints& hints) {
+  const ValueType* query = arg_named(q, "query");
+  const ValueType* key = arg_named(q, "key");
+  const ValueType* value = arg_named(q, "value");
+  for (const ValueType* v : {query, key, value})
+    if (v == nullptr || !v->is_tensor() || v->tensor.rank() < 2) return std::nullopt;
+  std::optional<double> nq = numel_of(query->tensor, hints);
+  if (!nq) return std::nullopt;
+  const Shape& ks = *key->tensor.shape;
+  double s = static_cast<double>(hints.evaluate(ks[ks.size() - 2]));
+  double e = static_cast<double>(hints.evaluate(query->tensor.shape->back()));
+  double ev = static_cast<double>(hints.evaluate(value->tensor.shape->back()));
+  if (e <= 0) return 0.0;
+  return 2 * *nq * s * (1 + ev / e);
 }
 
 // Peak columns of a profile (peak_tflops.<unit>.<dtype>), in this order.
@@ -362,9 +389,11 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
     const TensorType* out = main_output(q.result, hints_);
     double out_elems = out != nullptr ? numel_of(*out, hints_).value_or(0) : 0;
     const ValueType* lhs = c.kernel_class == KernelClass::Cube ? matmul_lhs(q) : nullptr;
+    std::optional<double> attention =
+        c.kernel_class == KernelClass::Cube ? attention_flops(q, hints_) : std::nullopt;
     if (lhs != nullptr && lhs->is_tensor() && lhs->tensor.rank() > 0) {
       double k = static_cast<double>(hints_.evaluate(lhs->tensor.shape->back()));
-      c.flops = 2 * out_elems * k;
+      c.flops = attention ? *attention : 2 * out_elems * k;
       peak = params_.peak_cube[peak_index(lhs->tensor.dtype)];
       eff = params_.eff_cube;
     } else {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "graph/opaque_calls.hpp"
 #include "graph/random_inputs.hpp"
 
 namespace eqfuse {
@@ -52,6 +53,38 @@ bool close(double a, double b, Tolerance t) {
   if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
   if (std::isinf(a) || std::isinf(b)) return a == b;
   return std::fabs(a - b) <= t.atol + t.rtol * std::fabs(b);
+}
+
+// When two opaque calls' tensor arguments count as the same input: as
+// compare_tensors judges outputs, per mode.
+OpaqueCallLedger::Distance opaque_distance(const EquivalenceOptions& o, DType coarsest) {
+  if (o.mode == ToleranceMode::Reference) return &OpaqueCallLedger::exact_distance;
+  return [o, coarsest](const Tensor& recorded, const Tensor& current) {
+    Tolerance t;
+    if (recorded.is_int_storage()) {
+      if (o.mode == ToleranceMode::Rounding && is_quantized_int(recorded.dtype()))
+        t.atol = static_cast<double>(o.quantized_max_diff);
+    } else {
+      t = tolerance_of(recorded.dtype(), o);
+      if (o.mode == ToleranceMode::Rounding && float_rank(coarsest) < float_rank(recorded.dtype()))
+        t = widest(t, tolerance_of(coarsest, o));
+    }
+    return OpaqueCallLedger::within_tolerance(t.rtol, t.atol)(recorded, current);
+  };
+}
+
+// Runs `a` then `b` on the same inputs, opaque calls of `b` answered by
+// those of `a` through `ledger`.
+std::pair<RunResult, RunResult> run_pair(const Graph& a, const Graph& b,
+                                         const OpRegistry& registry, InterpreterOptions io,
+                                         OpaqueCallLedger& ledger, const RandomInputs& in) {
+  io.opaque_calls = &ledger;
+  Interpreter interpreter(registry, io);
+  ledger.start(OpaqueCallLedger::Role::Record);
+  RunResult ra = interpreter.run(a, in.values, in.bindings);
+  ledger.start(OpaqueCallLedger::Role::Match);
+  RunResult rb = interpreter.run(b, in.values, in.bindings);
+  return {std::move(ra), std::move(rb)};
 }
 
 std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceOptions& o,
@@ -149,9 +182,8 @@ std::string first_differing_node(const Graph& a, const Graph& b, const OpRegistr
   std::unordered_map<std::string_view, size_t> b_index;
   for (size_t i = 0; i < b.size(); ++i) b_index.emplace(b.nodes()[i].name, i);
   io.keep_values = true;
-  Interpreter interpreter(registry, io);
-  const RunResult ra = interpreter.run(a, in.values, in.bindings);
-  const RunResult rb = interpreter.run(b, in.values, in.bindings);
+  OpaqueCallLedger ledger(opaque_distance(options, coarsest));
+  const auto [ra, rb] = run_pair(a, b, registry, io, ledger, in);
   for (size_t i = 0; i < a.size() && i < ra.values.size(); ++i) {
     const Node& n = a.nodes()[i];
     auto j = b_index.find(n.name);
@@ -187,11 +219,27 @@ DType coarsest_float_input(const Graph& g) {
   return coarsest == DType::Unknown ? DType::Float64 : coarsest;
 }
 
+// The given inputs, or random ones for this trial's seed.
+RandomInputs inputs_for_trial(const Graph& a, const OpRegistry& registry,
+                              const EquivalenceOptions& options, uint64_t seed) {
+  if (options.given_inputs) return *options.given_inputs;
+  RandomInputOptions ro;
+  ro.bindings = options.bindings;
+  ro.registry = &registry;
+  return random_inputs(a, seed, ro);
+}
+
+void record_structural_checks(const OpaqueCallLedger& ledger, EquivalenceResult& result) {
+  for (const auto& [op, count] : ledger.counts())
+    result.structural_ops.emplace_back(op, count.matched);
+}
+
 }  // namespace
 
 std::vector<OutputDeviation> real_numerics_deviations(const Graph& a, const Graph& b,
                                                       const OpRegistry& registry,
-                                                      const EquivalenceOptions& options);
+                                                      const EquivalenceOptions& options,
+                                                      EquivalenceResult& result);
 
 std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
                            const EquivalenceOptions& options, DType coarsest_input_float,
@@ -246,20 +294,22 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
   DType coarsest = coarsest_float_input(a);
   InterpreterOptions io;
   io.round_like_unfused = options.mode != ToleranceMode::Strict;
-  Interpreter interpreter(registry, io);
+  io.allow_opaque = options.mode != ToleranceMode::Strict;
   EquivalenceResult result;
-  for (int trial = 0; trial < options.trials; ++trial) {
+  const int trials = options.given_inputs ? 1 : options.trials;
+  for (int trial = 0; trial < trials; ++trial) {
     uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
-    RandomInputOptions ro;
-    ro.bindings = options.bindings;
-    ro.registry = &registry;
-    RandomInputs in = random_inputs(a, seed, ro);
-    RunResult ra = interpreter.run(a, in.values, in.bindings);
-    RunResult rb = interpreter.run(b, in.values, in.bindings);
+    const RandomInputs in = inputs_for_trial(a, registry, options, seed);
+    OpaqueCallLedger ledger(opaque_distance(options, coarsest));
+    auto [ra, rb] = run_pair(a, b, registry, io, ledger, in);
     ++result.trials_run;
+    if (trial == 0) record_structural_checks(ledger, result);
     auto mismatch = [&](std::string text) {
       result.ok = false;
-      result.first_mismatch = fmt::format("{} (trial {}, seed {})", text, trial, seed);
+      result.first_mismatch = options.given_inputs
+                                  ? fmt::format("{} (given inputs)", text)
+                                  : fmt::format("{} (trial {}, seed {})", text, trial, seed);
+      result.unmatched_opaque_calls = ledger.unmatched_calls();
       result.first_differing_node = first_differing_node(a, b, registry, io, in, options, coarsest);
       return result;
     };
@@ -286,22 +336,25 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
       if (!m.empty()) return mismatch(m);
     }
   }
-  if (options.mode == ToleranceMode::Reference && options.trials > 0)
-    result.deviations = real_numerics_deviations(a, b, registry, options);
+  if (options.mode == ToleranceMode::Reference && trials > 0)
+    result.deviations = real_numerics_deviations(a, b, registry, options, result);
   return result;
 }
 
 std::vector<OutputDeviation> real_numerics_deviations(const Graph& a, const Graph& b,
                                                       const OpRegistry& registry,
-                                                      const EquivalenceOptions& options) {
-  RandomInputOptions ro;
-  ro.bindings = options.bindings;
-  ro.registry = &registry;
-  const uint64_t seed = hash_combine(options.seed, uint64_t{0});
-  RandomInputs in = random_inputs(a, seed, ro);
-  Interpreter interpreter(registry, InterpreterOptions{});
-  RunResult ra = interpreter.run(a, in.values, in.bindings);
-  RunResult rb = interpreter.run(b, in.values, in.bindings);
+                                                      const EquivalenceOptions& options,
+                                                      EquivalenceResult& result) {
+  const RandomInputs in =
+      inputs_for_trial(a, registry, options, hash_combine(options.seed, uint64_t{0}));
+  // Inputs to opaque calls differ a little here by design: the nearest
+  // recorded call answers, so the deviation measured is the fused kernels'.
+  OpaqueCallLedger ledger(&OpaqueCallLedger::nearest_distance);
+  auto [ra, rb] = run_pair(a, b, registry, InterpreterOptions{}, ledger, in);
+  for (const auto& [op, count] : ledger.counts()) {
+    if (count.inexact > 0)
+      result.deviation_not_propagated.push_back(fmt::format("{} x{}", op, count.inexact));
+  }
   std::vector<OutputDeviation> out;
   for (size_t i = 0; i < ra.outputs.size() && i < rb.outputs.size(); ++i) {
     if (!ra.outputs[i].is_tensor() || !rb.outputs[i].is_tensor()) continue;

@@ -12,7 +12,13 @@
 // agree exactly; a difference there is a wrong rewrite, not numerics. The
 // deviation that the real fused numerics introduce is then measured on the
 // first trial and reported as information (EquivalenceResult::deviations).
-// ToleranceMode::Strict: real numerics, integers and bool exact, float
+// Ops without a reference kernel are compared structurally in every mode but
+// Strict: a call in the second graph must apply the same op, with the same
+// non-tensor arguments, to tensors equivalent (under the mode's tolerance)
+// to those of a call in the first, whose output it then shares
+// (graph/opaque_calls.hpp; EquivalenceResult::structural_ops).
+// ToleranceMode::Strict computes every op (an op without a kernel is an
+// Error naming the node): real numerics, integers and bool exact, float
 // |a-b| <= atol + rtol*|b| with (rtol, atol) per dtype. ToleranceMode::Rounding is for rewrites
 // whose math is identical up to where results are rounded (a fused op skipping an intermediate bf16
 // rounding): int8/uint8 results may differ by 1, and float outputs are compared at the precision of
@@ -26,6 +32,7 @@
 #include "graph/graph.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "graph/random_inputs.hpp"
 
 namespace eqfuse {
 
@@ -38,6 +45,9 @@ enum class ToleranceMode { Reference, Strict, Rounding };
 
 struct EquivalenceOptions {
   int trials = 3;
+  // Values to run both graphs on (e.g. `check --inputs FILE`,
+  // graph/input_values.hpp); one trial instead of random inputs. Not owned.
+  const RandomInputs* given_inputs = nullptr;
   uint64_t seed = 0;
   ToleranceMode mode = ToleranceMode::Reference;
   SymBindings bindings;  // fixed symbol sizes; others chosen per trial
@@ -68,6 +78,10 @@ struct EquivalenceResult {
   // Reference mode, when ok: one entry per output tensor whose values the
   // real fused numerics change (empty: the real numerics agree exactly).
   std::vector<OutputDeviation> deviations;
+  // Ops without a kernel whose inputs the real fused numerics changed: they
+  // pass on the first graph's outputs, so the deviations above do not
+  // include what happens downstream of them ("aten::foo x3").
+  std::vector<std::string> deviation_not_propagated;
   // Empty when ok; else e.g. "output 0 (add_1): f32[2, 3] differs at [1, 2]:
   // 1.5 vs 1.25 (abs err 0.25, rel err 0.2, tolerance ...), trial 0 seed 0".
   std::string first_mismatch;
@@ -75,6 +89,13 @@ struct EquivalenceResult {
   // its order, whose value differs from the same-named node of the second
   // (e.g. "node 'mul_3' (aten::mul.Tensor): ..."); empty when none is found.
   std::string first_differing_node;
+  // Ops without a reference kernel, compared structurally (first trial): per
+  // op, the calls of the second graph that a call of the first graph on
+  // equivalent inputs answered (graph/opaque_calls.hpp).
+  std::vector<std::pair<std::string, int>> structural_ops;
+  // On a mismatch: calls of the second graph to such ops whose inputs match
+  // no call of the first ("node 'x' (aten::foo)"); their outputs differ.
+  std::vector<std::string> unmatched_opaque_calls;
 };
 
 // Throws eqfuse::Error when the graphs cannot be compared at all (different

@@ -9,6 +9,7 @@
 #include "graph/auto_functionalized.hpp"
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
+#include "graph/opaque_calls.hpp"
 #include "graph/random_inputs.hpp"
 
 namespace eqfuse {
@@ -172,8 +173,21 @@ class Evaluation {
   RuntimeValue eval_registered(const Node& n, const OpInfo& info);
   RuntimeValue eval_auto_functionalized(const Node& n);
   Arg scratch_arg(RuntimeValue v);
+  // What an opaque call's output depends on: `seed` hashes every argument
+  // (tensor contents included), `structure` everything but tensor contents,
+  // whose tensors are collected in order (graph/opaque_calls.hpp).
+  struct OpaqueArgs {
+    uint64_t seed;
+    uint64_t structure;
+    std::vector<Tensor> tensors;
+  };
+  OpaqueArgs opaque_args(uint64_t salt, std::string_view key) const;
+  void add_opaque_arg(OpaqueArgs& args, std::string_view name, const Arg& a) const;
+  uint64_t structure_of(uint64_t h, const RuntimeValue& v, std::vector<Tensor>& tensors) const;
+  uint64_t structure_of_arg(uint64_t h, const Arg& a, std::vector<Tensor>& tensors) const;
   RuntimeValue eval_opaque(const Node& n, const std::string& key);
-  RuntimeValue opaque_with_seed(const Node& n, const std::string& key, uint64_t seed);
+  RuntimeValue opaque_output(const Node& n, const std::string& key, OpaqueArgs args,
+                             const ValueType& type);
   ValueType effective_type(const Node& n);
   std::optional<RuntimeValue> eval_family(const Node& n, const OpInfo& info);
   std::optional<RuntimeValue> eval_builtin(const Node& n) const;
@@ -463,22 +477,72 @@ RuntimeValue Evaluation::eval_registered(const Node& n, const OpInfo& info) {
   return eval_opaque(n, info.schema.qualified_name());
 }
 
-RuntimeValue Evaluation::eval_opaque(const Node& n, const std::string& key) {
-  uint64_t seed = hash_string(0x756e696e74657270ull, key);
-  for (const Arg& a : n.args) seed = hash_arg(seed, a);
-  for (const auto& [name, a] : n.kwargs) seed = hash_arg(hash_string(seed, name), a);
-  return opaque_with_seed(n, key, seed);
+Evaluation::OpaqueArgs Evaluation::opaque_args(uint64_t salt, std::string_view key) const {
+  const uint64_t h = hash_string(salt, key);
+  return OpaqueArgs{h, h, {}};
 }
 
-RuntimeValue Evaluation::opaque_with_seed(const Node& n, const std::string& key, uint64_t seed) {
-  try {
-    return uninterpreted_value(effective_type(n), seed, bindings_);
-  } catch (const std::invalid_argument& e) {
-    fail(n, fmt::format("'{}' has no reference kernel and is evaluated as an uninterpreted "
-                        "function, which needs the node's type: {} (annotate the dump or pass "
-                        "--input-types)",
-                        key, e.what()));
+uint64_t Evaluation::structure_of(uint64_t h, const RuntimeValue& v,
+                                  std::vector<Tensor>& tensors) const {
+  if (v.is_tensor()) {
+    const Tensor& t = v.tensor();
+    h = hash_combine(hash_combine(h, 21), static_cast<uint64_t>(t.dtype()));
+    for (int64_t d : t.shape()) h = hash_combine(h, static_cast<uint64_t>(d));
+    tensors.push_back(t);
+    return h;
   }
+  if (v.is_list()) {
+    h = hash_combine(hash_combine(h, 22), v.list().size());
+    for (const RuntimeValue& e : v.list()) h = structure_of(h, e, tensors);
+    return h;
+  }
+  return hash_value(h, v);  // integers, bools, None: compared exactly
+}
+
+void Evaluation::add_opaque_arg(OpaqueArgs& args, std::string_view name, const Arg& a) const {
+  args.seed = hash_arg(hash_string(args.seed, name), a);
+  args.structure = structure_of_arg(hash_string(args.structure, name), a, args.tensors);
+}
+
+uint64_t Evaluation::structure_of_arg(uint64_t h, const Arg& a,
+                                      std::vector<Tensor>& tensors) const {
+  if (a.is_node()) return structure_of(h, resolve(a), tensors);
+  if (!a.is_list()) return hash_arg(h, a);  // literals
+  const ArgList& list = std::get<ArgList>(a.value);
+  h = hash_combine(hash_combine(h, 15), list.items.size());
+  for (const Arg& e : list.items) h = structure_of_arg(h, e, tensors);
+  return h;
+}
+
+RuntimeValue Evaluation::eval_opaque(const Node& n, const std::string& key) {
+  OpaqueArgs args = opaque_args(0x756e696e74657270ull, key);
+  for (const Arg& a : n.args) add_opaque_arg(args, "", a);
+  for (const auto& [name, a] : n.kwargs) add_opaque_arg(args, name, a);
+  return opaque_output(n, key, std::move(args), effective_type(n));
+}
+
+// An uninterpreted function's value: from the ledger shared with another run
+// when there is one (structural comparison), else seeded by the arguments.
+RuntimeValue Evaluation::opaque_output(const Node& n, const std::string& key, OpaqueArgs args,
+                                       const ValueType& type) {
+  if (!opts_.allow_opaque)
+    fail(n, fmt::format("'{}' has no reference kernel, and this check computes every op "
+                        "(strict mode); use the reference mode, which compares such calls "
+                        "structurally",
+                        key));
+  auto make = [&](uint64_t seed) {
+    try {
+      return uninterpreted_value(type, seed, bindings_);
+    } catch (const std::invalid_argument& e) {
+      fail(n, fmt::format("'{}' has no reference kernel and is evaluated as an uninterpreted "
+                          "function, which needs the node's type: {} (annotate the dump or pass "
+                          "--input-types)",
+                          key, e.what()));
+    }
+  };
+  if (opts_.opaque_calls)
+    return opts_.opaque_calls->call(key, args.structure, std::move(args.tensors), n.name, make);
+  return make(args.seed);
 }
 
 // Functional/in-place pairs without a kernel (npu_kv_rmsnorm_rope_cache_v2,
@@ -508,11 +572,10 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
   } else {
     return std::nullopt;
   }
-  uint64_t seed = hash_string(0x66616d696c790000ull, family);
-  for (size_t i = 0; i < schema.args.size() && i < n.args.size(); ++i) {
-    seed = hash_arg(hash_string(seed, schema.args[i].name), n.args[i]);
-  }
-  if (mutated.empty()) return opaque_with_seed(n, family, seed);
+  OpaqueArgs args = opaque_args(0x66616d696c790000ull, family);
+  for (size_t i = 0; i < schema.args.size() && i < n.args.size(); ++i)
+    add_opaque_arg(args, schema.args[i].name, n.args[i]);
+  if (mutated.empty()) return opaque_output(n, family, std::move(args), effective_type(n));
   // In-place variant: declared outputs, then one value per mutated tensor.
   std::vector<ValueType> types;
   ValueType type = effective_type(n);
@@ -538,12 +601,7 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
       written.emplace(a.alias.substr(0, a.alias.size() - 1), t.tensor());
     }
   }
-  RuntimeValue all;
-  try {
-    all = uninterpreted_value(ValueType::of_tuple(types), seed, bindings_);
-  } catch (const std::invalid_argument& e) {
-    fail(n, fmt::format("cannot evaluate '{}' as an uninterpreted function: {}", family, e.what()));
-  }
+  RuntimeValue all = opaque_output(n, family, std::move(args), ValueType::of_tuple(types));
   size_t n_out = types.size() - targets.size();
   for (size_t k = 0; k < targets.size(); ++k) targets[k].copy_from(all.list()[n_out + k].tensor());
   RuntimeValue::List outs(all.list().begin(), all.list().begin() + static_cast<ptrdiff_t>(n_out));

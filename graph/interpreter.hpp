@@ -11,9 +11,10 @@
 // op. Opaque calls (unknown op, or a registered op without a kernel) are
 // evaluated as UNINTERPRETED FUNCTIONS: deterministic pseudo-random outputs
 // of the node's annotated type, seeded by a hash of the target, the
-// non-tensor arguments and the contents of the input tensors. Two graphs
-// that pass the same opaque call the same inputs therefore see the same
-// outputs. Inputs are deep-copied when the graph has a call that may write
+// non-tensor arguments and the contents of the input tensors, so within one
+// run the same call on the same inputs gives the same outputs. Across two
+// runs (checks) an OpaqueCallLedger answers them instead: structurally,
+// without hashing floats (InterpreterOptions::opaque_calls). Inputs are deep-copied when the graph has a call that may write
 // its arguments (copy_, add_, v2 NPU ops); such mutated inputs are reported
 // with their final values. A graph without writing calls reads unwritten
 // (storage version 0) input tensors in place, so its outputs may alias the
@@ -32,6 +33,7 @@
 
 namespace eqfuse {
 
+class OpaqueCallLedger;
 using SymBindings = std::map<std::string, int64_t, std::less<>>;
 
 // A runtime value: None, tensor, Python int/float/bool (SymInts are ints),
@@ -93,6 +95,13 @@ struct InterpreterOptions {
   // Keep a copy of every computed value (RunResult::values), e.g. to find
   // where two runs diverge. Costs a copy of every intermediate.
   bool keep_values = false;
+  // Opaque calls (no kernel) answered by a ledger shared with another run,
+  // which compares them structurally (graph/opaque_calls.hpp), instead of by
+  // hashing their arguments' values. Not owned.
+  OpaqueCallLedger* opaque_calls = nullptr;
+  // When false an op without a kernel is an error naming the node: a strict
+  // check computes every op.
+  bool allow_opaque = true;
 };
 
 class Interpreter {

@@ -2,8 +2,10 @@
 // broadcasting, activations, comparisons, casts, copies and creation ops.
 // Inputs are read exactly, computed in double (at least fp32 "opmath"
 // precision) and rounded once to the output dtype when stored.
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "graph/float16.hpp"
@@ -190,9 +192,39 @@ int64_t int_pow(int64_t base, int64_t exp) {
 
 int64_t floor_div(int64_t a, int64_t b) {
   if (b == 0) throw std::invalid_argument("integer division by zero");
+  // INT64_MIN / -1 overflows (undefined in C++); torch wraps.
+  if (b == -1) return static_cast<int64_t>(uint64_t{0} - static_cast<uint64_t>(a));
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
+}
+
+// torch's div_floor_floating: floor((a - fmod(a, b)) / b) with a correction
+// for rounding, so 1 // 0.1 is 9 (not floor(1 / 0.1) = 10) and a zero
+// quotient keeps the sign of a / b; b == 0 gives IEEE a / b.
+double floor_div(double a, double b) {
+  if (b == 0) return a / b;
+  double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div == 0) return std::copysign(0.0, a / b);
+  double q = std::floor(div);
+  return div - q > 0.5 ? q + 1 : q;
+}
+
+// Python's `%`: the remainder takes the sign of the divisor (torch.remainder).
+double py_remainder(double a, double b) {
+  double mod = std::fmod(a, b);
+  if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+  return mod;
+}
+
+int64_t py_remainder(int64_t a, int64_t b) {
+  if (b == 0) throw std::invalid_argument("integer division by zero");
+  if (b == -1) return 0;  // INT64_MIN % -1 overflows in C++
+  int64_t mod = a % b;
+  if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+  return mod;
 }
 
 void register_binary(KernelTable& t) {
@@ -243,10 +275,7 @@ void register_binary(KernelTable& t) {
     if (!floor && mode != "trunc") c.fail(fmt::format("unknown rounding_mode '{}'", mode));
     return apply(
         ops, ResultKind::Promoted,
-        [floor](const auto& v) {
-          double q = v[0] / v[1];
-          return floor ? std::floor(q) : std::trunc(q);
-        },
+        [floor](const auto& v) { return floor ? floor_div(v[0], v[1]) : std::trunc(v[0] / v[1]); },
         [floor](const auto& v) {
           if (v[1] == 0) throw std::invalid_argument("integer division by zero");
           return floor ? floor_div(v[0], v[1]) : v[0] / v[1];
@@ -298,20 +327,6 @@ void register_binary(KernelTable& t) {
       return m[k] != 0 ? v : xv[k];
     }));
   };
-  t["aten::clamp"] = [](const KernelCall& c) {
-    Tensor x = c.tensor("self");
-    std::optional<double> lo, hi;
-    if (!c.is_none("min")) lo = c.double_arg("min");
-    if (!c.is_none("max")) hi = c.double_arg("max");
-    std::vector<double> xv = x.values();
-    return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
-      double v = xv[static_cast<size_t>(i)];
-      if (std::isnan(v)) return v;
-      if (lo) v = std::max(v, *lo);
-      if (hi) v = std::min(v, *hi);
-      return v;
-    }));
-  };
   t["aten::where"] = [](const KernelCall& c) {
     Tensor cond = c.tensor("condition");
     auto ops = operands(c, {"self", "other"});
@@ -325,6 +340,123 @@ void register_binary(KernelTable& t) {
     return RuntimeValue(elementwise(
         all, out, out, [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; },
         [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; }));
+  };
+}
+
+// clamp(x, lo, hi) as torch: a NaN input stays NaN; a NaN bound makes NaN
+// for clamp_min/clamp_max and the Tensor overloads, while clamp with Scalar
+// bounds computes min(max(x, lo), hi), which ignores a NaN bound.
+double clamp_value(double x, double lo, double hi, bool nan_bounds) {
+  if (std::isnan(x)) return x;
+  if (nan_bounds && (std::isnan(lo) || std::isnan(hi))) return NAN;
+  return std::min(std::max(x, lo), hi);
+}
+
+// clamp / clamp.Tensor / clamp_min(.Tensor) / clamp_max(.Tensor): the
+// bounds take part in type promotion and broadcasting, like torch.
+RuntimeValue clamp(const KernelCall& c) {
+  bool has_lo = c.has("min") && !c.is_none("min");
+  bool has_hi = c.has("max") && !c.is_none("max");
+  bool nan_bounds = !(c.schema().name == "clamp" && c.schema().overload.empty());
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (has_lo && has_hi) {
+    return apply(
+        operands(c, {"self", "min", "max"}), ResultKind::Promoted,
+        [=](const auto& v) { return clamp_value(v[0], v[1], v[2], nan_bounds); },
+        [](const auto& v) { return std::min(std::max(v[0], v[1]), v[2]); });
+  }
+  if (has_lo) {
+    return apply(
+        operands(c, {"self", "min"}), ResultKind::Promoted,
+        [=](const auto& v) { return clamp_value(v[0], v[1], kInf, nan_bounds); },
+        [](const auto& v) { return std::max(v[0], v[1]); });
+  }
+  if (!has_hi) c.fail("at least one of 'min' or 'max' must not be None");
+  return apply(
+      operands(c, {"self", "max"}), ResultKind::Promoted,
+      [=](const auto& v) { return clamp_value(v[0], -kInf, v[1], nan_bounds); },
+      [](const auto& v) { return std::min(v[0], v[1]); });
+}
+
+// Bitwise ops are defined on bool and integer dtypes; bools compute on 0/1.
+template <typename FI>
+void bitwise(KernelTable& t, const char* name, FI fi) {
+  t[name] = [fi](const KernelCall& c) {
+    auto ops = operands(c, {"self", "other"});
+    DType d = result_type_of(ops);
+    if (dtype_is_floating(d)) c.fail(fmt::format("not defined for {}", dtype_torch_name(d)));
+    return apply(
+        ops, ResultKind::Promoted, [](const auto&) { return 0.0; },
+        [fi](const auto& v) { return fi(v[0], v[1]); });
+  };
+}
+
+// Logical ops: any dtype, nonzero (NaN included) is true, the result is bool.
+template <typename F>
+void logical(KernelTable& t, const char* name, F f) {
+  t[name] = [f](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::BoolResult,
+        [f](const auto& v) { return f(v[0] != 0, v[1] != 0) ? 1.0 : 0.0; },
+        [f](const auto& v) { return f(v[0] != 0, v[1] != 0) ? int64_t{1} : int64_t{0}; });
+  };
+}
+
+// A bool per element of self (isnan, isinf, isfinite, logical_not); integer
+// inputs are tested as their exact values.
+template <typename P>
+void predicate(KernelTable& t, const char* name, P p) {
+  t[name] = [p](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    std::array<Operand, 1> ops = {Operand{x}};
+    return RuntimeValue(elementwise(
+        ops, x.dtype(), DType::Bool, [p](const auto& v) { return p(v[0]) ? 1.0 : 0.0; },
+        [p](const auto& v) { return p(static_cast<double>(v[0])) ? int64_t{1} : int64_t{0}; }));
+  };
+}
+
+void register_integer_and_logic(KernelTable& t) {
+  t["aten::clamp"] = clamp;
+  t["aten::clamp_min"] = clamp;
+  t["aten::clamp_max"] = clamp;
+  t["aten::remainder"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [](const auto& v) { return py_remainder(v[0], v[1]); },
+        [](const auto& v) { return py_remainder(v[0], v[1]); });
+  };
+  t["aten::floor_divide"] = [](const KernelCall& c) {
+    return apply(
+        operands(c, {"self", "other"}), ResultKind::Promoted,
+        [](const auto& v) { return floor_div(v[0], v[1]); },
+        [](const auto& v) { return floor_div(v[0], v[1]); });
+  };
+  bitwise(t, "aten::bitwise_and", [](int64_t a, int64_t b) { return a & b; });
+  bitwise(t, "aten::bitwise_or", [](int64_t a, int64_t b) { return a | b; });
+  bitwise(t, "aten::bitwise_xor", [](int64_t a, int64_t b) { return a ^ b; });
+  // ~ on bool is logical not; on integers it flips every bit (wrapped to the width).
+  t["aten::bitwise_not"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    if (dtype_is_floating(x.dtype()))
+      c.fail(fmt::format("not defined for {}", dtype_torch_name(x.dtype())));
+    bool is_bool = x.dtype() == DType::Bool;
+    std::array<Operand, 1> ops = {Operand{x}};
+    return RuntimeValue(elementwise(
+        ops, x.dtype(), x.dtype(), [](const auto&) { return 0.0; },
+        [is_bool](const auto& v) { return is_bool ? int64_t{v[0] == 0 ? 1 : 0} : ~v[0]; }));
+  };
+  logical(t, "aten::logical_and", [](bool a, bool b) { return a && b; });
+  logical(t, "aten::logical_or", [](bool a, bool b) { return a || b; });
+  logical(t, "aten::logical_xor", [](bool a, bool b) { return a != b; });
+  predicate(t, "aten::logical_not", [](double x) { return x == 0; });
+  predicate(t, "aten::isnan", [](double x) { return std::isnan(x); });
+  predicate(t, "aten::isinf", [](double x) { return std::isinf(x); });
+  predicate(t, "aten::isfinite", [](double x) { return std::isfinite(x); });
+  // masked_fill.Tensor: torch accepts only a 0-dim value tensor.
+  t["aten::masked_fill.Tensor"] = [base = t.at("aten::masked_fill")](const KernelCall& c) {
+    Tensor v = c.tensor("value");
+    if (v.rank() != 0) c.fail(fmt::format("the value must be a 0-dim tensor, got {}-D", v.rank()));
+    return base(c);
   };
 }
 
@@ -467,6 +599,54 @@ Tensor filled(DType d, const Dims& shape, double v) {
   return make_tensor(d, shape, [v](int64_t) { return v; });
 }
 
+// arange(end) / arange(start, end) / arange(start, end, step): int64 when
+// every bound is an int, else float32; dtype= wins. Integer dtypes truncate
+// the bounds first. Length ceil((end - start) / step); torch rejects a step
+// whose sign disagrees with end - start.
+RuntimeValue arange(const KernelCall& c) {
+  bool all_int = true;
+  for (const char* n : {"start", "end", "step"}) {
+    if (c.has(n) && !c.value(n).is_int()) all_int = false;
+  }
+  DType d = c.opt_dtype("dtype").value_or(all_int ? DType::Int64 : DType::Float32);
+  double start = c.has("start") ? c.double_arg("start") : 0.0;
+  double end = c.double_arg("end");
+  double step = c.has("step") ? c.double_arg("step") : 1.0;
+  if (!dtype_is_floating(d)) {
+    start = std::trunc(start), end = std::trunc(end), step = std::trunc(step);
+  }
+  if (step == 0) c.fail("arange step must be non-zero");
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    c.fail(
+        fmt::format("bounds [{}, {}) are inconsistent with the sign of step {}", start, end, step));
+  auto n = static_cast<int64_t>(std::ceil((end - start) / step));
+  return RuntimeValue(
+      make_tensor(d, {n}, [&](int64_t i) { return start + step * static_cast<double>(i); }));
+}
+
+// one_hot(self, num_classes=-1): int64 indices -> int64 rows of 0/1 along a
+// new last dim; -1 uses max(self) + 1 classes.
+RuntimeValue one_hot(const KernelCall& c) {
+  Tensor x = c.tensor("self");
+  if (x.dtype() != DType::Int64) c.fail("one_hot needs an int64 input");
+  std::vector<int64_t> idx = x.int_values();
+  int64_t classes = c.int_arg("num_classes");
+  if (classes == -1) {
+    if (idx.empty()) c.fail("cannot infer the number of classes from an empty tensor");
+    classes = *std::max_element(idx.begin(), idx.end()) + 1;
+  }
+  if (classes < 0) c.fail(fmt::format("num_classes must be -1 or non-negative, got {}", classes));
+  Dims shape = x.shape();
+  shape.push_back(classes);
+  std::vector<int64_t> out(static_cast<size_t>(checked_numel(shape)), 0);
+  for (size_t i = 0; i < idx.size(); ++i) {
+    if (idx[i] < 0 || idx[i] >= classes)
+      c.fail(fmt::format("class value {} is outside [0, {})", idx[i], classes));
+    out[i * static_cast<size_t>(classes) + static_cast<size_t>(idx[i])] = 1;
+  }
+  return RuntimeValue(Tensor::from_ints(DType::Int64, shape, out));
+}
+
 void register_creation(KernelTable& t) {
   t["aten::full"] = [](const KernelCall& c) {
     RuntimeValue fill = c.value("fill_value");
@@ -523,26 +703,15 @@ void register_creation(KernelTable& t) {
   // Stream scopes are markers without a value.
   t["air::scope_enter"] = [](const KernelCall&) { return RuntimeValue(); };
   t["air::scope_exit"] = [](const KernelCall&) { return RuntimeValue(); };
-  t["aten::arange"] = [](const KernelCall& c) {
-    double start = c.has("start") ? c.double_arg("start") : 0.0;
-    double end = c.double_arg("end");
-    double step = c.has("step") ? c.double_arg("step") : 1.0;
-    if (step == 0) c.fail("arange step must be non-zero");
-    bool all_int = true;
-    for (const char* n : {"start", "end", "step"}) {
-      if (c.has(n) && !c.value(n).is_int()) all_int = false;
-    }
-    DType d = c.opt_dtype("dtype").value_or(all_int ? DType::Int64 : DType::Float32);
-    int64_t n = std::max<int64_t>(0, static_cast<int64_t>(std::ceil((end - start) / step)));
-    return RuntimeValue(
-        make_tensor(d, {n}, [&](int64_t i) { return start + step * static_cast<double>(i); }));
-  };
+  t["aten::arange"] = arange;
+  t["aten::one_hot"] = one_hot;
 }
 
 }  // namespace
 
 void register_elementwise_kernels(KernelTable& table) {
   register_binary(table);
+  register_integer_and_logic(table);
   register_unary(table);
   register_casts(table);
   register_creation(table);

@@ -69,6 +69,26 @@ Tensor concatenate(const std::vector<Tensor>& inputs, int64_t dim) {
   return out;
 }
 
+// triu (upper) / tril: zeros where the element of the last two dims lies
+// below (above) the diagonal shifted by `diagonal`.
+Tensor triangle(const KernelCall& c, bool upper) {
+  Tensor out = c.tensor("self").clone();
+  if (out.rank() < 2) c.fail("expects a tensor of at least 2 dims");
+  const int64_t diagonal = c.has("diagonal") ? c.int_arg("diagonal") : 0;
+  const int64_t rows = out.size(-2), cols = out.size(-1);
+  for (int64_t i = 0; i < out.numel(); ++i) {
+    const int64_t col = i % cols, row = (i / cols) % rows;
+    const bool keep = upper ? col - row >= diagonal : col - row <= diagonal;
+    if (keep) continue;
+    if (out.is_int_storage()) {
+      out.set_flat_int(i, 0);
+    } else {
+      out.set_flat(i, 0.0);
+    }
+  }
+  return out;
+}
+
 void register_views(KernelTable& t) {
   t["aten::view"] = [](const KernelCall& c) {
     if (c.has("dtype")) throw UnsupportedConfig("view.dtype (bit reinterpretation)");
@@ -164,6 +184,12 @@ void register_views(KernelTable& t) {
     int64_t offset = opt_int_or(c, "storage_offset", x.offset());
     return RuntimeValue(x.as_strided(c.int_list("size"), c.int_list("stride"), offset));
   };
+  t["aten::_reshape_alias"] = [](const KernelCall& c) {  // as_strided keeping the offset
+    Tensor x = c.tensor("self");
+    return RuntimeValue(x.as_strided(c.int_list("size"), c.int_list("stride"), x.offset()));
+  };
+  t["aten::triu"] = [](const KernelCall& c) { return RuntimeValue(triangle(c, true)); };
+  t["aten::tril"] = [](const KernelCall& c) { return RuntimeValue(triangle(c, false)); };
   t["aten::contiguous"] = [](const KernelCall& c) {
     return RuntimeValue(c.tensor("self").contiguous());
   };

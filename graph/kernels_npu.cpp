@@ -17,7 +17,7 @@ namespace {
 
 // x viewed as rows x cols, where cols = numel(gamma) (gamma = trailing dims).
 struct RmsNormResult {
-  std::vector<double> x;     // the normalized input (x1 + x2), unrounded
+  std::vector<double> x;     // the normalized input (x1 + x2), unrounded but see below
   std::vector<double> y;     // x * rstd * gamma (+ beta), unrounded
   std::vector<double> rstd;  // one per row
   int64_t rows = 0, cols = 0;
@@ -54,6 +54,9 @@ RmsNormResult add_rms_norm_core(const KernelCall& c, const Tensor& x1,
   if (x2) {
     std::vector<double> v2 = x2->values();
     for (size_t i = 0; i < r.x.size(); ++i) r.x[i] += v2[i];
+    // The device normalizes the fp32 sum; an unfused add hands the norm the
+    // sum stored in x1's dtype (InterpreterOptions::round_like_unfused).
+    if (c.round_like_unfused()) r.x = Tensor::from_values(x1.dtype(), r.shape, r.x).values();
   }
   r.y.resize(r.x.size());
   r.rstd.resize(static_cast<size_t>(r.rows));

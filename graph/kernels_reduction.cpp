@@ -1,6 +1,8 @@
-// Reductions (sum, mean, amax, amin), softmax, the matmul family (mm, bmm,
-// matmul, addmm, linear) and embedding. Accumulation is in double (int64 for
-// integer sums); each result element is rounded once to the output dtype.
+// Reductions (sum, mean, amax, amin, prod, any, all), cumsum, histc,
+// softmax, the matmul family (mm, bmm, matmul, addmm, linear) and embedding.
+// Accumulation is in double (int64 for integer sums); each result element is
+// rounded once to the output dtype.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -9,7 +11,7 @@
 namespace eqfuse {
 namespace {
 
-enum class ReduceOp { Sum, Mean, Max, Min };
+enum class ReduceOp { Sum, Mean, Max, Min, Prod, Any, All };
 
 // Output shape of a reduction over `mask` dims.
 Dims reduced_shape(const Dims& shape, const std::vector<bool>& mask, bool keepdim) {
@@ -40,8 +42,25 @@ Dims kept_then_reduced(const std::vector<bool>& mask) {
   return perm;
 }
 
-// Reduces one run of int64 values exactly (int64 sums, first extremum wins).
+// any/all of a run as 0/1 (NaN is nonzero, so true); empty: any 0, all 1.
+template <typename T>
+T logical_run(const T* v, int64_t len, ReduceOp op) {
+  bool any = op == ReduceOp::Any;
+  for (int64_t j = 0; j < len; ++j) {
+    if ((v[j] != 0) == any) return any ? T{1} : T{0};
+  }
+  return any ? T{0} : T{1};
+}
+
+// Reduces one run of int64 values exactly (int64 sums, first extremum wins,
+// wrapping products as torch's int64 arithmetic).
 int64_t reduce_int_run(const int64_t* v, int64_t len, ReduceOp op) {
+  if (op == ReduceOp::Any || op == ReduceOp::All) return logical_run(v, len, op);
+  if (op == ReduceOp::Prod) {
+    uint64_t p = 1;
+    for (int64_t j = 0; j < len; ++j) p *= static_cast<uint64_t>(v[j]);
+    return static_cast<int64_t>(p);
+  }
   int64_t acc = 0;
   for (int64_t j = 0; j < len; ++j) {
     if (op == ReduceOp::Sum || op == ReduceOp::Mean) {
@@ -55,6 +74,12 @@ int64_t reduce_int_run(const int64_t* v, int64_t len, ReduceOp op) {
 
 // Reduces one run of doubles in order; NaN propagates through max/min.
 double reduce_float_run(const double* v, int64_t len, ReduceOp op) {
+  if (op == ReduceOp::Any || op == ReduceOp::All) return logical_run(v, len, op);
+  if (op == ReduceOp::Prod) {
+    double p = 1;
+    for (int64_t j = 0; j < len; ++j) p *= v[j];
+    return p;
+  }
   double acc = op == ReduceOp::Max   ? -std::numeric_limits<double>::infinity()
                : op == ReduceOp::Min ? std::numeric_limits<double>::infinity()
                                      : 0.0;
@@ -290,6 +315,123 @@ void register_reductions(KernelTable& t) {
   };
 }
 
+// cumsum along `dim` in `out` dtype (the input is cast first, as torch
+// does): exact wrapping int64 sums for integers, running double sums
+// rounded once per element for floats.
+Tensor cumsum(const Tensor& x, int64_t dim, DType out) {
+  Tensor in = x.dtype() == out ? x : x.to(out);
+  if (x.rank() == 0) {
+    wrap_dim(dim, 1);
+    return in.clone();
+  }
+  Rows r = rows_along(in, dim, true);
+  dim = wrap_dim(dim, x.rank());
+  Dims perm;
+  for (int64_t i = 0; i < x.rank(); ++i) {
+    if (i != dim) perm.push_back(i);
+  }
+  perm.push_back(dim);
+  Tensor result = Tensor::zeros(out, x.shape());
+  if (in.is_int_storage()) {
+    std::vector<int64_t> v = in.permute(perm).int_values();
+    for (int64_t row = 0; row < r.rows; ++row) {
+      uint64_t acc = 0;
+      for (int64_t j = 0; j < r.len; ++j) {
+        size_t k = static_cast<size_t>(row * r.len + j);
+        acc += static_cast<uint64_t>(v[k]);
+        v[k] = static_cast<int64_t>(acc);
+      }
+    }
+    result.permute(perm).write_int_values(v);
+    return result;
+  }
+  std::vector<double> v = r.values;
+  for (int64_t row = 0; row < r.rows; ++row) {
+    double acc = 0;
+    for (int64_t j = 0; j < r.len; ++j) {
+      size_t k = static_cast<size_t>(row * r.len + j);
+      acc += v[k];
+      v[k] = acc;
+    }
+  }
+  result.permute(perm).write_values(v);
+  return result;
+}
+
+// torch.linspace(lo, hi, bins + 1) in dtype `d`, every step rounded to `d`
+// as torch computes it in that dtype (from both ends, meeting halfway).
+std::vector<double> histc_edges(double lo, double hi, int64_t bins, DType d) {
+  double step = cast_double(cast_double(hi - lo, d) / static_cast<double>(bins), d);
+  int64_t halfway = (bins + 1) / 2;
+  std::vector<double> edges(static_cast<size_t>(bins + 1));
+  for (int64_t i = 0; i <= bins; ++i) {
+    double offset = cast_double(step * static_cast<double>(i < halfway ? i : bins - i), d);
+    edges[static_cast<size_t>(i)] = cast_double(i < halfway ? lo + offset : hi - offset, d);
+  }
+  return edges;
+}
+
+// histc(self, bins, min, max): counts of values in `bins` equal-width bins
+// over [min, max] (the last bin closed); values outside and NaN are
+// ignored. min == max uses the data's range, widened by 1 each side if
+// still empty, like torch. An element's bin is the last edge <= it (torch
+// finds it by interpolation, then a search among the neighbouring edges).
+Tensor histc(const KernelCall& c) {
+  Tensor x = c.tensor("self");
+  if (!dtype_is_floating(x.dtype())) c.fail("histc needs a floating point input");
+  int64_t bins = c.int_arg("bins");
+  if (bins <= 0) c.fail(fmt::format("bins must be > 0, got {}", bins));
+  DType d = x.dtype();
+  double lo = cast_double(c.double_arg("min"), d), hi = cast_double(c.double_arg("max"), d);
+  std::vector<double> v = x.values();
+  if (lo == hi && !v.empty()) {
+    // The data's min and max; a NaN makes both NaN (then rejected), as in torch.
+    lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (double e : v) {
+      lo = std::isnan(e) || std::isnan(lo) ? NAN : std::min(lo, e);
+      hi = std::isnan(e) || std::isnan(hi) ? NAN : std::max(hi, e);
+    }
+  }
+  if (lo == hi) lo -= 1, hi += 1;
+  if (!std::isfinite(lo) || !std::isfinite(hi))
+    c.fail(fmt::format("range of [{}, {}] is not finite", lo, hi));
+  if (lo > hi) c.fail("max must be larger than min");
+  std::vector<double> edges = histc_edges(lo, hi, bins, d);
+  std::vector<double> counts(static_cast<size_t>(bins), 0.0);
+  for (double e : v) {
+    if (!(e >= edges.front() && e <= edges.back())) continue;
+    auto pos = std::upper_bound(edges.begin(), edges.end(), e) - edges.begin() - 1;
+    counts[static_cast<size_t>(std::min<int64_t>(pos, bins - 1))] += 1;
+  }
+  return Tensor::from_values(d, {bins}, counts);
+}
+
+// prod, any and all (full or over one dim) and cumsum.
+void register_products_and_scans(KernelTable& t) {
+  t["aten::prod"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    DType def = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+    return RuntimeValue(
+        reduce(x, dims_arg(c), keepdim_arg(c), ReduceOp::Prod, dtype_arg(c).value_or(def)));
+  };
+  // Bool results, except uint8 inputs, which keep uint8 like torch.
+  auto logical = [&t](const char* name, ReduceOp op) {
+    t[name] = [op](const KernelCall& c) {
+      Tensor x = c.tensor("self");
+      DType out = x.dtype() == DType::UInt8 ? DType::UInt8 : DType::Bool;
+      return RuntimeValue(reduce(x, dims_arg(c), keepdim_arg(c), op, out));
+    };
+  };
+  logical("aten::any", ReduceOp::Any);
+  logical("aten::all", ReduceOp::All);
+  t["aten::cumsum"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    DType def = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Int64;
+    return RuntimeValue(cumsum(x, c.int_arg("dim"), dtype_arg(c).value_or(def)));
+  };
+  t["aten::histc"] = [](const KernelCall& c) { return RuntimeValue(histc(c)); };
+}
+
 DType matmul_dtype(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype()) {
     throw std::invalid_argument(fmt::format("matmul operands have different dtypes ({} and {})",
@@ -376,27 +518,13 @@ void register_indexing(KernelTable& t) {
     }
     return RuntimeValue(out);
   };
-  t["aten::index_select"] = [](const KernelCall& c) {
-    Tensor x = c.tensor("self"), idx = c.tensor("index");
-    int64_t dim = wrap_dim(c.int_arg("dim"), x.rank());
-    std::vector<Tensor> parts;
-    for (int64_t i = 0; i < idx.numel(); ++i) {
-      parts.push_back(x.select(dim, idx.get_flat_int(i)).unsqueeze(dim));
-    }
-    Dims shape = x.shape();
-    shape[static_cast<size_t>(dim)] = idx.numel();
-    Tensor out = Tensor::zeros(x.dtype(), shape);
-    for (int64_t i = 0; i < idx.numel(); ++i) {
-      out.slice(dim, i, i + 1, 1).copy_from(parts[static_cast<size_t>(i)]);
-    }
-    return RuntimeValue(out);
-  };
 }
 
 }  // namespace
 
 void register_reduction_kernels(KernelTable& table) {
   register_reductions(table);
+  register_products_and_scans(table);
   register_matmul(table);
   register_indexing(table);
 }

@@ -14,6 +14,8 @@ void attach_builtin_meta(OpRegistry& reg) {
   add_matmul_meta(reg);
   add_npu_meta(reg);
   add_misc_meta(reg);
+  add_indexing_meta(reg);
+  add_nn_meta(reg);
 }
 
 namespace meta {
@@ -261,34 +263,101 @@ DType promote(DType a, DType b) {
 
 namespace {
 
-// `operator.add(sym_a, sym_b)` and friends on symbolic ints.
-std::optional<ValueType> infer_python_op(const Graph& g, const Node& n) {
-  static constexpr std::string_view kOps[] = {"operator.add",      "operator.sub", "operator.mul",
-                                              "operator.floordiv", "operator.mod", "operator.neg"};
-  if (std::find(std::begin(kOps), std::end(kOps), n.target) == std::end(kOps)) return std::nullopt;
-  std::vector<SymInt> vals;
-  for (const Arg& a : n.args) {
-    if (a.is_int()) {
-      vals.push_back(std::get<int64_t>(a.value));
-    } else if (a.is_node() && g.node(a.node()).type.kind == ValueType::Kind::SymInt &&
-               g.node(a.node()).type.sym) {
-      vals.push_back(*g.node(a.node()).type.sym);
-    } else {
+// A Python-number operand of a builtin call (`operator.mul(sym_size, 4)`).
+struct PyNumber {
+  ValueType::Kind kind = ValueType::Kind::Unknown;  // SymInt, SymFloat or SymBool
+  std::optional<SymInt> sym;                        // SymInt: the value when known
+};
+
+std::optional<PyNumber> py_number(const Graph& g, const Arg& a) {
+  using K = ValueType::Kind;
+  if (a.is_int()) return PyNumber{K::SymInt, SymInt(std::get<int64_t>(a.value))};
+  if (a.is_float()) return PyNumber{K::SymFloat, std::nullopt};
+  if (a.is_bool()) return PyNumber{K::SymBool, std::nullopt};
+  if (!a.is_node()) return std::nullopt;
+  const ValueType& t = g.node(a.node()).type;
+  switch (t.kind) {
+    case K::SymInt:
+    case K::Int:
+      return PyNumber{K::SymInt, t.sym};
+    case K::SymFloat:
+    case K::Float:
+      return PyNumber{K::SymFloat, std::nullopt};
+    case K::SymBool:
+    case K::Bool:
+      return PyNumber{K::SymBool, std::nullopt};
+    default:
       return std::nullopt;
-    }
   }
-  if (n.target == "operator.neg") {
-    if (vals.size() != 1) return std::nullopt;
-    return meta::symint(-vals[0]);
+}
+
+ValueType of_kind(ValueType::Kind k) {
+  ValueType v;
+  v.kind = k;
+  return v;
+}
+
+// The value of int arithmetic on known SymInts; nullopt when an operand is
+// unknown or the op has no polynomial form here.
+std::optional<SymInt> symint_result(std::string_view op, const std::vector<PyNumber>& v) {
+  for (const PyNumber& x : v)
+    if (!x.sym) return std::nullopt;
+  if (op == "neg") return -*v[0].sym;
+  const SymInt &a = *v[0].sym, &b = *v[1].sym;
+  if (op == "add") return a + b;
+  if (op == "sub") return a - b;
+  if (op == "mul") return a * b;
+  if (b == SymInt(0)) return std::nullopt;  // Python raises; leave it to the run
+  if (op == "floordiv") return a.floordiv(b);
+  if (op == "mod") return a.mod(b);
+  return std::nullopt;
+}
+
+// Python builtins on SymInts, SymFloats and SymBools in dynamic-shape
+// graphs (`operator.*` as the parser names `+ - * / // % ** == < ...`,
+// `torch.sym_float`, `torch.sym_int`, `math.ceil/floor`): their types, and
+// the symbolic value of int arithmetic. Tensor operands are not builtins.
+std::optional<ValueType> infer_python_op(const Graph& g, const Node& n) {
+  using K = ValueType::Kind;
+  std::string_view op = n.target;
+  for (std::string_view prefix : {"_operator.", "operator."})
+    if (op.starts_with(prefix)) op.remove_prefix(prefix.size());
+  if (!n.kwargs.empty()) return std::nullopt;
+  std::vector<PyNumber> v;
+  for (const Arg& a : n.args) {
+    auto x = py_number(g, a);
+    if (!x) return std::nullopt;
+    v.push_back(*x);
   }
-  if (vals.size() != 2) return std::nullopt;
-  const SymInt &a = vals[0], &b = vals[1];
-  if (n.target == "operator.add") return meta::symint(a + b);
-  if (n.target == "operator.sub") return meta::symint(a - b);
-  if (n.target == "operator.mul") return meta::symint(a * b);
-  if (b == SymInt(0)) return std::nullopt;
-  if (n.target == "operator.floordiv") return meta::symint(a.floordiv(b));
-  return meta::symint(a.mod(b));
+  if (v.size() == 1) {
+    if (op == "neg")
+      return v[0].kind == K::SymFloat ? of_kind(K::SymFloat) : meta::symint(symint_result(op, v));
+    if (op == "torch.sym_float" || op == "sym_float") return of_kind(K::SymFloat);
+    if (op == "torch.sym_int" || op == "sym_int" || op == "math.ceil" || op == "math.floor")
+      return meta::symint(v[0].kind == K::SymInt ? v[0].sym : std::nullopt);
+    return std::nullopt;
+  }
+  if (v.size() != 2) return std::nullopt;
+  static constexpr std::string_view kCompare[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  if (std::find(std::begin(kCompare), std::end(kCompare), op) != std::end(kCompare))
+    return of_kind(K::SymBool);
+  static constexpr std::string_view kArith[] = {"add", "sub",     "mul", "floordiv",
+                                                "mod", "truediv", "pow"};
+  if (std::find(std::begin(kArith), std::end(kArith), op) == std::end(kArith)) return std::nullopt;
+  // Python: `/` always gives a float, a float operand makes a float, and
+  // int ** int is an int only for a known non-negative exponent.
+  bool floating = op == "truediv" || v[0].kind == K::SymFloat || v[1].kind == K::SymFloat;
+  if (op == "pow" && !floating) {
+    std::optional<int64_t> e = v[1].sym ? v[1].sym->constant() : std::nullopt;
+    if (!e) return std::nullopt;
+    if (*e < 0) return of_kind(K::SymFloat);
+    if (!v[0].sym || *e > 64) return meta::symint(std::nullopt);
+    SymInt r(1);
+    for (int64_t k = 0; k < *e; ++k) r = r * *v[0].sym;
+    return meta::symint(r);
+  }
+  if (floating) return of_kind(K::SymFloat);
+  return meta::symint(symint_result(op, v));
 }
 
 // Annotated and inferred types disagree in a way no guard can explain.
@@ -372,7 +441,10 @@ void infer_types(Graph& g, const OpRegistry& reg) {
             }
             merge_type(n, std::move(t));
           } else if (auto t = infer_python_op(g, n)) {
-            merge_type(n, std::move(*t));
+            // Annotations spell only SymInts (`Sym(...)`): a float or bool
+            // result keeps whatever annotation the dump gives it.
+            if (t->kind == ValueType::Kind::SymInt || !n.type_annotated || !n.type.is_known())
+              merge_type(n, std::move(*t));
           }
           break;
         }

@@ -24,6 +24,8 @@ void add_reduction_meta(OpRegistry& reg);
 void add_matmul_meta(OpRegistry& reg);
 void add_npu_meta(OpRegistry& reg);
 void add_misc_meta(OpRegistry& reg);
+void add_indexing_meta(OpRegistry& reg);  // index, gather, scatter, sort
+void add_nn_meta(OpRegistry& reg);        // layer norm, dropout, attention
 
 namespace meta {
 

@@ -1,5 +1,6 @@
 // Meta functions for elementwise ops: binary arithmetic with broadcasting and
-// torch's type promotion, unary math/activations, comparisons, where, clamp.
+// torch's type promotion, unary math/activations, comparisons, where, clamp,
+// remainder/floor_divide, bitwise and logical ops.
 #include <algorithm>
 
 #include "graph/meta_common.hpp"
@@ -100,8 +101,9 @@ std::optional<Shape> broadcast_args(const CallContext& ctx,
   Shape out;
   std::string_view out_name;
   for (std::string_view n : names) {
+    if (ctx.schema().arg_index(n) < 0) continue;  // an overload without this argument
     const Arg& a = ctx.arg(n);
-    if (!a.is_node()) continue;  // Python scalar
+    if (!a.is_node()) continue;  // Python scalar or None
     const ValueType& t = ctx.type_of(a.node());
     if (t.kind == ValueType::Kind::Unknown) return std::nullopt;
     if (!t.is_tensor()) continue;  // SymInt / SymFloat scalar
@@ -194,6 +196,59 @@ ValueType masked_fill(const CallContext& ctx) {
   return tensor(self->dtype, self->shape);
 }
 
+// masked_fill.Tensor: the fill value is a 0-dim tensor, cast to self's dtype.
+ValueType masked_fill_tensor(const CallContext& ctx) {
+  if (auto value = meta::shape_arg(ctx, "value"); value && !value->empty())
+    meta::fail("argument 'value' must be a 0-dim tensor, got {}-D", value->size());
+  return masked_fill(ctx);
+}
+
+// The operands among `names` that are present (optional bounds may be None).
+std::vector<Operand> present_operands(const CallContext& ctx,
+                                      std::initializer_list<std::string_view> names) {
+  std::vector<Operand> ops;
+  for (std::string_view n : names)
+    if (ctx.schema().arg_index(n) >= 0 && !ctx.is_none(n)) ops.push_back(operand(ctx, n));
+  return ops;
+}
+
+// clamp / clamp_min / clamp_max with Scalar bounds: the bounds take part in
+// type promotion (int tensor clamped by 0.5 is float), the shape is self's.
+ValueType clamp_scalar(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(result_type(present_operands(ctx, {"self", "min", "max"})), self->shape);
+}
+
+// clamp.Tensor / clamp_min.Tensor / clamp_max.Tensor: promotion and
+// broadcasting over self and the bounds that are given.
+ValueType clamp_tensor(const CallContext& ctx) {
+  std::vector<Operand> ops = present_operands(ctx, {"self", "min", "max"});
+  if (ops.size() == 1) meta::fail("at least one of 'min' or 'max' must not be None");
+  return tensor(result_type(ops), broadcast_args(ctx, {"self", "min", "max"}));
+}
+
+// Bitwise ops exist for bool and integer dtypes only.
+ValueType no_floats(ValueType t, std::string_view op) {
+  if (t.is_tensor() && dtype_is_floating(t.tensor.dtype))
+    meta::fail("{} is not defined for {}", op, dtype_torch_name(t.tensor.dtype));
+  return t;
+}
+
+ValueType bitwise(const CallContext& ctx) {
+  return no_floats(binary(ctx), ctx.schema().name);
+}
+
+ValueType bitwise_not(const CallContext& ctx) {
+  return no_floats(same_as_self(ctx), ctx.schema().name);
+}
+
+// logical_not, isnan, isinf, isfinite: a bool per element.
+ValueType bool_unary(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  return tensor(DType::Bool, self ? self->shape : std::nullopt);
+}
+
 }  // namespace
 
 void add_elementwise_meta(OpRegistry& reg) {
@@ -211,11 +266,11 @@ void add_elementwise_meta(OpRegistry& reg) {
       inplace);
   meta::set_all(reg, {"aten::pow.Tensor_Scalar"}, pow_tensor_scalar);
   meta::set_all(reg, {"aten::pow.Tensor_Tensor"}, pow_tensor_tensor);
-  meta::set_all(reg,
-                {"aten::neg", "aten::neg_", "aten::abs", "aten::ceil", "aten::floor", "aten::round",
-                 "aten::trunc", "aten::relu", "aten::relu_", "aten::clamp", "aten::rsqrt_",
-                 "aten::silu_", "aten::sigmoid_"},
-                same_as_self);
+  meta::set_all(
+      reg,
+      {"aten::neg", "aten::neg_", "aten::abs", "aten::ceil", "aten::floor", "aten::round",
+       "aten::trunc", "aten::relu", "aten::relu_", "aten::rsqrt_", "aten::silu_", "aten::sigmoid_"},
+      same_as_self);
   meta::set_all(reg,
                 {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::log1p",
                  "aten::expm1", "aten::reciprocal", "aten::sin", "aten::cos", "aten::erf",
@@ -228,6 +283,24 @@ void add_elementwise_meta(OpRegistry& reg) {
                 comparison);
   meta::set_all(reg, {"aten::where.self"}, where);
   meta::set_all(reg, {"aten::masked_fill.Scalar"}, masked_fill);
+  meta::set_all(reg, {"aten::masked_fill.Tensor"}, masked_fill_tensor);
+  meta::set_all(reg, {"aten::where.ScalarSelf", "aten::where.ScalarOther", "aten::where.Scalar"},
+                where);
+  meta::set_all(reg, {"aten::clamp", "aten::clamp_min", "aten::clamp_max"}, clamp_scalar);
+  meta::set_all(reg, {"aten::clamp.Tensor", "aten::clamp_min.Tensor", "aten::clamp_max.Tensor"},
+                clamp_tensor);
+  meta::set_all(reg,
+                {"aten::remainder.Scalar", "aten::remainder.Tensor", "aten::floor_divide",
+                 "aten::floor_divide.Scalar"},
+                binary);
+  meta::set_all(reg,
+                {"aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::bitwise_or.Tensor",
+                 "aten::bitwise_or.Scalar", "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar"},
+                bitwise);
+  meta::set_all(reg, {"aten::bitwise_not"}, bitwise_not);
+  meta::set_all(reg, {"aten::logical_and", "aten::logical_or", "aten::logical_xor"}, comparison);
+  meta::set_all(reg, {"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite"},
+                bool_unary);
 }
 
 }  // namespace eqfuse

@@ -497,7 +497,7 @@ void add_layout_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::squeeze.dims"}, squeeze_dim_list);
   meta::set_all(reg, {"aten::slice.Tensor"}, slice);
   meta::set_all(reg, {"aten::select.int"}, select);
-  meta::set_all(reg, {"aten::as_strided"}, as_strided);
+  meta::set_all(reg, {"aten::as_strided", "aten::_reshape_alias"}, as_strided);
   meta::set_all(reg, {"aten::split.Tensor"}, split);
   meta::set_all(reg, {"aten::split_with_sizes"}, split_with_sizes);
   meta::set_all(reg, {"aten::unbind.int"}, unbind);
@@ -507,7 +507,8 @@ void add_layout_meta(OpRegistry& reg) {
   meta::set_all(
       reg,
       {"aten::alias", "aten::detach", "aten::contiguous", "aten::clone", "aten::alias_copy",
-       "aten::lift_fresh_copy", "aten::slice_scatter", "aten::select_scatter"},
+       "aten::lift_fresh_copy", "aten::slice_scatter", "aten::select_scatter", "aten::triu",
+       "aten::tril"},
       same_as_self);
   meta::set_all(reg, {"aten::copy_", "aten::copy"}, copy_into_self);
 }

@@ -1,5 +1,5 @@
 // Meta functions for matrix products: mm, bmm, matmul (torch's rank rules
-// with batch broadcasting), addmm and linear.
+// with batch broadcasting), addmm, linear, baddbmm and _grouped_mm.
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -120,6 +120,65 @@ ValueType linear(const CallContext& ctx) {
   return tensor(d, out);
 }
 
+// baddbmm: beta * self + alpha * (batch1 @ batch2); self broadcasts to the
+// product [b, n, m].
+ValueType baddbmm(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "batch1") && !meta::tensor_arg(ctx, "batch2"))
+    return ValueType::unknown();
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "batch1"), meta::dtype_of_arg(ctx, "batch2"),
+                         "batch1", "batch2");
+  d = matmul_dtype(d, meta::dtype_of_arg(ctx, "self"), "batch1", "self");
+  auto a = meta::shape_arg(ctx, "batch1");
+  auto b = meta::shape_arg(ctx, "batch2");
+  if (a) check_rank(*a, 3, "batch1");
+  if (b) check_rank(*b, 3, "batch2");
+  if (!a || !b) return tensor(d, std::nullopt);
+  if (meta::dims_differ((*a)[0], (*b)[0]))
+    meta::fail("batch dims do not match: 'batch1' has {} and 'batch2' has {}", (*a)[0].to_string(),
+               (*b)[0].to_string());
+  check_inner((*a)[2], (*b)[1], "batch1", "batch2");
+  Shape out{(*a)[0], (*a)[1], (*b)[2]};
+  if (auto self = meta::shape_arg(ctx, "self")) {
+    Shape bc = meta::broadcast(out, *self, "batch1 @ batch2", "self");
+    if (bc.size() != 3)
+      meta::fail("argument 'self' {} does not broadcast to the product's shape {}",
+                 meta::shape_str(*self), meta::shape_str(out));
+  }
+  return tensor(d, out);
+}
+
+// _grouped_mm (torch 2.8+): 2-D x 3-D (groups of rows of self, by offs),
+// 3-D x 2-D (groups of columns of mat2), 2-D x 2-D (groups of K: one output
+// matrix per group) and 3-D x 3-D (a bmm).
+ValueType grouped_mm(const CallContext& ctx) {
+  if (!meta::tensor_arg(ctx, "self") && !meta::tensor_arg(ctx, "mat2")) return ValueType::unknown();
+  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "self"), meta::dtype_of_arg(ctx, "mat2"), "self",
+                         "mat2");
+  if (auto out = meta::dtype_arg(ctx, "out_dtype")) d = *out;
+  auto a = meta::shape_arg(ctx, "self");
+  auto b = meta::shape_arg(ctx, "mat2");
+  for (const auto& [s, name] : {std::pair{a, "self"}, std::pair{b, "mat2"}})
+    if (s && s->size() != 2 && s->size() != 3)
+      meta::fail("argument '{}' must be 2-D or 3-D, got {}-D", name, s->size());
+  if (!a || !b) return tensor(d, std::nullopt);
+  bool a2 = a->size() == 2, b2 = b->size() == 2;
+  if (!a2 || !b2) check_inner(a->back(), (*b)[b->size() - 2], "self", "mat2");
+  auto offs = meta::shape_arg(ctx, "offs");
+  if ((a2 || b2) && ctx.is_none("offs"))
+    meta::fail("argument 'offs' is required when 'self' or 'mat2' is 2-D");
+  if (offs && offs->size() != 1) meta::fail("argument 'offs' must be 1-D, got {}-D", offs->size());
+  if (a2 && b2) {
+    if (!offs) return tensor(d, std::nullopt);
+    return tensor(d, Shape{(*offs)[0], (*a)[0], (*b)[1]});
+  }
+  if (a2) return tensor(d, Shape{(*a)[0], b->back()});
+  if (b2) return tensor(d, Shape{(*a)[1], (*b)[1]});
+  if (meta::dims_differ((*a)[0], (*b)[0]))
+    meta::fail("group dims do not match: 'self' has {} and 'mat2' has {}", (*a)[0].to_string(),
+               (*b)[0].to_string());
+  return tensor(d, Shape{(*a)[0], (*a)[1], (*b)[2]});
+}
+
 }  // namespace
 
 void add_matmul_meta(OpRegistry& reg) {
@@ -128,6 +187,8 @@ void add_matmul_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::matmul"}, matmul);
   meta::set_all(reg, {"aten::addmm"}, addmm);
   meta::set_all(reg, {"aten::linear"}, linear);
+  meta::set_all(reg, {"aten::baddbmm"}, baddbmm);
+  meta::set_all(reg, {"aten::_grouped_mm"}, grouped_mm);
 }
 
 }  // namespace eqfuse

@@ -1,5 +1,8 @@
 // Meta functions for casts, creation ops (full/zeros/ones/empty/..._like,
-// scalar_tensor, iota), sym_size/sym_numel, embedding and stream scopes.
+// new_*, scalar_tensor, iota, arange), sym_size/sym_numel/sym_stride,
+// embedding, one_hot and stream scopes.
+#include <cmath>
+
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -85,6 +88,111 @@ ValueType sym_numel(const CallContext& ctx) {
   return meta::symint(self->numel());
 }
 
+// A Scalar argument of arange: an int or float literal, or a SymInt /
+// SymFloat node (value known for SymInts only).
+struct RangeBound {
+  enum class Kind { Int, Float, Unknown } kind = Kind::Unknown;
+  std::optional<SymInt> sym;  // Int: the value when known
+  std::optional<double> number;
+};
+
+RangeBound range_bound(const CallContext& ctx, std::string_view name, int64_t absent) {
+  using K = RangeBound::Kind;
+  if (ctx.schema().arg_index(name) < 0)
+    return {K::Int, SymInt(absent), static_cast<double>(absent)};
+  const Arg& a = ctx.arg(name);
+  if (a.is_int() || a.is_bool()) {
+    int64_t v = a.is_int() ? std::get<int64_t>(a.value) : std::get<bool>(a.value);
+    return {K::Int, SymInt(v), static_cast<double>(v)};
+  }
+  if (a.is_float()) return {K::Float, std::nullopt, std::get<double>(a.value)};
+  if (!a.is_node()) return {};
+  const ValueType& t = ctx.type_of(a.node());
+  if (t.kind == ValueType::Kind::SymInt || t.kind == ValueType::Kind::Int) {
+    std::optional<int64_t> c = t.sym ? t.sym->constant() : std::nullopt;
+    return {K::Int, t.sym, c ? std::optional<double>(static_cast<double>(*c)) : std::nullopt};
+  }
+  if (t.kind == ValueType::Kind::SymFloat || t.kind == ValueType::Kind::Float) return {K::Float};
+  return {};
+}
+
+// ceil((end - start) / step) for constants, like torch (which rejects a
+// step whose sign disagrees with end - start). Integer dtypes truncate the
+// bounds to integers first.
+int64_t arange_length(double start, double end, double step, bool integral) {
+  if (integral) {
+    start = std::trunc(start), end = std::trunc(end), step = std::trunc(step);
+  }
+  if (step == 0) meta::fail("arange step must be non-zero");
+  if ((step > 0 && end < start) || (step < 0 && end > start))
+    meta::fail("arange bounds [{}, {}) are inconsistent with the sign of step {}", start, end,
+               step);
+  return static_cast<int64_t>(std::ceil((end - start) / step));
+}
+
+// Symbolic length ceil((end - start) / step) for int bounds and a constant
+// step: exact when step divides (always for step 1), else a floor-division
+// atom. A symbolic length is assumed non-negative (as torch's guards do).
+std::optional<SymInt> symbolic_arange_length(const RangeBound& start, const RangeBound& end,
+                                             const RangeBound& step) {
+  if (!start.sym || !end.sym || !step.sym) return std::nullopt;
+  std::optional<int64_t> s = step.sym->constant();
+  if (!s || *s == 0) return std::nullopt;
+  SymInt span = *s > 0 ? *end.sym - *start.sym : *start.sym - *end.sym;
+  int64_t abs_step = *s > 0 ? *s : -*s;
+  return (span + SymInt(abs_step - 1)).floordiv(SymInt(abs_step));
+}
+
+// arange(end) / arange.start / arange.start_step: int64 when every bound is
+// an int (or SymInt), the default float32 when any is a float; dtype= wins.
+ValueType arange(const CallContext& ctx) {
+  using K = RangeBound::Kind;
+  RangeBound start = range_bound(ctx, "start", 0), end = range_bound(ctx, "end", 0),
+             step = range_bound(ctx, "step", 1);
+  DType d = DType::Int64;
+  for (const RangeBound* b : {&start, &end, &step}) {
+    if (b->kind == K::Unknown) d = DType::Unknown;
+    if (b->kind == K::Float && d != DType::Unknown) d = DType::Float32;
+  }
+  d = meta::dtype_arg(ctx, "dtype").value_or(d);
+  if (start.number && end.number && step.number) {
+    bool integral = d != DType::Unknown && !dtype_is_floating(d);
+    return tensor(d, Shape{arange_length(*start.number, *end.number, *step.number, integral)});
+  }
+  if (start.kind == K::Int && end.kind == K::Int && step.kind == K::Int)
+    if (auto len = symbolic_arange_length(start, end, step)) return tensor(d, Shape{*len});
+  return tensor(d, std::nullopt);
+}
+
+// one_hot(self, num_classes): self's shape plus a last dim of num_classes.
+// With num_classes=-1 torch uses max(self) + 1, a value no type can tell:
+// the result then has an unknown shape (an annotation in the dump, if any,
+// still gives it).
+ValueType one_hot(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (self && self->dtype != DType::Unknown && self->dtype != DType::Int64)
+    meta::fail("one_hot needs an int64 input, got {}", dtype_torch_name(self->dtype));
+  int64_t classes = meta::require_int(ctx, "num_classes");
+  if (classes < -1)
+    meta::fail("argument 'num_classes' must be -1 or non-negative, got {}", classes);
+  if (!self || !self->shape || classes == -1) return tensor(DType::Int64, std::nullopt);
+  Shape out = *self->shape;
+  out.push_back(SymInt(classes));
+  return tensor(DType::Int64, out);
+}
+
+// Strides are known only where the tensor's type carries them (annotated
+// dumps); nothing is assumed about the layout of other values.
+ValueType sym_stride(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self || !self->shape) return meta::symint(std::nullopt);
+  int64_t rank = static_cast<int64_t>(self->shape->size());
+  if (rank == 0) meta::fail("sym_stride() of a 0-dim tensor");
+  int64_t dim = meta::wrap_dim(meta::require_int(ctx, "dim"), rank, "dim");
+  if (!self->strides) return meta::symint(std::nullopt);
+  return meta::symint((*self->strides)[static_cast<size_t>(dim)]);
+}
+
 ValueType embedding(const CallContext& ctx) {
   const TensorType* weight = meta::tensor_arg(ctx, "weight");
   const TensorType* indices = meta::tensor_arg(ctx, "indices");
@@ -113,7 +221,11 @@ void add_misc_meta(OpRegistry& reg) {
   meta::set_all(reg, {"prims::convert_element_type"}, convert_element_type);
   meta::set_all(reg, {"aten::zeros", "aten::ones", "aten::empty.memory_format"}, zeros);
   meta::set_all(reg, {"aten::full"}, full);
-  meta::set_all(reg, {"aten::new_empty"}, new_empty);
+  meta::set_all(reg, {"aten::new_empty", "aten::new_zeros", "aten::new_ones", "aten::new_full"},
+                new_empty);
+  meta::set_all(reg, {"aten::arange", "aten::arange.start", "aten::arange.start_step"}, arange);
+  meta::set_all(reg, {"aten::one_hot"}, one_hot);
+  meta::set_all(reg, {"aten::sym_stride.int"}, sym_stride);
   meta::set_all(reg, {"aten::zeros_like", "aten::ones_like", "aten::empty_like", "aten::full_like"},
                 like);
   meta::set_all(reg, {"aten::scalar_tensor"}, scalar_tensor);

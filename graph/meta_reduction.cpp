@@ -1,5 +1,6 @@
 // Meta functions for reductions (sum, mean, amax/amin, max.dim, argmax,
-// var_mean) and softmax.
+// var_mean, prod, any/all), softmax, cumsum and histc.
+#include <algorithm>
 #include <set>
 
 #include "graph/meta_common.hpp"
@@ -135,6 +136,55 @@ ValueType softmax(const CallContext& ctx) {
   return tensor(meta::dtype_arg(ctx, "dtype").value_or(self->dtype), self->shape);
 }
 
+// prod and prod.dim_int: sum's dtype rule (integers and bool give int64).
+ValueType prod(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (ctx.schema().arg_index("dim") < 0) return tensor(sum_dtype(ctx, self->dtype), Shape{});
+  return tensor(sum_dtype(ctx, self->dtype),
+                reduced(*self, {meta::require_int(ctx, "dim")},
+                        meta::bool_arg(ctx, "keepdim").value_or(false)));
+}
+
+// any/all return bool, except for uint8 inputs, which keep uint8 (torch
+// kept that for backward compatibility).
+ValueType any_all(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  DType d = self->dtype == DType::UInt8     ? DType::UInt8
+            : self->dtype == DType::Unknown ? DType::Unknown
+                                            : DType::Bool;
+  if (ctx.schema().arg_index("dim") < 0) return tensor(d, Shape{});
+  return tensor(d, reduced(*self, {meta::require_int(ctx, "dim")},
+                           meta::bool_arg(ctx, "keepdim").value_or(false)));
+}
+
+// cumsum keeps the shape; dtype as sum's.
+ValueType cumsum(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->shape) meta::wrap_dim(meta::require_int(ctx, "dim"), std::max(self->rank(), 1), "dim");
+  return tensor(sum_dtype(ctx, self->dtype), self->shape);
+}
+
+// histc: `bins` counts in self's (floating) dtype, as torch's CPU kernel.
+ValueType histc(const CallContext& ctx) {
+  int64_t bins = meta::require_int(ctx, "bins");
+  if (bins <= 0) meta::fail("argument 'bins' must be > 0, got {}", bins);
+  const Arg &lo = ctx.arg("min"), &hi = ctx.arg("max");
+  auto number = [](const Arg& a) -> std::optional<double> {
+    if (a.is_int()) return static_cast<double>(std::get<int64_t>(a.value));
+    if (a.is_float()) return std::get<double>(a.value);
+    return std::nullopt;
+  };
+  if (auto l = number(lo), h = number(hi); l && h && *l > *h)
+    meta::fail("argument 'max' ({}) must not be less than 'min' ({})", *h, *l);
+  DType d = meta::dtype_of_arg(ctx, "self");
+  if (d != DType::Unknown && !dtype_is_floating(d))
+    meta::fail("histc needs a floating point input, got {}", dtype_torch_name(d));
+  return tensor(d, Shape{SymInt(bins)});
+}
+
 }  // namespace
 
 void add_reduction_meta(OpRegistry& reg) {
@@ -148,6 +198,10 @@ void add_reduction_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::var_mean.correction"}, var_mean);
   meta::set_all(reg, {"aten::_softmax", "aten::_log_softmax"}, internal_softmax);
   meta::set_all(reg, {"aten::softmax.int"}, softmax);
+  meta::set_all(reg, {"aten::prod", "aten::prod.dim_int"}, prod);
+  meta::set_all(reg, {"aten::any", "aten::any.dim", "aten::all", "aten::all.dim"}, any_all);
+  meta::set_all(reg, {"aten::cumsum"}, cumsum);
+  meta::set_all(reg, {"aten::histc"}, histc);
 }
 
 }  // namespace eqfuse

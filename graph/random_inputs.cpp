@@ -58,16 +58,66 @@ std::vector<std::optional<Range>> ranges_from_uses(const Graph& g, const OpRegis
 }
 
 // Index arguments: the values must address the indexed tensor (an embedding
-// row, a gathered position). `dim_arg` names the argument holding the dim
-// (empty: dim 0).
+// row, a gathered or scattered position). `dim_arg` names the argument
+// holding the dim (empty: dim 0). A `per_dim_list` index argument is a
+// Tensor?[] whose k-th entry indexes dim k (index.Tensor, index_put; a bool
+// mask entry covers as many dims as its rank).
 struct IndexUse {
   std::string_view op, index_arg, indexed_arg, dim_arg;
+  bool per_dim_list = false;
 };
 constexpr IndexUse kIndexUses[] = {
     {"aten::embedding", "indices", "weight", ""},
     {"aten::index_select", "index", "self", "dim"},
     {"aten::gather", "index", "self", "dim"},
+    {"aten::scatter", "index", "self", "dim"},
+    {"aten::scatter_", "index", "self", "dim"},
+    {"aten::scatter_add", "index", "self", "dim"},
+    {"aten::scatter_add_", "index", "self", "dim"},
+    {"aten::scatter_reduce", "index", "self", "dim"},
+    {"aten::index_add", "index", "self", "dim"},
+    {"aten::index_add_", "index", "self", "dim"},
+    {"aten::index", "indices", "self", "", true},
+    {"aten::index_put", "indices", "self", "", true},
+    {"aten::index_put_", "indices", "self", "", true},
+    {"aten::_unsafe_index", "indices", "self", "", true},
+    {"aten::_unsafe_index_put", "indices", "self", "", true},
 };
+
+// The known size of dim `dim` (negative counts from the end) of `shape`.
+std::optional<int64_t> dim_size(const Shape& shape, int64_t dim, const SymBindings& bindings) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  if (dim < 0) dim += rank;
+  if (dim < 0 || dim >= rank) return std::nullopt;
+  std::optional<int64_t> size = shape[static_cast<size_t>(dim)].evaluate(bindings);
+  if (!size || *size <= 0) return std::nullopt;
+  return size;
+}
+
+// (index node, exclusive bound) for each entry of a per-dim index list.
+std::vector<std::pair<NodeRef, int64_t>> list_index_limits(const Graph& g, const Arg& list,
+                                                           const Shape& indexed,
+                                                           const SymBindings& bindings) {
+  std::vector<std::pair<NodeRef, int64_t>> out;
+  if (!list.is_list()) return out;
+  int64_t dim = 0;
+  for (const Arg& item : list.as_list().items) {
+    if (!item.is_node()) {  // None: the dim is taken whole
+      ++dim;
+      continue;
+    }
+    const ValueType& t = g.node(item.node()).type;
+    if (t.kind != ValueType::Kind::Tensor) break;
+    if (t.tensor.dtype == DType::Bool || t.tensor.dtype == DType::UInt8) {
+      if (!t.tensor.shape) break;  // a mask of unknown rank: later dims are unknown
+      dim += static_cast<int64_t>(t.tensor.shape->size());
+      continue;
+    }
+    if (auto size = dim_size(indexed, dim, bindings)) out.emplace_back(item.node(), *size);
+    ++dim;
+  }
+  return out;
+}
 
 // For each node index, the exclusive upper bound its use as an index asks
 // for (the smallest over its uses), when the indexed size is known.
@@ -75,6 +125,10 @@ std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistr
                                                  const SymBindings& bindings) {
   std::vector<std::optional<int64_t>> out(g.size());
   if (!reg) return out;
+  auto limit = [&](NodeRef index, int64_t size) {
+    auto& slot = out[static_cast<size_t>(index.index)];
+    slot = slot ? std::min(*slot, size) : size;
+  };
   for (const Node& n : g.nodes()) {
     if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
     const OpSchema& s = reg->info(n.op).schema;
@@ -89,23 +143,22 @@ std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistr
       };
       const Arg* index = arg(use.index_arg);
       const Arg* indexed = arg(use.indexed_arg);
-      if (!index || !index->is_node() || !indexed || !indexed->is_node()) continue;
+      if (!index || !indexed || !indexed->is_node()) continue;
       const ValueType& t = g.node(indexed->node()).type;
       if (t.kind != ValueType::Kind::Tensor || !t.tensor.shape) continue;
-      const auto& shape = *t.tensor.shape;
+      if (use.per_dim_list) {
+        for (auto [node, size] : list_index_limits(g, *index, *t.tensor.shape, bindings))
+          limit(node, size);
+        continue;
+      }
+      if (!index->is_node()) continue;
       int64_t dim = 0;
       if (!use.dim_arg.empty()) {
         const Arg* d = arg(use.dim_arg);
         if (!d || !d->is_int()) continue;
         dim = std::get<int64_t>(d->value);
       }
-      const int64_t rank = static_cast<int64_t>(shape.size());
-      if (dim < 0) dim += rank;
-      if (dim < 0 || dim >= rank) continue;
-      std::optional<int64_t> size = shape[static_cast<size_t>(dim)].evaluate(bindings);
-      if (!size || *size <= 0) continue;
-      auto& slot = out[static_cast<size_t>(index->node().index)];
-      slot = slot ? std::min(*slot, *size) : *size;
+      if (auto size = dim_size(*t.tensor.shape, dim, bindings)) limit(index->node(), *size);
     }
   }
   return out;

@@ -286,6 +286,7 @@ CondValue Evaluator::builtin(const Node& n, std::span<const CondValue> args) {
   std::string_view name = n.name;
   if (name == "len") return length(n, args[0]);
   if (name == "prod") return product(n, args[0]);
+  if (name == "contiguous_strides") return contiguous_strides(n, args[0]);
   if (name == "is_static") return is_static(n, args[0]);
   if (name == "canon_dim") return canon_dim(n, args[0], args[1]);
   if (name == "canon_dims") return canon_dims(n, args[0], args[1]);
@@ -314,6 +315,19 @@ CondValue Evaluator::product(const Node& n, const CondValue& v) {
   CondValue result{int64_t{1}};
   for (const CondValue& item : list_argument(n, v)) result = arith(n, ArithOp::Mul, result, item);
   return result;
+}
+
+// Row-major strides of a list of sizes: the product of the sizes after each.
+CondValue Evaluator::contiguous_strides(const Node& n, const CondValue& v) {
+  if (v.is_unknown()) return v;
+  const CondList& sizes = list_argument(n, v);
+  CondList strides(sizes.size());
+  CondValue running{int64_t{1}};
+  for (size_t i = sizes.size(); i-- > 0;) {
+    strides[i] = running;
+    running = arith(n, ArithOp::Mul, running, sizes[i]);
+  }
+  return CondValue{std::move(strides)};
 }
 
 CondValue Evaluator::is_static(const Node& n, const CondValue& v) {

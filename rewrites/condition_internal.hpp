@@ -207,6 +207,7 @@ class Evaluator {
   const CondList& list_argument(const Node& n, const CondValue& v);
   CondValue length(const Node& n, const CondValue& v);
   CondValue product(const Node& n, const CondValue& v);
+  CondValue contiguous_strides(const Node& n, const CondValue& v);
   CondValue is_static(const Node& n, const CondValue& v);
   CondValue canon_dim(const Node& n, const CondValue& dim, const CondValue& rank);
   CondValue canon_dims(const Node& n, const CondValue& dims, const CondValue& rank);

@@ -18,9 +18,12 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 
 from ._eqfuse import EqfuseError, default_device
 from . import _eqfuse
+from .replacement import (Match, Replacement, ReplacementRegistry, default_registry,
+                          register_replacement, rules_and_checks)
 
 __all__ = ["EqfuseError", "Result", "optimize", "optimize_document", "to_document",
-           "from_document", "default_device"]
+           "from_document", "default_device", "register_replacement", "Match", "Replacement",
+           "ReplacementRegistry", "default_registry", "graph_pass", "GraphPass", "backend"]
 __version__ = "0.1.0"
 
 
@@ -34,25 +37,30 @@ def _strs(name: str, values) -> list:
     return out
 
 
-def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints):
+def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints,
+         replacements=None):
     if config is not None and not isinstance(config, (dict, str)):
         import os
         if isinstance(config, os.PathLike):
             config = os.fspath(config)
     rules = [str(r) if not isinstance(r, str) else r for r in (rules or ())]
-    return _eqfuse.optimize(doc, mode=mode, device=device, config=config, rules=rules,
+    registered, checks = rules_and_checks(replacements, hints)
+    return _eqfuse.optimize(doc, mode=mode, device=device, config=config,
+                            rules=rules + registered,
                             disable_rules=_strs("disable_rules", disable_rules),
                             enable_rules=_strs("enable_rules", enable_rules),
-                            hints=dict(hints or {}))
+                            hints=dict(hints or {}), extra_checks=checks)
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",
                       device: Optional[str] = default_device, config=None, rules=(),
-                      disable_rules=(), enable_rules=(), hints=None) -> "Result":
+                      disable_rules=(), enable_rules=(), hints=None,
+                      replacements=None) -> "Result":
     """Optimizes an eqfuse-graph document (a dict) with no torch involved.
     The Result has no graph_module; ``.document`` is the optimized graph."""
     t0 = time.perf_counter()
-    run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints)
+    run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
+               replacements)
     return Result(run, timings={"optimize_s": time.perf_counter() - t0})
 
 
@@ -125,7 +133,8 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              mode: Optional[str] = "reduce-overhead", device: Optional[str] = default_device,
              config: Union[None, str, Mapping[str, Any]] = None, rules: Iterable[str] = (),
              disable_rules: Iterable[str] = (), enable_rules: Iterable[str] = (),
-             hints: Optional[Mapping[str, int]] = None) -> Result:
+             hints: Optional[Mapping[str, int]] = None,
+             replacements: Optional[Iterable[Replacement]] = None) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -133,13 +142,16 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     --mode/--device (None: the config's, else the defaults); ``config``: a
     dict like the --config JSON or its path; ``rules``: extra .rules texts or
     paths; ``disable_rules``/``enable_rules``: rule names or labels;
-    ``hints``: values of symbolic dims for costs ({"s0": 4096})."""
+    ``hints``: values of symbolic dims for costs ({"s0": 4096}); ``replacements``: the
+    register_replacement rules to apply (default: those registered process-wide,
+    ``default_registry``; ``()`` for none)."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
     doc = graph_module_to_document(gm, example_inputs, ctx)
     t1 = time.perf_counter()
-    run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints)
+    run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
+               replacements)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:
@@ -148,3 +160,6 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
         e.result = result  # fx_text, stats and explain stay available
         raise
     return result
+
+
+from .compile import GraphPass, backend, graph_pass  # noqa: E402  (needs optimize above)

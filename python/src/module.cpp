@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,7 @@
 #include "py_json.hpp"
 #include "rewrites/reinplace.hpp"
 #include "rewrites/rule.hpp"
+#include "rewrites/rule_file.hpp"
 
 namespace py = pybind11;
 
@@ -77,12 +79,89 @@ SymbolHints hints_from(const std::map<std::string, int64_t>& hints) {
   return h;
 }
 
+// A matched input as extra_check sees it: a constant's value, a tensor's
+// (dtype code, shape) with symbolic dims as text, or None.
+py::object matched_value(const RuleMatch& m, const std::string& name) {
+  if (std::optional<Constant> c = m.constant(name)) {
+    switch (c->kind) {
+      case ConstKind::Int:
+        return py::int_(c->as_int());
+      case ConstKind::Float:
+        return py::float_(c->as_float());
+      case ConstKind::Bool:
+        return py::bool_(c->as_bool());
+      case ConstKind::IntList:
+        return py::cast(c->as_int_list());
+      default:
+        return py::str(c->to_string());
+    }
+  }
+  const ValueType t = m.type(name);
+  if (!t.is_tensor() || !t.tensor.shape) return py::none();
+  py::list shape;
+  for (const SymInt& d : *t.tensor.shape) {
+    if (std::optional<int64_t> v = d.constant()) {
+      shape.append(*v);
+    } else {
+      shape.append(d.to_string());
+    }
+  }
+  return py::make_tuple(std::string(dtype_code(t.tensor.dtype)), shape);
+}
+
+// A Python callable as a rule's extra check. It runs while saturation runs
+// without the GIL, so it takes the GIL; a Python exception becomes an
+// Error naming the rule rather than unwinding through the engine.
+ExtraCheck python_extra_check(py::function check, std::string rule,
+                              std::vector<std::string> inputs) {
+  auto shared = std::make_shared<py::function>(std::move(check));
+  return [shared, rule = std::move(rule), inputs = std::move(inputs)](const RuleMatch& m) {
+    py::gil_scoped_acquire gil;
+    try {
+      py::dict values;
+      for (const std::string& name : inputs) values[py::str(name)] = matched_value(m, name);
+      return py::bool_((*shared)(values)).cast<bool>();
+    } catch (py::error_already_set& e) {
+      throw Error(fmt::format("rule '{}': extra_check raised {}", rule, e.what()));
+    }
+  };
+}
+
+// The user's rule texts (or files), each rule named in `extra_checks` given
+// its Python check, added to a copy of the default library.
+std::unique_ptr<RuleLibrary> user_library(const OpRegistry& reg,
+                                          const std::vector<std::string>& rules,
+                                          const std::map<std::string, py::function>& extra_checks) {
+  auto library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
+  std::set<std::string> unused;
+  for (const auto& [name, fn] : extra_checks) unused.insert(name);
+  for (size_t i = 0; i < rules.size(); ++i) {
+    const bool file = names_file(rules[i]);
+    const std::string origin = file ? rules[i] : fmt::format("<rules[{}]>", i);
+    for (RuleDef& def : parse_rules_file(file ? read_file_or_stdin(rules[i]) : rules[i], origin)) {
+      if (auto it = extra_checks.find(def.name); it != extra_checks.end()) {
+        std::vector<std::string> inputs;  // RuleDef::inputs is filled by add(); read the search
+        for (NodeRef r : def.search.placeholders()) inputs.push_back(def.search.node(r).name);
+        def.extra_check = python_extra_check(it->second, def.name, std::move(inputs));
+        def.extra_check_name = "extra_check";
+        unused.erase(def.name);
+      }
+      library->add(std::move(def));
+    }
+  }
+  if (!unused.empty())
+    throw Error(
+        fmt::format("extra_checks: no rule named '{}' among the given rules", *unused.begin()));
+  return library;
+}
+
 std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std::string>& mode,
                                   const std::optional<std::string>& device,
                                   const py::object& config, const std::vector<std::string>& rules,
                                   const std::vector<std::string>& disable_rules,
                                   const std::vector<std::string>& enable_rules,
-                                  const std::map<std::string, int64_t>& hints, bool explain) {
+                                  const std::map<std::string, int64_t>& hints, bool explain,
+                                  const std::map<std::string, py::function>& extra_checks) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
@@ -104,14 +183,8 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
   run->opaque_ops = resolve_ops(run->input, run->reg);
   infer_types(run->input, run->reg);
 
-  if (!rules.empty()) {
-    run->library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(run->reg));
-    for (size_t i = 0; i < rules.size(); ++i) {
-      if (names_file(rules[i]))
-        run->library->load_text(read_file_or_stdin(rules[i]), rules[i]);
-      else
-        run->library->load_text(rules[i], fmt::format("<rules[{}]>", i));
-    }
+  if (!rules.empty() || !extra_checks.empty()) {
+    run->library = user_library(run->reg, rules, extra_checks);
     opt.library = run->library.get();
   }
   {
@@ -205,10 +278,20 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("disable_rules") = std::vector<std::string>{},
         py::arg("enable_rules") = std::vector<std::string>{},
         py::arg("hints") = std::map<std::string, int64_t>{}, py::arg("explain") = true,
+        py::arg("extra_checks") = std::map<std::string, py::function>{},
         "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run");
   m.def(
       "load", &load_document, py::arg("graph"),
       "The document resolved against the op registry and typed (as `eqfuse print --format json`)");
+  m.def(
+      "check_rules",
+      [](const std::string& text, const std::string& origin) {
+        OpRegistry reg = OpRegistry::with_builtin_ops();
+        RuleLibrary lib = RuleLibrary::builtin(reg);
+        lib.load_text(text, origin);
+      },
+      py::arg("text"), py::arg("origin"),
+      "Validates .rules text against the default library (unknown ops, types, duplicate names)");
   m.def("print_fx", &print_document, py::arg("graph"),
         "The document as FX text (as `eqfuse print`)");
   m.attr("default_device") = std::string(kDefaultDevice);

@@ -38,8 +38,9 @@ _CODES = {1: torch.int8, 5: torch.float16, 6: torch.float32, 15: torch.bfloat16}
 
 
 def _add_rms_norm(x1, x2, gamma, epsilon):
-    x = x1.float() + x2.float()
-    x_out = x.to(x1.dtype)
+    # The sum is normalized as the unfused add would hand it on: stored in x1's dtype.
+    x_out = (x1.float() + x2.float()).to(x1.dtype)
+    x = x_out.float()
     rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
     y = (x * rstd * gamma.float()).to(x1.dtype)
     return y, rstd, x_out
@@ -134,3 +135,14 @@ def register():
 
 
 register()
+
+
+class _TorchNpuShim:
+    """The ``torch_npu.npu_*`` spellings TorchAir's examples use, over the stand-ins
+    (``import torch_npu`` -> ``from npu_standins import torch_npu``)."""
+
+    def __getattr__(self, name):
+        return getattr(torch.ops.npu, name)
+
+
+torch_npu = _TorchNpuShim()

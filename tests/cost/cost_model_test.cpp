@@ -67,6 +67,23 @@ TEST(CostModel, VectorOpIsMemoryBoundRoofline) {
   EXPECT_NEAR(c.total_us, 11.2496519969, 1e-8);
 }
 
+// baddbmm's K is batch1's last dim (self is the bias); attention counts
+// QKᵀ and PV: 2·L·S·E + 2·L·S·Ev per batch and head (issue 16).
+TEST(CostModel, BaddbmmAndAttentionAreCubeOpsWithTheirFlops) {
+  Graph g = parse(fx(
+      R"(s: "bf16[8, 64, 32]", a: "bf16[8, 64, 128]", b: "bf16[8, 128, 32]", q: "bf16[2, 4, 64, 128]", k: "bf16[2, 4, 256, 128]", v: "bf16[2, 4, 256, 64]")",
+      "        bmm: \"bf16[8, 64, 32]\" = torch.ops.aten.baddbmm.default(s, a, b)\n"
+      "        att: \"bf16[2, 4, 64, 64]\" = "
+      "torch.ops.aten.scaled_dot_product_attention.default(q, k, v)\n",
+      "bmm, att"));
+  CostBreakdown bmm = node_cost(g, "bmm", model());
+  EXPECT_EQ(bmm.kernel_class, KernelClass::Cube);
+  EXPECT_DOUBLE_EQ(bmm.flops, 2.0 * 8 * 64 * 32 * 128);
+  CostBreakdown att = node_cost(g, "att", model());
+  EXPECT_EQ(att.kernel_class, KernelClass::Cube);
+  EXPECT_DOUBLE_EQ(att.flops, 2.0 * 2 * 4 * 64 * 256 * (128 + 64));
+}
+
 TEST(CostModel, CubeOpCountsTwoMNK) {
   Graph g = parse(fx(R"(a: "bf16[1024, 2048]", b: "bf16[2048, 4096]")",
                      "        mm: \"bf16[1024, 4096]\" = torch.ops.aten.mm.default(a, b)\n", "mm"));

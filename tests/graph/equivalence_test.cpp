@@ -191,6 +191,42 @@ TEST(RandomInputs, IndicesStayWithinTheIndexedDim) {
   EXPECT_TRUE(equivalent(g, g, registry()).ok);
 }
 
+// The same for issue 16's index users: each entry of index.Tensor's and
+// index_put's index list stays below the size of the dim it indexes (a
+// bool mask covering its dims), and gather/scatter/index_add indices below
+// the size of `dim`, so random checks never index out of range.
+TEST(RandomInputs, IndicesOfIndexingAndScatterOpsStayInRange) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 3, 5]", m: "b8[2, 3]", i: "i64[40]", j: "i64[40, 1]", k: "i64[40]", v: "f32[40, 3]", g: "i64[2, 3, 40]", s: "i64[2, 3, 40]", a: "i64[40]", src: "f32[2, 3, 40]", asrc: "f32[2, 40, 5]"):
+        picked: "f32[40, 3]" = torch.ops.aten.index.Tensor(x, [i, None, k])
+        masked = torch.ops.aten.index.Tensor(x, [m, j])
+        put: "f32[2, 3, 5]" = torch.ops.aten.index_put.default(x, [i, None, k], v, True)
+        gathered: "f32[2, 3, 40]" = torch.ops.aten.gather.default(x, -1, g)
+        scattered: "f32[2, 3, 40]" = torch.ops.aten.scatter_add.default(src, 2, s, src)
+        added: "f32[2, 3, 5]" = torch.ops.aten.index_add.default(x, 1, a, asrc)
+        return (picked, masked, put, gathered, scattered, added)
+)FX");
+  RandomInputOptions o;
+  o.registry = &registry();
+  RandomInputs in = random_inputs(g, 7, o);
+  auto max_of = [&](size_t input) {
+    const Tensor& t = in.values[input].tensor();
+    int64_t hi = 0;
+    for (int64_t e = 0; e < t.numel(); ++e) {
+      EXPECT_GE(t.get_flat_int(e), 0);
+      hi = std::max(hi, t.get_flat_int(e));
+    }
+    return hi;
+  };
+  EXPECT_EQ(max_of(2), 1);   // i: dim 0 of x (size 2)
+  EXPECT_EQ(max_of(3), 4);   // j: after the 2-D mask over dims 0-1, dim 2 (size 5)
+  EXPECT_EQ(max_of(4), 4);   // k: dim 2 (size 5)
+  EXPECT_EQ(max_of(6), 4);   // gather along dim -1 (size 5)
+  EXPECT_LE(max_of(7), 39);  // scatter into src along dim 2 (size 40)
+  EXPECT_EQ(max_of(8), 2);   // index_add along dim 1 (size 3)
+  EXPECT_TRUE(equivalent(g, g, registry()).ok);
+}
+
 TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):
@@ -238,6 +274,90 @@ TEST(RandomInputs, UntypedPlaceholderAsksForInputTypes) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("--input-types"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("'x'"), std::string::npos) << e.what();
+  }
+}
+
+// ---- opaque ops compared structurally ---------------------------------------
+
+// `mylib::mystery` has no kernel: it is only compared, never computed.
+Graph mystery_after(const std::string& producer) {
+  return body(producer + R"FX(        m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(h, 3)
+        out: "f32[s0, 4]" = torch.ops.aten.add.Tensor(m, y)
+        return (out,)
+)FX");
+}
+
+TEST(EquivalenceStructural, SameOpOnSameInputsShareOutputsAndAreReported) {
+  Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
+  Graph b = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(y, x)\n");
+  EquivalenceResult r = equivalent(a, b, registry());
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  ASSERT_EQ(r.structural_ops.size(), 1u);
+  EXPECT_EQ(r.structural_ops[0].first, "mylib::mystery");
+  EXPECT_EQ(r.structural_ops[0].second, 1);
+}
+
+TEST(EquivalenceStructural, DifferentInputsToTheOpAreAMismatchNamingTheCall) {
+  Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
+  Graph b = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.add.Tensor(x, y)\n");
+  EquivalenceResult r = equivalent(a, b, registry());
+  ASSERT_FALSE(r.ok);
+  ASSERT_EQ(r.unmatched_opaque_calls.size(), 1u);
+  EXPECT_EQ(r.unmatched_opaque_calls[0], "node 'm' (mylib::mystery)");
+  EXPECT_EQ(r.first_differing_node.rfind("node 'h'", 0), 0u) << r.first_differing_node;
+}
+
+TEST(EquivalenceStructural, ANonTensorArgumentIsPartOfTheCall) {
+  Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
+  std::string text = std::string(kHeader) + R"FX(        h: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(x, y)
+        m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(h, 4)
+        out: "f32[s0, 4]" = torch.ops.aten.add.Tensor(m, y)
+        return (out,)
+)FX";
+  EXPECT_FALSE(equivalent(a, graph_from(text), registry()).ok);
+}
+
+// One call in the first graph answers two identical calls in the second
+// (the reverse of common-subexpression elimination), and the other way round.
+TEST(EquivalenceStructural, DuplicatedAndMergedCallsAgree) {
+  Graph once = body(R"FX(        m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(x, 3)
+        out: "f32[s0, 4]" = torch.ops.aten.add.Tensor(m, m)
+        return (out,)
+)FX");
+  Graph twice = body(R"FX(        m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(x, 3)
+        m2: "f32[s0, 4]" = torch.ops.mylib.mystery.default(x, 3)
+        out: "f32[s0, 4]" = torch.ops.aten.add.Tensor(m, m2)
+        return (out,)
+)FX");
+  EXPECT_TRUE(equivalent(once, twice, registry()).ok);
+  EXPECT_TRUE(equivalent(twice, once, registry()).ok);
+}
+
+// Inputs that differ within the tolerance (x/3 against x*(1/3), a few ulps
+// apart) reach the opaque op: under the rounding mode the calls match, so
+// its outputs agree instead of being unrelated values.
+TEST(EquivalenceStructural, InputsWithinToleranceMatchInRoundingMode) {
+  Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.div.Scalar(x, 3.0)\n");
+  Graph b = mystery_after(
+      "        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Scalar(x, 0.3333333333333333)\n");
+  EquivalenceOptions rounding;
+  rounding.mode = ToleranceMode::Rounding;
+  rounding.trials = 5;
+  EquivalenceResult r = equivalent(a, b, registry(), rounding);
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  EXPECT_FALSE(r.structural_ops.empty());
+}
+
+TEST(EquivalenceStructural, StrictModeRefusesOpsWithoutKernelsNamingTheNode) {
+  Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
+  EquivalenceOptions strict;
+  strict.mode = ToleranceMode::Strict;
+  try {
+    equivalent(a, a, registry(), strict);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'm'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("no reference kernel"), std::string::npos) << e.what();
   }
 }
 

@@ -39,6 +39,31 @@ TEST(NpuKernels, AddRmsNormAndRmsNorm) {
   expect_near(vals(r.outputs[3]), {0.8485281374, 2.2627416998});
 }
 
+// The device normalizes the fp32 sum x1 + x2; an unfused add stores it in
+// bf16 first. Under reference numerics the fused kernel does the same, so
+// `add` + npu_rms_norm and npu_add_rms_norm agree exactly.
+TEST(NpuKernels, AddRmsNormNormalizesTheStoredSumUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[1, 2]", x2: "bf16[1, 2]", gamma: "bf16[2]"):
+        r = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma, 0.0)
+        y: "bf16[1, 2]" = r[0]
+        add: "bf16[1, 2]" = torch.ops.aten.add.Tensor(x1, x2)
+        n = torch.ops.npu.npu_rms_norm.default(add, gamma, epsilon = 0.0)
+        ny: "bf16[1, 2]" = n[0]
+        return (y, ny)
+)FX");
+  // 1 + 2^-8 lies halfway between two bf16 values: the stored sum is 1 (ties to even).
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {1, 2}, {1, 3}),
+                               tensor(DType::BFloat16, {1, 2}, {0.00390625, 0}),
+                               tensor(DType::BFloat16, {2}, {1, 1})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), vals(same.outputs[1]));
+  RunResult device = run(g, in);
+  EXPECT_NE(vals(device.outputs[0]), vals(device.outputs[1]));
+}
+
 TEST(NpuKernels, DynamicQuantPerTokenRoundsHalfToEven) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, x: "f16[2, 4]", s: "f16[4]"):

@@ -1,0 +1,61 @@
+"""eqfuse.optimize on the model corpus (tests/data/corpus/trace_corpus.py):
+four architectures traced with make_fx in both flavours, static shapes.  The
+optimized GraphModule must compute exactly what the original does in PyTorch
+(the npu stand-ins reproduce the unfused rounding), never cost more, and on the
+npu flavour of the RMSNorm decoders fuse the residual add into the norm."""
+import os
+import sys
+
+import pytest
+import torch
+
+import eqfuse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tests", "data", "corpus"))
+import trace_corpus  # noqa: E402
+
+CASES = [(arch, flavour) for arch in ("llama", "mixtral", "gpt2", "bert")
+         for flavour in trace_corpus.FLAVOURS]
+
+# Fusions each npu-flavour graph must show (rule-name substring -> minimum count).
+EXPECTED_NPU_FUSIONS = {
+    "llama": {"add-rms-norm": 4},   # 2 layers x (attention, MLP) residual adds
+    "mixtral": {"add-rms-norm": 1},
+}
+
+
+def _as_tuple(x):
+    return tuple(x) if isinstance(x, (tuple, list)) else (x,)
+
+
+@pytest.mark.parametrize("arch,flavour", CASES, ids=[f"{a}-{f}" for a, f in CASES])
+def test_corpus_model_optimizes_to_identical_outputs(arch, flavour):
+    gm = trace_corpus.trace(arch, flavour)
+    inputs = trace_corpus.example_inputs(arch)
+    with torch.no_grad():
+        expected = _as_tuple(gm(*inputs))
+
+    r = eqfuse.optimize(gm, inputs)
+
+    assert r.stats["kernels_after"] <= r.stats["kernels_before"]
+    assert r.stats["cost_after_us"] <= r.stats["cost_before_us"] + 1e-9
+    with torch.no_grad():
+        got = _as_tuple(r.graph_module(*inputs))
+    assert len(got) == len(expected)
+    for i, (a, b) in enumerate(zip(expected, got)):
+        assert a.dtype == b.dtype and a.shape == b.shape, f"output {i}"
+        if not torch.equal(a, b):
+            pytest.fail(f"output {i} differs (max abs "
+                        f"{float((a.float() - b.float()).abs().max()):g}); fusions {r.fusions}")
+    if flavour == "npu":
+        for family, minimum in EXPECTED_NPU_FUSIONS.get(arch, {}).items():
+            count = sum(v for k, v in r.fusions.items() if family in k)
+            assert count >= minimum, f"{family}: {r.fusions}"
+
+
+def test_corpus_trace_is_deterministic():
+    a = trace_corpus.trace("llama", "npu")
+    b = trace_corpus.trace("llama", "npu")
+    assert a.code == b.code
+    assert eqfuse.to_document(a) == eqfuse.to_document(b)

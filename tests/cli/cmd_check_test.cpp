@@ -1,0 +1,110 @@
+// ctest-label: golden
+// `eqfuse check`: given inputs (--inputs), structural comparison of ops
+// without a kernel, and the inputs it refuses (exit 2, naming what is wrong).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::run_eqfuse;
+using testing_support::write_scratch;
+
+std::string graph_file(const std::string& name, const std::string& signature,
+                       const std::string& body) {
+  return write_scratch(name, "class GraphModule(torch.nn.Module):\n    def forward(self, " +
+                                 signature + "):\n" + body)
+      .string();
+}
+
+const char* kMulBody = R"(        out: "f32[s0, 2]" = torch.ops.aten.mul.Tensor(x, x)
+        return (out,)
+)";
+const char* kAddBody = R"(        out: "f32[s0, 2]" = torch.ops.aten.add.Tensor(x, x)
+        return (out,)
+)";
+
+TEST(CheckCli, GivenInputsDecideAndAreNamedInTheVerdict) {
+  const std::string mul = graph_file("mul.fx", "x: \"f32[s0, 2]\"", kMulBody);
+  const std::string add = graph_file("add.fx", "x: \"f32[s0, 2]\"", kAddBody);
+  // x*x == x+x exactly where x is 0 or 2: these inputs cannot tell them apart...
+  const std::string twos = write_scratch("twos.json", R"({"x": {"data": [[2, 0]]}})").string();
+  testing_support::CliRun same =
+      run_eqfuse(fmt::format("check '{}' '{}' --inputs '{}'", mul, add, twos));
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+  EXPECT_THAT(same.out, HasSubstr("equivalent: 1 trial"));
+  // ...these can, and the message says the given inputs were used.
+  const std::string threes = write_scratch("threes.json", R"([{"data": [[3, 1]]}])").string();
+  testing_support::CliRun differ =
+      run_eqfuse(fmt::format("check '{}' '{}' --inputs '{}'", mul, add, threes));
+  EXPECT_EQ(differ.exit_code, 1) << differ.err;
+  EXPECT_THAT(differ.out, HasSubstr("differs at [0, 0]: 9 vs 6"));
+  EXPECT_THAT(differ.out, HasSubstr("(given inputs)"));
+}
+
+TEST(CheckCli, BadInputsFilesAreErrorsNamingTheInput) {
+  const std::string mul = graph_file("mul.fx", "x: \"f32[s0, 2]\"", kMulBody);
+  const std::string wrong_dtype =
+      write_scratch("i.json", R"({"x": {"dtype": "i64", "data": [[1, 2]]}})").string();
+  testing_support::CliRun r =
+      run_eqfuse(fmt::format("check '{0}' '{0}' --inputs '{1}'", mul, wrong_dtype));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("input 'x': dtype i64 but the graph declares f32"));
+  const std::string wrong_shape = write_scratch("s.json", R"({"x": {"data": [1, 2]}})").string();
+  r = run_eqfuse(fmt::format("check '{0}' '{0}' --inputs '{1}'", mul, wrong_shape));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("input 'x': shape [2] does not match the declared [s0, 2]"));
+  r = run_eqfuse(fmt::format("check '{0}' '{0}' --inputs missing.json", mul));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("missing.json"));
+  r = run_eqfuse(fmt::format("check '{0}' '{0}' --inputs '{1}' --bind s0=2", mul, wrong_shape));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--bind and --inputs"));
+}
+
+TEST(CheckCli, DifferentSignaturesAreErrorsNamingTheInput) {
+  const std::string a = graph_file("a.fx", "x: \"f32[s0, 2]\"", kMulBody);
+  const std::string b = graph_file("b.fx", "x: \"f32[s0, 3]\"",
+                                   R"(        out: "f32[s0, 3]" = torch.ops.aten.mul.Tensor(x, x)
+        return (out,)
+)");
+  testing_support::CliRun r = run_eqfuse(fmt::format("check '{}' '{}'", a, b));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err,
+              HasSubstr("input 0 has different types: 'x' is f32[s0, 2] but 'x' is f32[s0, 3]"));
+  const std::string c = graph_file("c.fx", "x: \"f32[s0, 2]\", y: \"f32[s0, 2]\"", kMulBody);
+  r = run_eqfuse(fmt::format("check '{}' '{}'", a, c));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("different numbers of inputs (1 vs 2)"));
+}
+
+const char* kMysteryBody = R"(        h: "f32[s0, 2]" = torch.ops.aten.mul.Tensor(x, x)
+        m: "f32[s0, 2]" = torch.ops.mylib.mystery.default(h)
+        return (m,)
+)";
+
+TEST(CheckCli, OpsWithoutKernelsAreComparedStructurallyOrRefusedInStrictMode) {
+  const std::string a = graph_file("m.fx", "x: \"f32[s0, 2]\"", kMysteryBody);
+  testing_support::CliRun r = run_eqfuse(fmt::format("check '{0}' '{0}'", a));
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("compared structurally (no reference kernel: same op on "
+                               "equivalent inputs): mylib::mystery x1"));
+  const std::string b = graph_file("m2.fx", "x: \"f32[s0, 2]\"",
+                                   R"(        h: "f32[s0, 2]" = torch.ops.aten.add.Tensor(x, x)
+        m: "f32[s0, 2]" = torch.ops.mylib.mystery.default(h)
+        return (m,)
+)");
+  r = run_eqfuse(fmt::format("check '{}' '{}'", a, b));
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.out, HasSubstr("no call of the first graph takes the inputs of node 'm' "
+                               "(mylib::mystery)"));
+  r = run_eqfuse(fmt::format("check '{0}' '{0}' --mode strict", a));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("node 'm': 'mylib::mystery' has no reference kernel"));
+}
+
+}  // namespace
+}  // namespace eqfuse

@@ -1,0 +1,107 @@
+// ctest-label: golden
+// `optimize_graph` on every graph of the model corpus, tests/data/corpus/*.txt
+// (real make_fx traces of ten architectures in aten and npu flavours; see the
+// README.md and trace_corpus.py there). Each file is its own test case: it
+// loads, the optimized graph never costs more than the input (modeled time,
+// kernels), and it is equivalent to the input under the reference
+// interpreter (ToleranceMode::Reference, the default: fused kernels round like
+// the chain they replace and every output must agree exactly).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "graph/equivalence.hpp"
+#include "graph/fx_printer.hpp"
+#include "graph/load.hpp"
+#include "pipeline/optimize.hpp"
+#include "tests/support/builtins.hpp"
+
+namespace eqfuse {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_support::builtin_registry;
+
+fs::path corpus_dir() {
+  return fs::path(EQFUSE_TEST_DATA) / "corpus";
+}
+
+std::vector<std::string> corpus_files() {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(corpus_dir()))
+    if (e.path().extension() == ".txt") names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+const OptimizeOptions& defaults() {
+  static const OptimizeOptions opt;
+  return opt;
+}
+
+std::string opaque_list(const std::vector<std::string>& ops) {
+  std::string out;
+  for (const auto& op : ops) out += (out.empty() ? "" : ", ") + op;
+  return out.empty() ? "none" : out;
+}
+
+TEST(ModelCorpus, HasTheTracedArchitectures) {
+  const auto files = corpus_files();
+  EXPECT_GE(files.size(), 20u);
+  for (const char* arch : {"llama", "qwen2", "qwen3", "mistral", "mixtral", "deepseek_v3", "gemma2",
+                           "olmo2", "gpt2", "bert"})
+    for (const char* flavour : {"aten", "npu"}) {
+      const std::string name = std::string(arch) + "_" + flavour + "_static.txt";
+      EXPECT_TRUE(std::find(files.begin(), files.end(), name) != files.end()) << name;
+    }
+}
+
+class ModelCorpusFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
+  const std::string name = GetParam();
+  const fs::path path = corpus_dir() / name;
+  LoadedGraph in;
+  try {
+    in = load_graph(read_file_or_stdin(path.string()), name, builtin_registry());
+  } catch (const Error& e) {
+    FAIL() << e.render();
+  }
+  SCOPED_TRACE("opaque ops: " + opaque_list(in.opaque_ops));
+
+  OptimizeResult r;
+  try {
+    r = optimize_graph(in.graph, builtin_registry(), defaults());
+  } catch (const Error& e) {
+    FAIL() << "optimize: " << e.render();
+  }
+  EXPECT_LE(r.stats.cost_after_us, r.stats.cost_before_us * (1 + 1e-12));
+  EXPECT_LE(r.stats.kernels_after, r.stats.kernels_before);
+
+  std::string fusions;
+  for (const auto& [rule, n] : r.stats.fusions) fusions += " " + rule + " x" + std::to_string(n);
+  EquivalenceResult eq;
+  try {
+    eq = equivalent(in.graph, r.graph, builtin_registry());
+  } catch (const Error& e) {
+    FAIL() << "equivalence check cannot compare the graphs: " << e.render();
+  }
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch << "\n"
+                     << eq.first_differing_node << "\nfusions:" << fusions;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string n = info.param.substr(0, info.param.size() - 4);
+  for (char& c : n)
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, ModelCorpusFile, ::testing::ValuesIn(corpus_files()), test_name);
+
+}  // namespace
+}  // namespace eqfuse
