@@ -39,6 +39,26 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   return opt;
 }
 
+namespace {
+// The --ops files of this invocation (one command per process).
+std::vector<std::string>& ops_files() {
+  static std::vector<std::string> files;
+  return files;
+}
+}  // namespace
+
+void add_ops_option(CLI::App* cmd) {
+  cmd->add_option("--ops", ops_files(),
+                  "Op catalog declaring custom ops: torch schemas with kind and shape rule "
+                  "(meta=like:OP, outN=ARG; docs/ops.md); repeatable");
+}
+
+OpRegistry cli_registry() {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  for (const std::string& path : ops_files()) reg.load_catalog(read_file_or_stdin(path), path);
+  return reg;
+}
+
 InputTypes read_input_types(const std::string& spec) {
   if (spec.empty()) return {};
   std::error_code ec;

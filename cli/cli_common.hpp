@@ -66,6 +66,11 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg);
 // text or JSON form. Empty -> no types.
 InputTypes read_input_types(const std::string& spec);
 
+// `--ops FILE` (repeatable): op catalogs (docs/ops.md) declaring custom ops,
+// loaded on top of the built-in ones by cli_registry().
+void add_ops_option(CLI::App* cmd);
+OpRegistry cli_registry();
+
 // Reads FILE ("-" = stdin) and loads it with the built-in registry (+ input
 // types), printing the opaque-ops note on stderr.
 LoadedGraph load_input(const std::string& path, const OpRegistry& reg,

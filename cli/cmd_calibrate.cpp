@@ -25,7 +25,7 @@ struct CalibrateCliOptions {
 };
 
 int run_calibrate(const CalibrateCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   remember_input(o.device);  // a profile file (a built-in name matches no file)
   remember_input(o.measurements);
   check_output_path(o.output);
@@ -51,6 +51,7 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       "calibrate",
       "Fit a device profile (launch cost per mode, effective bandwidth, compute efficiency, "
       "fixed device time, per-op overrides) to measured kernel times by bounded least squares.");
+  add_ops_option(cmd);
   cmd->add_option("--profile", o->measurements,
                   "Measurements: CSV (op,inputs,mode,measured_us) or JSON; see docs/cost-model.md")
       ->required();

@@ -70,7 +70,7 @@ void print_structural(const std::vector<std::pair<std::string, int>>& ops) {
 }
 
 int run_check(const CheckOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   LoadedGraph a = load_input(o.a, reg, o.input_types);
   LoadedGraph b = load_input(o.b, reg, o.input_types);
   EquivalenceOptions options;
@@ -131,6 +131,7 @@ void add_check_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<CheckOptions>();
   CLI::App* cmd = app.add_subcommand(
       "check", "Check that two graphs compute the same outputs (reference interpreter).");
+  add_ops_option(cmd);
   cmd->add_option("A", o->a, "First graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("B", o->b, "Second graph")->required();
   cmd->add_option("--trials", o->trials, "Random input sets to try")

@@ -38,7 +38,7 @@ void add_hint(SymbolHints& hints, std::string_view spec) {
 }
 
 int run_cost(const CostCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   SymbolHints hints;
   for (const std::string& h : o.hints) add_hint(hints, h);
   ExecMode mode = o.mode.empty() ? ExecMode::ReduceOverhead : parse_exec_mode(o.mode);
@@ -65,6 +65,7 @@ void add_cost_command(CLI::App& app, Action& action) {
       "cost",
       "Price a graph under the NPU cost model, one line per kernel; with a second graph, "
       "compare the two node by node (nodes matched by name).");
+  add_ops_option(cmd);
   cmd->add_option("A", o->file_a, "Graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("B", o->file_b, "Second graph to compare with A (e.g. A optimized)");
   cmd->add_option("--mode", o->mode,

@@ -49,7 +49,7 @@ std::string html_page(const ExplainCliOptions& o, const ExplainReport& rep, cons
 }
 
 int run_explain(const ExplainCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   check_output_path(o.output);
@@ -72,6 +72,7 @@ void add_explain_command(CLI::App& app, Action& action) {
       "explain",
       "Optimize and explain every fusion: chosen (replaced nodes, cost side by side, proof), "
       "possible but not chosen (why, with numbers), rejected by a condition, rules off.");
+  add_ops_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("-o,--output", o->output, "Write the report here instead of stdout");
   cmd->add_option("--format", o->format, "Report format")

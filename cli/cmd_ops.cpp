@@ -42,7 +42,7 @@ std::string op_line(const OpInfo& op) {
 }
 
 int run_ops(const OpsOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   std::vector<const OpInfo*> ops;
   for (const OpInfo& op : reg.all())
     if (o.filter.empty() || op.schema.qualified_name().find(o.filter) != std::string::npos)
@@ -68,6 +68,7 @@ void add_ops_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<OpsOptions>();
   CLI::App* cmd = app.add_subcommand(
       "ops", "List the registered ops: schema, kind, in-place twin, view/mutation traits.");
+  add_ops_option(cmd);
   cmd->add_flag("--json", o->json, "Print a JSON array instead of one line per op");
   cmd->add_option("--filter", o->filter, "Only ops whose qualified name contains TEXT");
   cmd->callback([o, &action] { action = [o] { return run_ops(*o); }; });

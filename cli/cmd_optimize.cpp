@@ -59,7 +59,7 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
 }
 
 int run_optimize(const OptimizeCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   std::unique_ptr<RuleLibrary> lib;
@@ -91,6 +91,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
       "optimize",
       "Fuse operators by equality saturation and extract the cheapest graph under the NPU "
       "cost model. Prints the optimized graph; the summary goes to stderr.");
+  add_ops_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("-o,--output", o->output, "Write the optimized graph here instead of stdout");
   cmd->add_option("--format", o->format, "Output format")

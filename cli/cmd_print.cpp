@@ -19,7 +19,7 @@ struct PrintOptions {
 };
 
 int run_print(const PrintOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   if (o.format == "json") {
     write_output(o.output, save_graph_json(in.graph, o.compact ? -1 : 2, &reg));
@@ -34,6 +34,7 @@ void add_print_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<PrintOptions>();
   CLI::App* cmd = app.add_subcommand(
       "print", "Read a graph (FX text or JSON, '-' for stdin), type it and print it.");
+  add_ops_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
   cmd->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember({"fx", "json"}))

@@ -54,7 +54,7 @@ std::string savings_line(const ReinplaceSavings& s) {
 }
 
 int run_reinplace(const ReinplaceCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   ReinplaceOptions opt = pass_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   ReinplaceResult r = reinplace(in.graph, reg, opt);
@@ -84,6 +84,7 @@ void add_reinplace_command(CLI::App& app, Action& action) {
       "Run TorchAir's reduce-overhead reinplace passes: out-of-place ops whose input dies "
       "become in-place, op + copy_ epilogues into graph inputs become in-place ops, and "
       "auto_functionalized calls become the in-place custom op (cloning only what must be).");
+  add_ops_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
   cmd->add_option("-o,--output", o->output, "Write to this file instead of stdout");
   cmd->add_option("--format", o->format, "Output format")

@@ -54,7 +54,7 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
 }
 
 int run_rules(const RulesCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   // First: the config may register custom ops that user rules refer to.
   RuleConfig cfg = options_from_toggles(o.toggles, reg).rules;
   RuleLibrary lib = RuleLibrary::builtin(reg);
@@ -98,6 +98,7 @@ void add_rules_command(CLI::App& app, Action& action) {
       "rules",
       "List the rewrite rules with their labels and whether they are on; load and check "
       "user .rules files; --show prints one rule.");
+  add_ops_option(cmd);
   add_toggle_options(cmd, o->toggles, /*with_device=*/false);
   cmd->add_option("--rules", o->rule_files, "Also load (and check) this .rules file");
   cmd->add_option("--show", o->show, "Print one rule in full");

@@ -26,7 +26,7 @@ struct SensitivityCliOptions {
 };
 
 int run_sensitivity(const SensitivityCliOptions& o) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OpRegistry reg = cli_registry();
   OptimizeOptions opt = options_from_toggles(o.toggles, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   SensitivityOptions so;
@@ -45,6 +45,7 @@ void add_sensitivity_command(CLI::App& app, Action& action) {
       "sensitivity",
       "Sweep device-profile parameters and report, for each fusion decision, the break-even "
       "value where it flips (or 'never flips in range').");
+  add_ops_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("--param", o->params,
                   "NAME[=LO:HI], e.g. launch_us.reduce-overhead=0.5:8 (default x0.25..x4; "

@@ -8,8 +8,8 @@
 #include <charconv>
 #include <set>
 
-#include "graph/auto_functionalized.hpp"
 #include "base/embedded.hpp"
+#include "graph/auto_functionalized.hpp"
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -149,6 +149,30 @@ OpTraits parse_traits(std::string_view text, const CatalogEntry& e, std::string_
       }
     } else if (key == "view" && eq == std::string_view::npos) {
       t.is_view = true;
+    } else if (key == "meta" && value.starts_with("like:")) {
+      std::string_view like = value.substr(5);
+      if (size_t open = like.find('('); open != std::string_view::npos) {
+        if (!like.ends_with(')')) bad("meta=like:OP(a=b,...): missing ')'");
+        std::string_view list = like.substr(open + 1, like.size() - open - 2);
+        like = like.substr(0, open);
+        while (!list.empty()) {
+          size_t comma = list.find(',');
+          std::string_view item = list.substr(0, comma);
+          size_t is = item.find('=');
+          if (is == std::string_view::npos || is == 0 || is + 1 == item.size())
+            bad(fmt::format("meta=like: expected THEIR_ARG=MY_ARG, got '{}'", item));
+          t.meta_like_args[std::string(item.substr(0, is))] = std::string(item.substr(is + 1));
+          list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+        }
+      }
+      t.meta_like = std::string(like);
+      if (t.meta_like.find("::") == std::string::npos) bad("meta=like: needs a qualified op name");
+    } else if (key.starts_with("out") && key.size() > 3 && !value.empty()) {
+      int index = 0;
+      auto [p, ec] = std::from_chars(key.data() + 3, key.data() + key.size(), index);
+      if (ec != std::errc() || p != key.data() + key.size() || index < 0)
+        bad(fmt::format("'{}': expected out<N>=<argument>, e.g. out3=x1", tok));
+      t.output_as_arg.emplace_back(index, std::string(value));
     } else {
       bad(fmt::format("unknown trait '{}'", tok));
     }
@@ -283,6 +307,72 @@ OpId OpRegistry::register_op(std::string_view schema, OpTraits traits, MetaFn me
   return id;
 }
 
+// The meta function of a `meta=like:` op, called with this op's arguments
+// matched by name (an argument this op lacks takes the other's default).
+MetaFn OpRegistry::like_meta(const OpSchema& mine, const std::string& other_name,
+                             const std::map<std::string, std::string>& renames) const {
+  std::optional<OpId> other_id = find(other_name);
+  if (!other_id) throw Error(fmt::format("meta=like:{}: no such op is registered", other_name));
+  const OpInfo& other = info(*other_id);
+  if (!other.meta) throw Error(fmt::format("meta=like:{}: that op has no shape rule", other_name));
+  for (const auto& [theirs, ours] : renames) {
+    if (other.schema.arg_index(theirs) < 0)
+      throw Error(fmt::format("meta=like:{}: it has no argument '{}'", other_name, theirs));
+    if (mine.arg_index(ours) < 0)
+      throw Error(fmt::format("meta=like:{}: this op has no argument '{}'", other_name, ours));
+  }
+  std::vector<int> source;
+  for (const SchemaArg& a : other.schema.args) {
+    auto renamed = renames.find(a.name);
+    source.push_back(mine.arg_index(renamed == renames.end() ? a.name : renamed->second));
+    if (source.back() < 0 && !a.default_value && !a.optional)
+      throw Error(
+          fmt::format("meta=like:{}: its argument '{}' has no default and this op has "
+                      "no argument of that name",
+                      other_name, a.name, a.name));
+  }
+  return [other_schema = other.schema, other_meta = other.meta, source](const CallContext& c) {
+    std::vector<Arg> args;
+    for (size_t i = 0; i < source.size(); ++i) {
+      const SchemaArg& a = other_schema.args[i];
+      args.push_back(source[i] >= 0 ? c.args()[static_cast<size_t>(source[i])]
+                                    : a.default_value.value_or(Arg::none()));
+    }
+    CallContext theirs(other_schema, args,
+                       [&c](NodeRef r) -> const ValueType& { return c.type_of(r); });
+    return other_meta(theirs);
+  };
+}
+
+// The shape rule a catalog entry declares (empty: none).
+MetaFn OpRegistry::declared_meta(const OpSchema& mine, const OpTraits& traits) const {
+  if (traits.meta_like.empty() && traits.output_as_arg.empty()) return {};
+  for (const auto& [index, arg] : traits.output_as_arg) {
+    if (static_cast<size_t>(index) >= mine.returns.size())
+      throw Error(
+          fmt::format("out{}={}: the op returns {} value(s)", index, arg, mine.returns.size()));
+    if (mine.arg_index(arg) < 0)
+      throw Error(fmt::format("out{}={}: the op has no argument '{}'", index, arg, arg));
+  }
+  MetaFn base = traits.meta_like.empty() ? MetaFn()
+                                         : like_meta(mine, traits.meta_like, traits.meta_like_args);
+  const size_t returns = mine.returns.size();
+  return [base, returns, outs = traits.output_as_arg](const CallContext& c) {
+    std::vector<ValueType> types(returns);
+    if (base) {
+      ValueType t = base(c);
+      if (t.kind == ValueType::Kind::Tuple) {
+        for (size_t i = 0; i < returns && i < t.elements.size(); ++i) types[i] = t.elements[i];
+      } else if (returns > 0) {
+        types[0] = t;
+      }
+    }
+    for (const auto& [index, arg] : outs) types[static_cast<size_t>(index)] = c.type(arg);
+    if (returns == 1) return types[0];
+    return ValueType::of_tuple(std::move(types));
+  };
+}
+
 void OpRegistry::load_catalog(std::string_view text, std::string_view origin) {
   for (const CatalogEntry& e : split_catalog(text)) {
     std::string_view entry = e.text;
@@ -300,8 +390,14 @@ void OpRegistry::load_catalog(std::string_view text, std::string_view origin) {
     if (bar == std::string_view::npos)
       catalog_error(e, origin, entry.size(), "expected '| kind=...' traits after the schema");
     OpTraits traits = parse_traits(entry.substr(bar + 1), e, origin, bar + 1);
+    MetaFn meta;
     try {
-      register_op(schema_text, std::move(traits));
+      meta = declared_meta(s, traits);
+    } catch (const Error& ex) {
+      catalog_error(e, origin, bar + 1, ex.what());
+    }
+    try {
+      register_op(schema_text, std::move(traits), std::move(meta));
     } catch (const Error& ex) {
       catalog_error(e, origin, 0, ex.what());
     }

@@ -48,6 +48,14 @@ struct OpTraits {
   std::vector<int> mutated_args;
   // The op is a view: its output aliases argument 0.
   bool is_view = false;
+  // Shape rules declared in a catalog (docs/ops.md, "Declaring your own ops"):
+  // `meta=like:ns::op` types a call as that op's meta function would, its
+  // arguments taken by name; `out2=x1` makes output 2 the type of argument x1.
+  std::string meta_like;
+  // `meta=like:aten::_grouped_mm(self=input,mat2=weight)`: that op's argument
+  // names mapped to this op's (the others are matched by name).
+  std::map<std::string, std::string> meta_like_args;
+  std::vector<std::pair<int, std::string>> output_as_arg;
 };
 
 // A normalized call as seen by meta functions: one Arg per schema argument.
@@ -95,6 +103,8 @@ class OpRegistry {
   OpId register_op(std::string_view schema, OpTraits traits = {}, MetaFn meta = {},
                    bool replace = false);
   // Loads a catalog file (format: docs/ops.md). `origin` names it in errors.
+  // Entries may declare their shape rule with `meta=like:ns::op` and
+  // `out<N>=<argument>` (ops the registry already has, with their metas).
   void load_catalog(std::string_view text, std::string_view origin);
   // Attaches or replaces the meta function of a registered op.
   void set_meta(std::string_view qualified_name, MetaFn meta);
@@ -104,6 +114,9 @@ class OpRegistry {
   const std::vector<OpInfo>& all() const { return ops_; }
 
  private:
+  MetaFn like_meta(const OpSchema& mine, const std::string& other_name,
+                   const std::map<std::string, std::string>& renames) const;
+  MetaFn declared_meta(const OpSchema& mine, const OpTraits& traits) const;
   std::vector<OpInfo> ops_;
   std::map<std::string, OpId, std::less<>> by_name_;
 };

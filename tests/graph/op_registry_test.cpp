@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "graph/fx_parser.hpp"
+
 namespace eqfuse {
 namespace {
 
@@ -206,6 +208,66 @@ TEST(OpRegistryTest, CatalogErrorsPointIntoTheFile) {
       EXPECT_EQ(e.loc().column, c.column) << c.text << " -> " << e.what();
       EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
       EXPECT_FALSE(e.source_line().empty());
+    }
+  }
+}
+
+// Custom ops declare their shape rule in the catalog: like an existing op
+// (arguments by name), and/or an output typed as one of the arguments.
+TEST(OpRegistryTest, DeclaredShapeRulesTypeCustomOps) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  reg.load_catalog(
+      "mylib::add_relu(Tensor self, Tensor other) -> Tensor | kind=elementwise "
+      "meta=like:aten::add.Tensor\n"
+      "mylib::norm4(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06)\n"
+      "    -> (Tensor, Tensor, Tensor, Tensor) | kind=norm meta=like:npu::npu_add_rms_norm "
+      "out3=x1\n"
+      "mylib::same(Tensor x, int k) -> Tensor | kind=other out0=x\n"
+      "mylib::gmm(Tensor input, Tensor weight) -> Tensor | kind=matmul "
+      "meta=like:aten::mm(self=input,mat2=weight)\n",
+      "my.schemas");
+  Graph g = parse_fx(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f16[s0, 1]", b: "f16[1, 8]", g: "f16[8]", c: "f16[s0, 8]", g2: "f16[8, 3]"):
+        r = torch.ops.mylib.add_relu.default(a, b)
+        n = torch.ops.mylib.norm4.default(c, c, g)
+        s = torch.ops.mylib.same.default(b, 3)
+        m = torch.ops.mylib.gmm.default(c, g2)
+        return (r, n, s, m)
+)FX",
+                     "<test>");
+  resolve_ops(g, reg);
+  infer_types(g, reg);
+  auto type_of = [&](const char* name) {
+    for (const Node& n : g.nodes())
+      if (n.name == name) return describe(n.type);
+    return std::string("missing");
+  };
+  EXPECT_EQ(type_of("r"), "f16[s0, 8]");  // add's broadcasting
+  EXPECT_EQ(type_of("n"), "tuple(f16[s0, 8], f32[s0, 1], f16[s0, 8], f16[s0, 8])");
+  EXPECT_EQ(type_of("s"), "f16[1, 8]");
+  EXPECT_EQ(type_of("m"), "f16[s0, 3]");  // mm's rule, arguments renamed
+}
+
+TEST(OpRegistryTest, DeclaredShapeRuleErrorsPointAtTheTraits) {
+  const CatalogErrorCase cases[] = {
+      {"a::f(Tensor x) -> Tensor | kind=other meta=like:a::none\n", 1, 27, "no such op"},
+      {"a::f(Tensor x) -> Tensor | kind=other out1=x\n", 1, 27, "returns 1 value"},
+      {"a::f(Tensor x) -> Tensor | kind=other out0=y\n", 1, 27, "no argument 'y'"},
+      {"a::f(Tensor x) -> Tensor | kind=other outx=y\n", 1, 39, "expected out<N>=<argument>"},
+      {"a::f(Tensor q) -> Tensor | kind=other meta=like:aten::add.Tensor\n", 1, 27,
+       "argument 'self' has no default"},
+      {"a::f(Tensor q) -> Tensor | kind=other meta=like:aten::mm(self=q,mat3=q)\n", 1, 27,
+       "it has no argument 'mat3'"},
+  };
+  for (const auto& c : cases) {
+    OpRegistry reg = OpRegistry::with_builtin_ops();
+    try {
+      reg.load_catalog(c.text, "bad.schemas");
+      ADD_FAILURE() << "no error for: " << c.text;
+    } catch (const Error& e) {
+      EXPECT_EQ(e.loc().line, c.line) << c.text << " -> " << e.what();
+      EXPECT_EQ(e.loc().column, c.column) << c.text << " -> " << e.what();
+      EXPECT_NE(std::string(e.what()).find(c.needle), std::string::npos) << e.what();
     }
   }
 }
