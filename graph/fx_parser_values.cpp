@@ -146,8 +146,11 @@ Arg Parser::parse_value_from_name(const Token& first) {
   if (first.text == "None") return Arg::none();
   if (first.text == "True") return Arg(true);
   if (first.text == "False") return Arg(false);
-  if (first.text == "inf") return Arg(std::numeric_limits<double>::infinity());
-  if (first.text == "nan") return Arg(std::numeric_limits<double>::quiet_NaN());
+  // FX never names a node `inf` or `nan` (they are its math globals), but a
+  // hand-written graph may: a node of that name shadows the literal, as in Python.
+  const bool shadowed = graph_.find(first.text).has_value();
+  if (first.text == "inf" && !shadowed) return Arg(std::numeric_limits<double>::infinity());
+  if (first.text == "nan" && !shadowed) return Arg(std::numeric_limits<double>::quiet_NaN());
   const std::string_view dotted = parse_dotted(first);
   const bool is_dotted = dotted.size() != first.text.size();
   if (!is_dotted && first.text == "device" && lex_->peek().is("(")) return parse_device_call();

@@ -416,6 +416,35 @@ std::optional<OpId> OpRegistry::find(std::string_view qualified_name) const {
   return it->second;
 }
 
+// A Python builtin (`operator.mul`, `math.ceil`, `torch.sym_int`) applied to
+// numbers and SymInts only: the interpreter evaluates it and infer_types
+// types it, so it is not an unknown op (on tensors it would be).
+static bool is_scalar_builtin_call(const Graph& g, const Node& n) {
+  const std::string_view t = n.target;
+  const bool builtin = t.starts_with("operator.") || t.starts_with("_operator.") ||
+                       t.starts_with("math.") || t == "torch.sym_float" || t == "torch.sym_int";
+  if (!builtin || !n.kwargs.empty()) return false;
+  for (const Arg& a : n.args) {
+    if (a.is_node()) {
+      switch (g.node(a.node()).type.kind) {
+        case ValueType::Kind::SymInt:
+        case ValueType::Kind::SymFloat:
+        case ValueType::Kind::SymBool:
+        case ValueType::Kind::Int:
+        case ValueType::Kind::Float:
+        case ValueType::Kind::Bool:
+          continue;
+        default:
+          return false;
+      }
+    }
+    if (!std::holds_alternative<int64_t>(a.value) && !std::holds_alternative<double>(a.value) &&
+        !std::holds_alternative<bool>(a.value))
+      return false;
+  }
+  return true;
+}
+
 std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
   std::set<std::string> unknown;
   for (Node& n : g.nodes()) {
@@ -438,7 +467,7 @@ std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
         if (id != exact) candidates.push_back(id);
     }
     if (candidates.empty()) {
-      unknown.insert(n.target);
+      if (!is_scalar_builtin_call(g, n)) unknown.insert(n.target);
       continue;
     }
     std::optional<std::string> first_error;

@@ -125,7 +125,9 @@ class OpRegistry {
 // normalizes args against the schema (positional + keyword, defaults filled;
 // kwargs emptied). Throws Error at the node's location on wrong arity,
 // unknown keyword, or a missing required argument. Unknown ops stay opaque;
-// their names are returned (sorted, unique) so callers can note them.
+// their names are returned (sorted, unique) so callers can note them; Python
+// builtins on numbers and SymInts (`operator.mul(sym_size, 4)`), which the
+// interpreter evaluates, are not listed.
 std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg);
 
 // Runs meta functions in program order and fills Node::type. Annotated

@@ -134,6 +134,13 @@ std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistr
     const OpSchema& s = reg->info(n.op).schema;
     const std::string qualified = s.qualified_name();
     const std::string_view op = std::string_view(qualified).substr(0, qualified.find('.'));
+    if (op == "aten::one_hot") {  // class indices below a given num_classes
+      const Arg& self = n.args.at(0);
+      const Arg& classes = n.args.at(1);
+      if (self.is_node() && classes.is_int() && std::get<int64_t>(classes.value) > 0)
+        limit(self.node(), std::get<int64_t>(classes.value));
+      continue;
+    }
     for (const IndexUse& use : kIndexUses) {
       if (use.op != op) continue;
       auto arg = [&](std::string_view name) -> const Arg* {

@@ -191,6 +191,23 @@ TEST(RandomInputs, IndicesStayWithinTheIndexedDim) {
   EXPECT_TRUE(equivalent(g, g, registry()).ok);
 }
 
+// one_hot's class indices stay below num_classes (the only bound it knows).
+TEST(RandomInputs, OneHotClassesStayBelowNumClasses) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, labels: "i64[64]"):
+        h: "i64[64, 3]" = torch.ops.aten.one_hot.default(labels, 3)
+        return (h,)
+)FX");
+  RandomInputOptions o;
+  o.registry = &registry();
+  const RandomInputs in = random_inputs(g, 11, o);
+  const Tensor& labels = in.values[0].tensor();
+  int64_t hi = 0;
+  for (int64_t i = 0; i < labels.numel(); ++i) hi = std::max(hi, labels.get_flat_int(i));
+  EXPECT_EQ(hi, 2);
+  EXPECT_TRUE(equivalent(g, g, registry()).ok);
+}
+
 // The same for issue 16's index users: each entry of index.Tensor's and
 // index_put's index list stays below the size of the dim it indexes (a
 // bool mask covering its dims), and gather/scatter/index_add indices below
@@ -309,7 +326,8 @@ TEST(EquivalenceStructural, DifferentInputsToTheOpAreAMismatchNamingTheCall) {
 
 TEST(EquivalenceStructural, ANonTensorArgumentIsPartOfTheCall) {
   Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
-  std::string text = std::string(kHeader) + R"FX(        h: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(x, y)
+  std::string text =
+      std::string(kHeader) + R"FX(        h: "f32[s0, 4]" = torch.ops.aten.mul.Tensor(x, y)
         m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(h, 4)
         out: "f32[s0, 4]" = torch.ops.aten.add.Tensor(m, y)
         return (out,)

@@ -88,6 +88,27 @@ TEST(FxParser, SeedDumpFragment) {
   expect_round_trip(g);
 }
 
+// `inf` and `nan` are float literals in FX code, unless a node of that name
+// exists: then, as in Python, the name refers to the node.
+TEST(FxParser, NodesNamedInfOrNanShadowTheLiterals) {
+  Graph g = parse_fx(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[4]"):
+        full: "f32[4]" = torch.ops.aten.full_like.default(x, nan)
+        nan: "f32[4]" = torch.ops.aten.mul.Tensor(x, inf)
+        inf: "f32[4]" = torch.ops.aten.add.Tensor(nan, full)
+        return (inf,)
+)FX",
+                     "t.py");
+  const Node& full = g.node(*g.find("full"));
+  ASSERT_TRUE(std::holds_alternative<double>(full.args[1].value));
+  EXPECT_TRUE(std::isnan(std::get<double>(full.args[1].value)));  // before `nan` exists
+  const Node& mul = g.node(*g.find("nan"));
+  EXPECT_EQ(std::get<double>(mul.args[1].value), std::numeric_limits<double>::infinity());
+  const Node& add = g.node(*g.find("inf"));
+  ASSERT_TRUE(add.args[0].is_node());
+  EXPECT_EQ(add.args[0].node(), *g.find("nan"));
+}
+
 TEST(FxParser, PrintReadableWithAnnotations) {
   const Graph g = parse_fx(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, arg0_1: "bf16[s0, 7168]", arg1_1: "Sym(s0)", arg2_1: "f32[2, 3][3, 1]npu:0"):
