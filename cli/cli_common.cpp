@@ -1,6 +1,7 @@
 #include "cli/cli_common.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -24,6 +25,12 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
                   "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
                   "`eqfuse reinplace`)");
   if (pipeline) add_multi_stream_option(cmd, t.multi_stream);
+  if (pipeline) {
+    cmd->add_option("--rules", t.rule_files, "Load extra rules from a .rules file (repeatable)");
+    cmd->add_option("--hint", t.hints,
+                    "Value of a symbolic dim for the cost model, e.g. --hint s0=16 (repeatable; "
+                    "unhinted symbols count as 1024)");
+  }
 }
 
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
@@ -36,7 +43,27 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   if (!t.device.empty()) opt.device = t.device;
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
+  for (const std::string& h : t.hints) add_hint(opt.hints, h);
   return opt;
+}
+
+std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg) {
+  if (t.rule_files.empty()) return nullptr;
+  auto lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
+  for (const std::string& f : t.rule_files) lib->load_text(read_file_or_stdin(f), f);
+  return lib;
+}
+
+void add_hint(SymbolHints& hints, std::string_view spec) {
+  size_t eq = spec.find('=');
+  std::string_view name = eq == spec.npos ? spec : trim_blanks(spec.substr(0, eq));
+  std::string_view value = eq == spec.npos ? std::string_view{} : trim_blanks(spec.substr(eq + 1));
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (name.empty() || value.empty() || ec != std::errc{} || end != value.data() + value.size() ||
+      v < 1)
+    throw Error(fmt::format("--hint '{}': expected SYMBOL=N with N >= 1, e.g. s0=16", spec));
+  hints.values[std::string(name)] = v;
 }
 
 namespace {

@@ -10,16 +10,18 @@
 // to run in `Action`; main() runs it inside the error handler.
 #pragma once
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
 
-#include "pipeline/optimize.hpp"
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "pipeline/optimize.hpp"
 #include "rewrites/reinplace.hpp"
+#include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {
 
@@ -49,6 +51,8 @@ void add_cost_command(CLI::App& app, Action& action);
 struct ToggleOptions {
   std::string mode, device, config, multi_stream;
   std::vector<std::string> disable, enable;
+  std::vector<std::string> rule_files;  // --rules (pipeline commands)
+  std::vector<std::string> hints;       // --hint s0=N (pipeline commands)
 };
 
 // Declares --mode, --disable-rule, --enable-rule and --config on `cmd`;
@@ -61,6 +65,13 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline = true);
 // `reg`, so call this before loading the graph), then the command-line
 // flags on top (flags win).
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg);
+
+// The --rules files on top of the default library (null when none); the
+// caller keeps it alive and points OptimizeOptions::library at it.
+std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg);
+
+// "s0=16": a value for a symbolic dim, added to `hints`; an Error otherwise.
+void add_hint(SymbolHints& hints, std::string_view spec);
 
 // `--input-types` value: the text form, or the path of a file holding the
 // text or JSON form. Empty -> no types.

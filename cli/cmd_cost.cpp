@@ -9,9 +9,9 @@
 
 #include <fmt/format.h>
 
+#include "base/diagnostics.hpp"
 #include "cli/cli_common.hpp"
 #include "cost/cost_report.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse::cli {
 
@@ -23,19 +23,6 @@ struct CostCliOptions {
   std::vector<std::string> hints;
   bool json = false;
 };
-
-// "s0=16": a value for a symbolic dim.
-void add_hint(SymbolHints& hints, std::string_view spec) {
-  size_t eq = spec.find('=');
-  std::string_view name = eq == spec.npos ? spec : trim_blanks(spec.substr(0, eq));
-  std::string_view value = eq == spec.npos ? std::string_view{} : trim_blanks(spec.substr(eq + 1));
-  int64_t v = 0;
-  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-  if (name.empty() || value.empty() || ec != std::errc{} || end != value.data() + value.size() ||
-      v < 1)
-    throw Error(fmt::format("--hint '{}': expected SYMBOL=N with N >= 1, e.g. s0=16", spec));
-  hints.values[std::string(name)] = v;
-}
 
 int run_cost(const CostCliOptions& o) {
   OpRegistry reg = cli_registry();

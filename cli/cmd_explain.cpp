@@ -52,6 +52,8 @@ int run_explain(const ExplainCliOptions& o) {
   OpRegistry reg = cli_registry();
   OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
+  std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
+  if (lib) opt.library = lib.get();
   check_output_path(o.output);
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
   ExplainReport rep = explain_run(r, reg);

@@ -7,6 +7,7 @@
 // enabled rules, extract the cheapest graph under the NPU cost model, emit.
 // The optimized graph goes to stdout (or -o), the summary to stderr.
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <memory>
 
@@ -34,12 +35,23 @@ struct OptimizeCliOptions {
   double time_limit = -1;
   long node_limit = -1;
   long iter_limit = -1;
-  std::vector<std::string> rule_files;
   std::string stats_json;
   std::string dump_dir;
   bool explain = false;
   bool quiet = false;
 };
+
+// EQFUSE_DEBUG=1 (as TorchAir's TORCH_COMPILE_DEBUG): dump every stage into
+// <EQFUSE_DEBUG_DIR, default eqfuse_debug>/<input name>/ unless --dump-dir
+// chooses a directory.
+std::string debug_dump_dir(const std::string& input) {
+  const char* env = std::getenv("EQFUSE_DEBUG");
+  if (env == nullptr || std::string_view(env) != "1") return {};
+  const char* base = std::getenv("EQFUSE_DEBUG_DIR");
+  const std::string stem = input == "-" ? "stdin" : std::filesystem::path(input).stem().string();
+  return (std::filesystem::path(base != nullptr && *base != 0 ? base : "eqfuse_debug") / stem)
+      .string();
+}
 
 // The toggles (config file, then flags), then the optimize-only flags. The
 // config's reinplace section may register ops (those wrapped by
@@ -53,8 +65,9 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
   }
   if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
   if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);
-  opt.dump_dir = o.dump_dir;
-  opt.record_explanations = o.explain;
+  opt.dump_dir = o.dump_dir.empty() ? debug_dump_dir(o.file) : o.dump_dir;
+  // The dumps include the decisions (004_explain.txt), which need the records.
+  opt.record_explanations = o.explain || !opt.dump_dir.empty();
   return opt;
 }
 
@@ -62,23 +75,26 @@ int run_optimize(const OptimizeCliOptions& o) {
   OpRegistry reg = cli_registry();
   OptimizeOptions opt = build_options(o, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
-  std::unique_ptr<RuleLibrary> lib;
-  if (!o.rule_files.empty()) {
-    lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
-    for (const auto& f : o.rule_files) lib->load_text(read_file_or_stdin(f), f);
-    opt.library = lib.get();
-  }
+  std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
+  if (lib) opt.library = lib.get();
   for (const std::string& path : {o.output, o.stats_json}) check_output_path(path);
-  if (!o.dump_dir.empty() && std::filesystem::exists(o.dump_dir) &&
-      !std::filesystem::is_directory(o.dump_dir))
-    throw Error(fmt::format("--dump-dir '{}' is a file, not a directory", o.dump_dir));
+  if (!opt.dump_dir.empty() && std::filesystem::exists(opt.dump_dir) &&
+      !std::filesystem::is_directory(opt.dump_dir))
+    throw Error(fmt::format("--dump-dir '{}' is a file, not a directory", opt.dump_dir));
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
   if (o.format == "json")
     write_output(o.output, save_graph_json(r.graph, 2, &reg));
   else
     write_output(o.output, print_fx(r.graph, &reg));
   if (!o.stats_json.empty()) write_output(o.stats_json, stats_to_json(r.stats) + "\n");
-  if (o.explain) fmt::print(stderr, "{}", format_explanation_text(explain_run(r, reg)));
+  if (o.explain || !opt.dump_dir.empty()) {
+    const std::string report = format_explanation_text(explain_run(r, reg));
+    if (o.explain) fmt::print(stderr, "{}", report);
+    if (!opt.dump_dir.empty()) {
+      write_output((std::filesystem::path(opt.dump_dir) / "004_explain.txt").string(), report);
+      if (!o.quiet) fmt::print(stderr, "eqfuse: stage dumps written to {}/\n", opt.dump_dir);
+    }
+  }
   if (!o.quiet) fmt::print(stderr, "{}", format_summary(r.stats));
   return kOk;
 }
@@ -115,7 +131,6 @@ void add_optimize_command(CLI::App& app, Action& action) {
       ->check(CLI::Range(0L, 1'000'000'000L));
   cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)")
       ->check(CLI::Range(0L, 1'000'000L));
-  cmd->add_option("--rules", o->rule_files, "Load extra rules from a .rules file (repeatable)");
   cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
   cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");
   cmd->add_flag("--explain", o->explain,

@@ -12,9 +12,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/suggest.hpp"
 #include "cli/cli_common.hpp"
-#include "pipeline/optimize.hpp"
 #include "graph/fx_printer.hpp"
+#include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {
@@ -59,9 +60,16 @@ int run_rules(const RulesCliOptions& o) {
   RuleConfig cfg = options_from_toggles(o.toggles, reg).rules;
   RuleLibrary lib = RuleLibrary::builtin(reg);
   for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
+  for (const std::string& note : lib.check_selectors(cfg))
+    fmt::print(stderr, "eqfuse: note: {}\n", note);
   if (!o.show.empty()) {
     const RuleDef* r = lib.find(o.show);
-    if (r == nullptr) throw Error(fmt::format("no rule named '{}' (see 'eqfuse rules')", o.show));
+    if (r == nullptr) {
+      std::vector<std::string> names;
+      for (const RuleDef& d : lib.rules()) names.push_back(d.name);
+      throw Error(fmt::format("no rule named '{}'{} (see 'eqfuse rules')", o.show,
+                              did_you_mean(o.show, names)));
+    }
     fmt::print("{}", rule_text(*r, reg));
     return kOk;
   }

@@ -29,6 +29,8 @@ int run_sensitivity(const SensitivityCliOptions& o) {
   OpRegistry reg = cli_registry();
   OptimizeOptions opt = options_from_toggles(o.toggles, reg);
   LoadedGraph in = load_input(o.file, reg, o.input_types);
+  std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
+  if (lib) opt.library = lib.get();
   SensitivityOptions so;
   so.steps = o.steps;
   for (const auto& p : o.params) so.params.push_back(parse_sensitivity_param(p));

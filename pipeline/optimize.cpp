@@ -251,6 +251,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->loaded = load_into_egraph(input, reg, *st->egraph);
   st->egraph->rebuild();
   st->input_node_ids = st->egraph->num_ids();
+  stats.notes = st->library->check_selectors(opt.rules);
   st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get(), &st->loaded);
   stats.phase_ms["load"] = ms_since(t0);
 
@@ -342,6 +343,7 @@ std::string format_summary(const OptimizeStats& s) {
           af.missed == 1 ? "y" : "ies", af.missed_bytes);
   }
   out += fmt::format("  extraction   {} ({})\n", s.extractor, extraction_quality(s));
+  for (const std::string& note : s.notes) out += fmt::format("  note         {}\n", note);
   if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);
   std::string phases;
   for (const char* p : {"parse", "load", "saturate", "extract", "emit", "reinplace"}) {
@@ -362,6 +364,7 @@ std::string stats_to_json(const OptimizeStats& s) {
   j["cost_after_us"] = s.cost_after_us;
   j["fusions"] = nlohmann::ordered_json::object();
   for (const auto& [rule, n] : s.fusions) j["fusions"][rule] = n;
+  j["notes"] = s.notes;
   j["extractor"] = s.extractor;
   j["extraction_optimal"] = s.extraction_optimal;
   j["extraction_gap"] = s.extraction_gap;

@@ -63,7 +63,8 @@ struct RuleRunStats {
   size_t fusing_applications = 0;             // of those, by the search -> replace direction
   size_t rejected = 0;                        // matches refused by a condition
   std::map<std::string, size_t> rejected_by;  // condition text -> count
-  size_t chosen = 0;  // fused kernels of the output graph this rule created (pipeline/fusion_credit)
+  size_t chosen =
+      0;  // fused kernels of the output graph this rule created (pipeline/fusion_credit)
   // Labelled "fusion" and its replace side calls a fused op (one a fusion
   // rule introduces, FusionCredit::is_fusion_rule): `chosen` counts its
   // kernels (a decision `eqfuse sensitivity` tracks).
@@ -91,6 +92,9 @@ struct OptimizeStats {
   size_t reinplaced_nodes = 0, removed_copies = 0;
   double reinplace_saved_bytes = 0;       // memory traffic saved, symbols at their hints
   ReinplaceCounters auto_functionalized;  // clones the reinplace passes could not elide
+  // What the caller asked for that did not take effect (an --enable-rule of a
+  // rule the mode excludes, ...), one sentence each.
+  std::vector<std::string> notes;
 };
 
 struct OptimizeResult {

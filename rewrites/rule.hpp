@@ -152,6 +152,12 @@ class RuleLibrary {
   void load_text(std::string_view text, std::string_view file_name, bool skip_duplicates = false);
 
   const std::vector<RuleDef>& rules() const { return rules_; }
+  // Every --disable-rule / --enable-rule selector (RuleConfig::disable,
+  // ::enable) must name a rule or a label of this library: an unknown one is
+  // an Error with a did-you-mean suggestion (compile() checks this first).
+  // Returns notes for selectors that cannot take effect, e.g. enabling a rule
+  // that the mode excludes.
+  std::vector<std::string> check_selectors(const RuleConfig& cfg) const;
   const RuleDef* find(std::string_view name) const;
   CondFunctions& functions() { return functions_; }
   const CondFunctions& functions() const { return functions_; }

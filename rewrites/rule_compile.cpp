@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/suggest.hpp"
 #include "bridge/arg_encoding.hpp"
 #include "bridge/from_graph.hpp"
 #include "rewrites/rule.hpp"
@@ -332,8 +333,38 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
 
 }  // namespace
 
+std::vector<std::string> RuleLibrary::check_selectors(const RuleConfig& cfg) const {
+  std::vector<std::string> names;
+  std::set<std::string> labels;
+  for (const RuleDef& r : rules_) {
+    names.push_back(r.name);
+    labels.insert(r.labels.begin(), r.labels.end());
+  }
+  std::vector<std::string> known = names;
+  known.insert(known.end(), labels.begin(), labels.end());
+  auto check = [&](const std::vector<std::string>& selectors, std::string_view flag) {
+    for (const std::string& s : selectors) {
+      if (std::find(known.begin(), known.end(), s) != known.end()) continue;
+      throw Error(fmt::format("{} {}: no rule or label of that name{} ('eqfuse rules' lists them)",
+                              flag, s, did_you_mean(s, known)));
+    }
+  };
+  check(cfg.disable, "--disable-rule");
+  check(cfg.enable, "--enable-rule");
+  std::vector<std::string> notes;
+  for (const std::string& s : cfg.enable) {
+    const RuleDef* rule = find(s);
+    if (!rule) continue;  // a label: several rules, each with its own reason
+    RuleToggle t = rule_toggle(rule->name, rule->labels, cfg);
+    if (!t.enabled)
+      notes.push_back(fmt::format("--enable-rule {}: the rule stays off: {}", s, t.reason));
+  }
+  return notes;
+}
+
 CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::string> streams,
                                    const TensorAnalysis* types, const LoadedEGraph* graph) const {
+  check_selectors(cfg);  // a misspelled --disable-rule must not pass silently
   CompiledRules out;
   std::vector<std::string> stream_list(streams.begin(), streams.end());
   if (stream_list.empty()) stream_list.push_back("");

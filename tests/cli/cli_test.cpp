@@ -374,6 +374,60 @@ TEST(Cli, ToggleOptionsReadTheConfigAndFlagsWin) {
   EXPECT_THAT(bad.err, HasSubstr("/nonexistent/eqfuse.json"));
 }
 
+// A misspelled rule or label is an error with a suggestion, wherever it is
+// given; enabling a rule that the mode keeps off says so.
+TEST(Cli, MisspelledRuleSelectorsAreErrorsWithASuggestion) {
+  const std::string optimize = "optimize examples/matmul_transpose.fx -o /dev/null";
+  CliRun typo = run_eqfuse(optimize + " --disable-rule torchair/bmm-transpos");
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_THAT(typo.err, HasSubstr("--disable-rule torchair/bmm-transpos: no rule or label of "
+                                  "that name (did you mean 'torchair/bmm-transpose'?)"));
+  fs::path cfg = write_scratch("typo.json", R"({"enable_rules": ["inexct"]})");
+  CliRun in_config = run_eqfuse(fmt::format("{} --config '{}'", optimize, cfg.string()));
+  EXPECT_EQ(in_config.exit_code, 2);
+  EXPECT_THAT(in_config.err, HasSubstr("--enable-rule inexct: no rule or label of that name "
+                                       "(did you mean 'inexact'?)"));
+  CliRun explain = run_eqfuse("explain examples/matmul_transpose.fx --disable-rule nope-nope");
+  EXPECT_EQ(explain.exit_code, 2);
+  CliRun kept_off =
+      run_eqfuse(optimize + " --mode max-autotune --enable-rule torchair/bmm-transpose");
+  EXPECT_EQ(kept_off.exit_code, 0) << kept_off.err;
+  EXPECT_THAT(kept_off.err, HasSubstr("note         --enable-rule torchair/bmm-transpose: the "
+                                      "rule stays off: excluded in max-autotune"));
+}
+
+// explain and sensitivity take --rules and --hint like optimize.
+TEST(Cli, ExplainAndSensitivityTakeRulesAndHints) {
+  fs::path rules = write_scratch("neg.rules", R"(rule user/double-neg =>
+    labels: user
+    description: neg of neg is the value
+
+    def search(x: "f32[4]"):
+        a = torch.ops.aten.neg.default(x)
+        b = torch.ops.aten.neg.default(a)
+        return (b,)
+
+    def replace(x):
+        c = torch.ops.aten.clone.default(x)
+        return (c,)
+)");
+  fs::path graph = write_scratch("neg.fx", R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[s0, 4]"):
+        a: "f32[s0, 4]" = torch.ops.aten.neg.default(x)
+        b: "f32[s0, 4]" = torch.ops.aten.neg.default(a)
+        return (b,)
+)");
+  const std::string args = fmt::format("'{}' --rules '{}'", graph.string(), rules.string());
+  CliRun explain = run_eqfuse("explain " + args + " --format json --hint s0=8");
+  ASSERT_EQ(explain.exit_code, 0) << explain.err;
+  EXPECT_THAT(explain.out, HasSubstr("user/double-neg"));
+  CliRun sweep = run_eqfuse("sensitivity " + args + " --param eff_mem --steps 2 --json");
+  EXPECT_EQ(sweep.exit_code, 0) << sweep.err;
+  CliRun bad_hint = run_eqfuse("explain " + args + " --hint s0=zero");
+  EXPECT_EQ(bad_hint.exit_code, 2);
+  EXPECT_THAT(bad_hint.err, HasSubstr("--hint 's0=zero': expected SYMBOL=N"));
+}
+
 // `eqfuse rules` shows an `inexact` rule off, and why, until it is enabled by
 // name or by the label `inexact` (docs/rules.md "The `inexact` label").
 TEST(Cli, RulesShowsTheInexactRuleOffAndWhy) {
@@ -558,6 +612,25 @@ TEST(CliInputs, DumpDirNamingAFileIsAnError) {
       fmt::format("optimize examples/matmul_transpose.fx -q --dump-dir '{}'", file.string()));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("is a file, not a directory"));
+}
+
+// EQFUSE_DEBUG=1 dumps every stage, numbered, as --dump-dir does: the input,
+// the saturation stats, the extraction problem, the output and the decisions.
+TEST(CliInputs, DebugEnvironmentDumpsEveryStage) {
+  const fs::path base = testing_support::scratch_dir("debug") / "dumps";
+  ::setenv("EQFUSE_DEBUG", "1", 1);
+  ::setenv("EQFUSE_DEBUG_DIR", base.c_str(), 1);
+  CliRun r = run_eqfuse("optimize examples/matmul_transpose.fx -o /dev/null");
+  ::unsetenv("EQFUSE_DEBUG");
+  ::unsetenv("EQFUSE_DEBUG_DIR");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const fs::path dir = base / "matmul_transpose";
+  EXPECT_THAT(r.err, HasSubstr("stage dumps written to " + dir.string()));
+  for (const char* f : {"000_input.fx", "001_saturate_stats.json", "002_extraction_problem.json",
+                        "003_output.fx", "004_explain.txt"})
+    EXPECT_TRUE(fs::exists(dir / f)) << f;
+  EXPECT_THAT(testing_support::slurp_file(dir / "004_explain.txt"),
+              HasSubstr("torchair/bmm-transpose"));
 }
 
 TEST(CliInputs, GraphJsonMustEndInItsOutputNode) {
