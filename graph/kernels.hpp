@@ -78,6 +78,7 @@ void register_reduction_kernels(KernelTable& table);  // reductions, matmul, sof
 void register_npu_kernels(KernelTable& table);
 void register_indexing_kernels(KernelTable& table);  // index, gather, scatter, sort, topk
 void register_nn_kernels(KernelTable& table);        // layer norm, dropout, attention, baddbmm
+void register_llm_kernels(KernelTable& table);       // graph/ops/llm.schemas (issue 16, batch 2)
 
 // The kernel for a schema: exact qualified name first, then the overload
 // packet. In-place `name_` ops without their own kernel reuse the kernel of

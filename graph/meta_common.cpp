@@ -16,6 +16,7 @@ void attach_builtin_meta(OpRegistry& reg) {
   add_misc_meta(reg);
   add_indexing_meta(reg);
   add_nn_meta(reg);
+  add_llm_meta(reg);
 }
 
 namespace meta {

@@ -26,6 +26,7 @@ void add_npu_meta(OpRegistry& reg);
 void add_misc_meta(OpRegistry& reg);
 void add_indexing_meta(OpRegistry& reg);  // index, gather, scatter, sort
 void add_nn_meta(OpRegistry& reg);        // layer norm, dropout, attention
+void add_llm_meta(OpRegistry& reg);       // graph/ops/llm.schemas (issue 16, batch 2)
 
 namespace meta {
 

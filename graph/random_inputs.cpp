@@ -77,6 +77,8 @@ constexpr IndexUse kIndexUses[] = {
     {"aten::scatter_reduce", "index", "self", "dim"},
     {"aten::index_add", "index", "self", "dim"},
     {"aten::index_add_", "index", "self", "dim"},
+    {"aten::index_fill", "index", "self", "dim"},
+    {"aten::index_fill_", "index", "self", "dim"},
     {"aten::index", "indices", "self", "", true},
     {"aten::index_put", "indices", "self", "", true},
     {"aten::index_put_", "indices", "self", "", true},

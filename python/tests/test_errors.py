@@ -77,6 +77,8 @@ def test_bad_options_are_eqfuse_errors_from_cpp():
         eqfuse.optimize(gm, hints={"s0": 0})
     with pytest.raises(eqfuse.EqfuseError, match="rules"):
         eqfuse.optimize(gm, rules=["rule broken <=>\n    nonsense\n"])
+    with pytest.raises(eqfuse.EqfuseError, match=r"did you mean 'torchair/bmm-transpose'"):
+        eqfuse.optimize(gm, disable_rules=["torchair/bmm-transpos"])
 
 
 def test_bad_documents_are_eqfuse_errors():

@@ -522,6 +522,93 @@ const Case kCases[] = {
     {"q: \"f16[2, 8, 40, 64]\", k: \"f16[2, 8, s1, 64]\", v: \"f16[2, 8, s1, 64]\"",
      "torch.ops.aten._scaled_dot_product_efficient_attention.default(q, k, v, None, True)",
      "tuple(f16[2, 8, 40, 64], f32[2, 8, 64], unknown, unknown)"},
+    // --- issue 16 batch 2
+    // Runtime assertions have no value; item() is a data-dependent scalar.
+    {"x: \"f32[s0, 4]\"",
+     "n = torch.ops.aten.sym_size.int(x, 0)\n"
+     "torch.ops.aten._assert_tensor_metadata.default(x, [n, 4], None, torch.float32)",
+     "None"},
+    {"x: \"f32[2]\"", "torch.ops.aten._assert_tensor_metadata.default(x, dtype = torch.float32)",
+     "None"},
+    {"x: \"b8[]\"",
+     "b = torch.ops.aten._local_scalar_dense.default(x)\n"
+     "torch.ops.aten._assert_scalar.default(b, 'Runtime assertion failed')",
+     "None"},
+    {"x: \"i64[]\"",
+     "n = torch.ops.aten._local_scalar_dense.default(x)\n"
+     "torch.ops.aten.sym_constrain_range_for_size.default(n, min = 0, max = 8)",
+     "None"},
+    {"x: \"i64[]\"",
+     "n = torch.ops.aten._local_scalar_dense.default(x)\n"
+     "torch.ops.aten.sym_constrain_range.default(n, min = 0)",
+     "None"},
+    {"x: \"i64[1]\"", "torch.ops.aten._local_scalar_dense.default(x)", "Sym(?)"},
+    {"x: \"bf16[]\"", "torch.ops.aten._local_scalar_dense.default(x)", "SymFloat"},
+    {"x: \"b8[]\"", "torch.ops.aten._local_scalar_dense.default(x)", "SymBool"},
+    // nonzero's row count is data-dependent; nonzero_static's is given.
+    {"x: \"b8[s0, 4]\"", "torch.ops.aten.nonzero.default(x)", "i64[?]"},
+    {"x: \"f32[s0, 4, 2]\"", "torch.ops.aten.nonzero_static.default(x, size = 5)", "i64[5, 3]"},
+    {"r: \"i64[s0]\"", "torch.ops.aten.repeat_interleave.Tensor(r)", "i64[?]"},
+    {"r: \"i64[4]\"", "torch.ops.aten.repeat_interleave.Tensor(r, output_size = 10)", "i64[10]"},
+    {"x: \"f32[s0, 8]\"", "torch.ops.aten.repeat_interleave.self_int(x, 3, 1)", "f32[s0, 24]"},
+    {"x: \"bf16[2, s0, 4]\"", "torch.ops.aten.repeat_interleave.self_int(x, 2)", "bf16[16*s0]"},
+    // Reductions.
+    {"x: \"bf16[2, 8, s0, s0]\"", "torch.ops.aten._safe_softmax.default(x, -1)",
+     "bf16[2, 8, s0, s0]"},
+    {"x: \"bf16[2, s0]\"", "torch.ops.aten._safe_softmax.default(x, 1, torch.float32)",
+     "f32[2, s0]"},
+    {"x: \"f32[s0, 4, 8]\"", "torch.ops.aten.logsumexp.default(x, [1, 2])", "f32[s0]"},
+    {"x: \"i64[s0, 8]\"", "torch.ops.aten.logsumexp.default(x, [-1], True)", "f32[s0, 1]"},
+    {"x: \"f16[s0, 8]\"", "torch.ops.aten.min.dim(x, 1)", "tuple(f16[s0], i64[s0])"},
+    {"x: \"i32[s0, 8]\"", "torch.ops.aten.min.dim(x, 0, True)", "tuple(i32[1, 8], i64[1, 8])"},
+    // Creation.
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.fill.Scalar(x, 1.5)", "bf16[s0, 8]"},
+    {"x: \"f32[s0, 8]\", v: \"f32[]\"", "torch.ops.aten.fill.Tensor(x, v)", "f32[s0, 8]"},
+    {"x: \"i64[4]\"", "torch.ops.aten.fill_.Scalar(x, 3)", "i64[4]"},
+    {"x: \"f32[4]\", v: \"f32[]\"", "torch.ops.aten.fill_.Tensor(x, v)", "f32[4]"},
+    {"", "torch.ops.aten.empty_strided.default([2, 3], [3, 1], dtype = torch.bfloat16)",
+     "bf16[2, 3]"},
+    {"x: \"f16[s0]\"",
+     "n = torch.ops.aten.sym_size.int(x, 0)\n"
+     "torch.ops.aten.new_empty_strided.default(x, [n, 4], [4, 1])",
+     "f16[s0, 4]"},
+    // Indexing and layout.
+    {"x: \"f32[s0, 8]\", i: \"i64[2]\"", "torch.ops.aten.index_fill.int_Scalar(x, 1, i, -1.0)",
+     "f32[s0, 8]"},
+    {"x: \"f32[s0, 8]\", i: \"i64[2]\", v: \"f32[]\"",
+     "torch.ops.aten.index_fill.int_Tensor(x, 0, i, v)", "f32[s0, 8]"},
+    {"x: \"b8[4, 8]\", i: \"i64[]\"", "torch.ops.aten.index_fill_.int_Scalar(x, -1, i, True)",
+     "b8[4, 8]"},
+    {"x: \"f32[4, 8]\", i: \"i64[3]\", v: \"f32[]\"",
+     "torch.ops.aten.index_fill_.int_Tensor(x, 0, i, v)", "f32[4, 8]"},
+    {"x: \"f32[s0, 4]\", y: \"f32[s0, 4]\"", "torch.ops.aten.stack.default([x, y], 1)",
+     "f32[s0, 2, 4]"},
+    {"x: \"i32[3]\", y: \"i64[3]\", z: \"i64[3]\"", "torch.ops.aten.stack.default([x, y, z], -1)",
+     "i64[3, 3]"},
+    {"x: \"f32[s0, 4, 8]\"", "torch.ops.aten.flip.default(x, [0, -1])", "f32[s0, 4, 8]"},
+    {"x: \"f32[s0, 4]\"", "torch.ops.aten.roll.default(x, [1, -2], [0, 1])", "f32[s0, 4]"},
+    {"x: \"i64[s0, 4]\"", "torch.ops.aten.roll.default(x, [3])", "i64[s0, 4]"},
+    {"x: \"f32[s0, 16]\"", "torch.ops.aten.narrow.default(x, 1, 4, 8)", "f32[s0, 8]"},
+    {"x: \"f32[s0, 16]\", y: \"f32[s0 - 1]\"",
+     "n = torch.ops.aten.sym_size.int(y, 0)\n"
+     "torch.ops.aten.narrow.default(x, 0, 1, n)",
+     "f32[s0 - 1, 16]"},
+    // Group norm: mean/rstd are [N, group].
+    {"x: \"f32[2, 8, 4, 4]\", w: \"f32[8]\", b: \"f32[8]\"",
+     "torch.ops.aten.native_group_norm.default(x, w, b, 2, 8, 16, 4, 1e-05)",
+     "tuple(f32[2, 8, 4, 4], f32[2, 4], f32[2, 4])"},
+    {"x: \"bf16[s0, 8, 16]\"", "torch.ops.aten.group_norm.default(x, 2)", "bf16[s0, 8, 16]"},
+    // Elementwise.
+    {"x: \"i32[s0]\"", "torch.ops.aten.sign.default(x)", "i32[s0]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.leaky_relu.default(x, 0.2)", "bf16[s0, 8]"},
+    {"x: \"f32[s0, 8]\"", "torch.ops.aten.elu.default(x)", "f32[s0, 8]"},
+    {"x: \"f16[s0, 8]\"", "torch.ops.aten.softplus.default(x, 2, 10)", "f16[s0, 8]"},
+    {"x: \"f32[s0, 8]\"", "torch.ops.aten.hardswish.default(x)", "f32[s0, 8]"},
+    {"x: \"f32[s0, 8]\"", "torch.ops.aten.hardsigmoid.default(x)", "f32[s0, 8]"},
+    {"x: \"bf16[s0, 8]\"", "torch.ops.aten.mish.default(x)", "bf16[s0, 8]"},
+    {"x: \"f32[s0, 1]\", y: \"f32[8]\"", "torch.ops.aten.atan2.default(x, y)", "f32[s0, 8]"},
+    {"x: \"i64[4]\", y: \"i64[4]\"", "torch.ops.aten.atan2.default(x, y)", "f32[4]"},
+    {"x: \"i64[4]\"", "torch.ops.aten.erfinv.default(x)", "f32[4]"},
 };
 
 TEST(ShapeInferenceTest, EveryCase) {
@@ -724,6 +811,22 @@ const ErrorCase kErrors[] = {
     {"x: \"f32[4]\"", "torch.ops.aten.histc.default(x, 0)", "'bins'"},
     {"x: \"f32[4]\"", "torch.ops.aten.histc.default(x, 4, 2, 1)", "'max'"},
     {"x: \"f32[4, 3]\"", "torch.ops.aten.cumsum.default(x, 2)", "dim"},
+    // --- issue 16 batch 2
+    {"x: \"f32[4, 3]\"", "torch.ops.aten._assert_tensor_metadata.default(x, dtype = torch.float16)",
+     "dtype mismatch"},
+    {"x: \"f32[4, 3]\"", "torch.ops.aten._assert_tensor_metadata.default(x, [4, 2])",
+     "sizes mismatch"},
+    {"x: \"f32[4]\"", "torch.ops.aten._local_scalar_dense.default(x)", "4 elements"},
+    {"x: \"f32[4, 3]\", i: \"i32[2]\"", "torch.ops.aten.index_fill.int_Scalar(x, 0, i, 1.0)",
+     "int64"},
+    {"x: \"f32[4, 3]\", i: \"i64[2]\", v: \"f32[1]\"",
+     "torch.ops.aten.index_fill.int_Tensor(x, 0, i, v)", "0-dim"},
+    {"x: \"f32[4, 3]\", y: \"f32[4, 2]\"", "torch.ops.aten.stack.default([x, y])", "equal shapes"},
+    {"x: \"f32[2, 6, 4]\"", "torch.ops.aten.group_norm.default(x, 4)", "divisible"},
+    {"x: \"i64[4]\"", "torch.ops.aten.leaky_relu.default(x)", "floating"},
+    {"x: \"f32[4, 8]\"", "torch.ops.aten.narrow.default(x, 1, 6, 4)", "exceeds"},
+    {"x: \"f32[4, 8]\"", "torch.ops.aten.roll.default(x, [1, 2], [0])", "shifts"},
+    {"x: \"f32[4, 8]\"", "torch.ops.aten.flip.default(x, [1, -1])", "repeats"},
 };
 
 TEST(ShapeInferenceTest, InconsistentInputsAreErrorsAtTheNode) {

@@ -1,0 +1,429 @@
+// Meta functions of the second batch of issue-16 ops (graph/ops/llm.schemas):
+// runtime assertions (no value), _local_scalar_dense, nonzero,
+// repeat_interleave, _safe_softmax, logsumexp, min.dim, fill, empty_strided,
+// index_fill, stack, flip, roll, narrow, group norm and the activations.
+#include <set>
+
+#include "graph/meta_common.hpp"
+
+namespace eqfuse {
+namespace {
+
+using meta::tensor;
+
+ValueType same_as_self(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(self->dtype, self->shape);
+}
+
+DType to_float(DType d) {
+  if (d == DType::Unknown || dtype_is_floating(d)) return d;
+  return DType::Float32;
+}
+
+// ---- assertions --------------------------------------------------------------
+
+ValueType no_value(const CallContext&) {
+  return ValueType::none();
+}
+
+// A disagreement already visible in the types is an error here; the kernel
+// checks the runtime values.
+ValueType assert_tensor_metadata(const CallContext& ctx) {
+  const TensorType* a = meta::tensor_arg(ctx, "a");
+  if (!a) return ValueType::none();
+  auto d = meta::dtype_arg(ctx, "dtype");
+  if (d && a->dtype != DType::Unknown && *d != a->dtype)
+    meta::fail("dtype mismatch: the tensor is {}, the assertion expects {}",
+               dtype_torch_name(a->dtype), dtype_torch_name(*d));
+  if (a->shape && !ctx.is_none("size")) {
+    if (auto size = meta::symint_list_arg(ctx, "size")) {
+      bool differ = size->size() != a->shape->size();
+      for (size_t i = 0; !differ && i < size->size(); ++i)
+        differ = meta::dims_differ((*size)[i], (*a->shape)[i]);
+      if (differ)
+        meta::fail("sizes mismatch: the tensor is {}, the assertion expects {}",
+                   meta::shape_str(*a->shape), meta::shape_str(*size));
+    }
+  }
+  return ValueType::none();
+}
+
+// ---- data-dependent results ----------------------------------------------------
+
+// item(): SymInt for integer dtypes, SymBool for bool, SymFloat otherwise;
+// the value is data-dependent (unknown).
+ValueType local_scalar_dense(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (auto n = self->numel(); n && n->constant() && *n->constant() != 1)
+    meta::fail("a tensor with {} elements cannot be converted to a scalar", *n->constant());
+  ValueType t;
+  if (self->dtype == DType::Unknown) return t;
+  if (self->dtype == DType::Bool) {
+    t.kind = ValueType::Kind::SymBool;
+  } else if (dtype_is_floating(self->dtype)) {
+    t.kind = ValueType::Kind::SymFloat;
+  } else {
+    return meta::symint(std::nullopt);
+  }
+  return t;
+}
+
+// int64 [n, rank] with a data-dependent n: the shape stays unknown, as for
+// index.Tensor with a bool mask.
+ValueType nonzero(const CallContext& ctx) {
+  meta::tensor_arg(ctx, "self");
+  return tensor(DType::Int64, std::nullopt);
+}
+
+ValueType nonzero_static(const CallContext& ctx) {
+  auto self = meta::shape_arg(ctx, "self");
+  auto size = meta::symint_arg(ctx, "size");
+  if (size && size->constant() && *size->constant() < 0)
+    meta::fail("argument 'size' must be non-negative, got {}", *size->constant());
+  if (!self || !size) return tensor(DType::Int64, std::nullopt);
+  return tensor(DType::Int64, Shape{*size, SymInt(static_cast<int64_t>(self->size()))});
+}
+
+ValueType repeat_interleave_tensor(const CallContext& ctx) {
+  const TensorType* repeats = meta::tensor_arg(ctx, "repeats");
+  if (repeats && repeats->dtype != DType::Unknown && repeats->dtype != DType::Int64 &&
+      repeats->dtype != DType::Int32)
+    meta::fail("argument 'repeats' must be int32 or int64, got {}",
+               dtype_torch_name(repeats->dtype));
+  if (repeats && repeats->shape && repeats->shape->size() > 1)
+    meta::fail("argument 'repeats' must be 0-D or 1-D, got {}-D", repeats->shape->size());
+  auto size = meta::symint_arg(ctx, "output_size");
+  DType d = repeats ? repeats->dtype : DType::Unknown;
+  return tensor(d, size ? std::optional<Shape>(Shape{*size}) : std::nullopt);
+}
+
+// ---- reductions ----------------------------------------------------------------
+
+std::optional<Shape> reduced(const TensorType& self, const std::vector<int64_t>& dims,
+                             bool keepdim) {
+  if (!self.shape) return std::nullopt;
+  int64_t r = self.rank();
+  std::set<int64_t> gone;
+  for (int64_t d : dims)
+    if (!gone.insert(meta::wrap_dim(d, r, "dim")).second)
+      meta::fail("argument 'dim' repeats dim {}", meta::wrap_dim(d, r, "dim"));
+  Shape out;
+  for (int64_t i = 0; i < r; ++i) {
+    if (!dims.empty() && !gone.count(i)) {
+      out.push_back((*self.shape)[static_cast<size_t>(i)]);
+    } else if (keepdim) {
+      out.push_back(SymInt(1));
+    }
+  }
+  return out;
+}
+
+ValueType safe_softmax(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->shape) meta::wrap_dim(meta::require_int(ctx, "dim"), self->rank(), "dim");
+  return tensor(meta::dtype_arg(ctx, "dtype").value_or(self->dtype), self->shape);
+}
+
+// Integer inputs give float32, as in torch.
+ValueType logsumexp(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  auto dims = meta::int_list_arg(ctx, "dim").value_or(std::vector<int64_t>{});
+  return tensor(to_float(self->dtype),
+                reduced(*self, dims, meta::bool_arg(ctx, "keepdim").value_or(false)));
+}
+
+ValueType min_dim(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  std::optional<Shape> shape;
+  if (self->shape && self->shape->empty()) {
+    meta::wrap_dim(meta::require_int(ctx, "dim"), 1, "dim");
+    shape = Shape{};
+  } else {
+    shape = reduced(*self, {meta::require_int(ctx, "dim")},
+                    meta::bool_arg(ctx, "keepdim").value_or(false));
+  }
+  return meta::tuple({tensor(self->dtype, shape), tensor(DType::Int64, shape)});
+}
+
+// ---- creation --------------------------------------------------------------------
+
+void check_zero_dim_value(const CallContext& ctx) {
+  if (ctx.schema().arg_index("value") < 0) return;
+  const ValueType& v = ctx.type("value");
+  if (v.is_tensor() && v.tensor.shape && !v.tensor.shape->empty())
+    meta::fail("argument 'value' must be a 0-dim tensor, got {}-D", v.tensor.shape->size());
+}
+
+ValueType fill(const CallContext& ctx) {
+  check_zero_dim_value(ctx);
+  return same_as_self(ctx);
+}
+
+std::optional<Shape> strided_size(const CallContext& ctx) {
+  auto size = meta::symint_list_arg(ctx, "size");
+  auto stride = meta::symint_list_arg(ctx, "stride");
+  if (size && stride && size->size() != stride->size())
+    meta::fail("size {} and stride {} differ in length", meta::shape_str(*size),
+               meta::shape_str(*stride));
+  if (size)
+    for (const SymInt& s : *size)
+      if (auto c = s.constant(); c && *c < 0) meta::fail("argument 'size': negative size {}", *c);
+  return size;
+}
+
+ValueType empty_strided(const CallContext& ctx) {
+  return tensor(meta::dtype_arg(ctx, "dtype").value_or(DType::Float32), strided_size(ctx));
+}
+
+ValueType new_empty_strided(const CallContext& ctx) {
+  DType self = meta::dtype_of_arg(ctx, "self");
+  return tensor(meta::dtype_arg(ctx, "dtype").value_or(self), strided_size(ctx));
+}
+
+// ---- indexing and layout -----------------------------------------------------------
+
+// The wrapped dim (a 0-dim tensor takes dim 0 or -1), when the rank is known.
+std::optional<int64_t> dim_of(const TensorType& self, const CallContext& ctx,
+                              std::string_view name = "dim") {
+  if (!self.shape) return std::nullopt;
+  return meta::wrap_dim(meta::require_int(ctx, name), std::max<int64_t>(self.rank(), 1), name);
+}
+
+ValueType index_fill(const CallContext& ctx) {
+  DType index = meta::dtype_of_arg(ctx, "index");
+  if (index != DType::Unknown && index != DType::Int64)
+    meta::fail("argument 'index' must be int64, got {}", dtype_torch_name(index));
+  if (auto s = meta::shape_arg(ctx, "index"); s && s->size() > 1)
+    meta::fail("argument 'index' must be 0-D or 1-D, got {}-D", s->size());
+  check_zero_dim_value(ctx);
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  dim_of(*self, ctx);
+  return tensor(self->dtype, self->shape);
+}
+
+ValueType repeat_interleave_self_int(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  auto repeats = meta::symint_arg(ctx, "repeats");
+  if (repeats && repeats->constant() && *repeats->constant() < 0)
+    meta::fail("argument 'repeats' must be non-negative, got {}", *repeats->constant());
+  if (!self->shape || !repeats) return tensor(self->dtype, std::nullopt);
+  if (ctx.is_none("dim")) {
+    auto n = self->numel();
+    return tensor(self->dtype, Shape{*n * *repeats});
+  }
+  Shape out = *self->shape;
+  if (out.empty()) out.push_back(SymInt(1));
+  int64_t dim = *dim_of(*self, ctx);
+  out[static_cast<size_t>(dim)] = out[static_cast<size_t>(dim)] * *repeats;
+  return tensor(self->dtype, out);
+}
+
+ValueType stack(const CallContext& ctx) {
+  const Arg& list = ctx.arg("tensors");
+  if (!list.is_list() || list.as_list().items.empty())
+    meta::fail("argument 'tensors' must be a non-empty list of tensors");
+  DType d = DType::Unknown;
+  bool dtype_known = true;
+  std::optional<Shape> shape;
+  bool shape_known = true;
+  size_t index = 0;
+  for (const Arg& item : list.as_list().items) {
+    const ValueType& t = item.is_node() ? ctx.type_of(item.node()) : ValueType{};
+    if (!t.is_tensor()) {
+      if (t.is_known()) meta::fail("argument 'tensors'[{}] is not a tensor", index);
+      dtype_known = shape_known = false;
+    } else {
+      d = index == 0 ? t.tensor.dtype : meta::promote(d, t.tensor.dtype);
+      if (t.tensor.dtype == DType::Unknown) dtype_known = false;
+      if (!t.tensor.shape) {
+        shape_known = false;
+      } else if (!shape) {
+        shape = *t.tensor.shape;
+      } else {
+        const Shape& s = *t.tensor.shape;
+        bool differ = s.size() != shape->size();
+        for (size_t i = 0; !differ && i < s.size(); ++i)
+          differ = meta::dims_differ(s[i], (*shape)[i]);
+        if (differ)
+          meta::fail("argument 'tensors'[{}] has shape {}, expected {} (stack needs equal shapes)",
+                     index, meta::shape_str(s), meta::shape_str(*shape));
+      }
+    }
+    ++index;
+  }
+  std::optional<Shape> out;
+  if (shape && shape_known) {
+    int64_t dim = meta::wrap_dim(meta::require_int(ctx, "dim"),
+                                 static_cast<int64_t>(shape->size()) + 1, "dim");
+    out = *shape;
+    out->insert(out->begin() + dim, SymInt(static_cast<int64_t>(index)));
+  }
+  return tensor(dtype_known ? d : DType::Unknown, out);
+}
+
+ValueType flip(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->shape) {
+    std::set<int64_t> seen;
+    for (int64_t d : meta::int_list_arg(ctx, "dims").value_or(std::vector<int64_t>{})) {
+      int64_t w = meta::wrap_dim(d, std::max<int64_t>(self->rank(), 1), "dims");
+      if (!seen.insert(w).second) meta::fail("argument 'dims' repeats dim {}", w);
+    }
+  }
+  return tensor(self->dtype, self->shape);
+}
+
+ValueType roll(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  const Arg& shifts = ctx.arg("shifts");
+  size_t n_shifts = shifts.is_list() ? shifts.as_list().items.size() : 1;
+  auto dims = meta::int_list_arg(ctx, "dims").value_or(std::vector<int64_t>{});
+  if (dims.empty() ? n_shifts != 1 : n_shifts != dims.size())
+    meta::fail("{} shifts for {} dims: roll needs one shift per dim (or one shift and no dims)",
+               n_shifts, dims.size());
+  if (self->shape)
+    for (int64_t d : dims) meta::wrap_dim(d, std::max<int64_t>(self->rank(), 1), "dims");
+  return tensor(self->dtype, self->shape);
+}
+
+ValueType narrow(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (!self->shape) return tensor(self->dtype, std::nullopt);
+  if (self->shape->empty()) meta::fail("narrow() cannot be applied to a 0-dim tensor");
+  int64_t dim = meta::wrap_dim(meta::require_int(ctx, "dim"), self->rank(), "dim");
+  auto start = meta::symint_arg(ctx, "start");
+  auto length = meta::symint_arg(ctx, "length");
+  const SymInt& size = (*self->shape)[static_cast<size_t>(dim)];
+  if (length && length->constant() && *length->constant() < 0)
+    meta::fail("argument 'length' must be non-negative, got {}", *length->constant());
+  if (start && length && start->constant() && length->constant() && size.constant()) {
+    int64_t s = *start->constant() < 0 ? *start->constant() + *size.constant() : *start->constant();
+    if (s < 0 || s + *length->constant() > *size.constant())
+      meta::fail("start ({}) + length ({}) exceeds the size {} of dim {}", *start->constant(),
+                 *length->constant(), *size.constant(), dim);
+  }
+  if (!length) return tensor(self->dtype, std::nullopt);
+  Shape out = *self->shape;
+  out[static_cast<size_t>(dim)] = *length;
+  return tensor(self->dtype, out);
+}
+
+// ---- group norm --------------------------------------------------------------------
+
+void check_groups(const CallContext& ctx, const std::optional<SymInt>& channels, int64_t groups) {
+  if (groups <= 0) meta::fail("the number of groups must be positive, got {}", groups);
+  if (channels && channels->constant() && *channels->constant() % groups != 0)
+    meta::fail("{} channels are not divisible into {} groups", *channels->constant(), groups);
+  for (std::string_view param : {"weight", "bias"}) {
+    auto s = meta::shape_arg(ctx, param);
+    if (s && (s->size() != 1 || (channels && meta::dims_differ((*s)[0], *channels))))
+      meta::fail("argument '{}' {} must be [C] = [{}]", param, meta::shape_str(*s),
+                 channels ? channels->to_string() : "?");
+  }
+}
+
+ValueType native_group_norm(const CallContext& ctx) {
+  const TensorType* input = meta::tensor_arg(ctx, "input");
+  int64_t groups = meta::require_int(ctx, "group");
+  check_groups(ctx, meta::symint_arg(ctx, "C"), groups);
+  if (!input) return ValueType::unknown();
+  auto n = meta::symint_arg(ctx, "N");
+  std::optional<Shape> stats;
+  if (n) stats = Shape{*n, SymInt(groups)};
+  return meta::tuple({tensor(input->dtype, input->shape), tensor(input->dtype, stats),
+                      tensor(input->dtype, stats)});
+}
+
+ValueType group_norm(const CallContext& ctx) {
+  const TensorType* input = meta::tensor_arg(ctx, "input");
+  if (!input) return ValueType::unknown();
+  std::optional<SymInt> channels;
+  if (input->shape) {
+    if (input->shape->size() < 2)
+      meta::fail("group_norm needs an input of rank >= 2 [N, C, ...], got {}-D",
+                 input->shape->size());
+    channels = (*input->shape)[1];
+  }
+  check_groups(ctx, channels, meta::require_int(ctx, "num_groups"));
+  return tensor(input->dtype, input->shape);
+}
+
+// ---- elementwise ---------------------------------------------------------------------
+
+// Activations torch implements for floating dtypes only.
+ValueType floating_only(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  if (self->dtype != DType::Unknown && !dtype_is_floating(self->dtype))
+    meta::fail("this activation needs a floating point input, got {}",
+               dtype_torch_name(self->dtype));
+  return tensor(self->dtype, self->shape);
+}
+
+ValueType floating_unary(const CallContext& ctx) {
+  const TensorType* self = meta::tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(to_float(self->dtype), self->shape);
+}
+
+ValueType atan2(const CallContext& ctx) {
+  const TensorType* a = meta::tensor_arg(ctx, "self");
+  const TensorType* b = meta::tensor_arg(ctx, "other");
+  if (!a || !b) return a || b ? tensor(DType::Unknown, std::nullopt) : ValueType::unknown();
+  std::optional<Shape> shape;
+  if (a->shape && b->shape) shape = meta::broadcast(*a->shape, *b->shape, "self", "other");
+  return tensor(to_float(meta::promote(a->dtype, b->dtype)), shape);
+}
+
+}  // namespace
+
+void add_llm_meta(OpRegistry& reg) {
+  meta::set_all(reg, {"aten::_assert_tensor_metadata"}, assert_tensor_metadata);
+  meta::set_all(
+      reg,
+      {"aten::_assert_scalar", "aten::sym_constrain_range", "aten::sym_constrain_range_for_size"},
+      no_value);
+  meta::set_all(reg, {"aten::_local_scalar_dense"}, local_scalar_dense);
+  meta::set_all(reg, {"aten::nonzero"}, nonzero);
+  meta::set_all(reg, {"aten::nonzero_static"}, nonzero_static);
+  meta::set_all(reg, {"aten::repeat_interleave.Tensor"}, repeat_interleave_tensor);
+  meta::set_all(reg, {"aten::_safe_softmax"}, safe_softmax);
+  meta::set_all(reg, {"aten::logsumexp"}, logsumexp);
+  meta::set_all(reg, {"aten::min.dim"}, min_dim);
+  meta::set_all(
+      reg, {"aten::fill.Scalar", "aten::fill.Tensor", "aten::fill_.Scalar", "aten::fill_.Tensor"},
+      fill);
+  meta::set_all(reg, {"aten::empty_strided"}, empty_strided);
+  meta::set_all(reg, {"aten::new_empty_strided"}, new_empty_strided);
+  meta::set_all(reg,
+                {"aten::index_fill.int_Scalar", "aten::index_fill.int_Tensor",
+                 "aten::index_fill_.int_Scalar", "aten::index_fill_.int_Tensor"},
+                index_fill);
+  meta::set_all(reg, {"aten::repeat_interleave.self_int"}, repeat_interleave_self_int);
+  meta::set_all(reg, {"aten::stack"}, stack);
+  meta::set_all(reg, {"aten::flip"}, flip);
+  meta::set_all(reg, {"aten::roll"}, roll);
+  meta::set_all(reg, {"aten::narrow"}, narrow);
+  meta::set_all(reg, {"aten::native_group_norm"}, native_group_norm);
+  meta::set_all(reg, {"aten::group_norm"}, group_norm);
+  meta::set_all(reg, {"aten::sign"}, same_as_self);
+  meta::set_all(reg,
+                {"aten::leaky_relu", "aten::elu", "aten::softplus", "aten::hardswish",
+                 "aten::hardsigmoid", "aten::mish"},
+                floating_only);
+  meta::set_all(reg, {"aten::erfinv"}, floating_unary);
+  meta::set_all(reg, {"aten::atan2"}, atan2);
+}
+
+}  // namespace eqfuse
