@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "graph/auto_functionalized.hpp"
 #include "base/diagnostics.hpp"
+#include "graph/auto_functionalized.hpp"
 
 namespace eqfuse {
 namespace {
@@ -26,18 +26,7 @@ bool is_structural(std::string_view op) {
 // Host-side scalar math (operator.mul on SymInts, sym_size, ...) has a
 // non-tensor result and runs no kernel.
 bool is_scalar_result(const ValueType& t) {
-  switch (t.kind) {
-    case ValueType::Kind::SymInt:
-    case ValueType::Kind::SymFloat:
-    case ValueType::Kind::SymBool:
-    case ValueType::Kind::Int:
-    case ValueType::Kind::Float:
-    case ValueType::Kind::Bool:
-    case ValueType::Kind::None:
-      return true;
-    default:
-      return false;
-  }
+  return t.kind == ValueType::Kind::None || is_scalar_kind(t.kind);
 }
 
 // The name an opaque op's overrides are keyed by: its qualified op name.

@@ -426,17 +426,8 @@ static bool is_scalar_builtin_call(const Graph& g, const Node& n) {
   if (!builtin || !n.kwargs.empty()) return false;
   for (const Arg& a : n.args) {
     if (a.is_node()) {
-      switch (g.node(a.node()).type.kind) {
-        case ValueType::Kind::SymInt:
-        case ValueType::Kind::SymFloat:
-        case ValueType::Kind::SymBool:
-        case ValueType::Kind::Int:
-        case ValueType::Kind::Float:
-        case ValueType::Kind::Bool:
-          continue;
-        default:
-          return false;
-      }
+      if (!is_scalar_kind(g.node(a.node()).type.kind)) return false;
+      continue;
     }
     if (!std::holds_alternative<int64_t>(a.value) && !std::holds_alternative<double>(a.value) &&
         !std::holds_alternative<bool>(a.value))

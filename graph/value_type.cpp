@@ -250,4 +250,18 @@ std::string describe(const ValueType& t) {
   return "?";
 }
 
+bool is_scalar_kind(ValueType::Kind k) {
+  switch (k) {
+    case ValueType::Kind::SymInt:
+    case ValueType::Kind::SymFloat:
+    case ValueType::Kind::SymBool:
+    case ValueType::Kind::Int:
+    case ValueType::Kind::Float:
+    case ValueType::Kind::Bool:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace eqfuse

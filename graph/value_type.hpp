@@ -17,8 +17,8 @@
 namespace eqfuse {
 
 struct Device {
-  std::string type = "cpu";  // "cpu", "npu", "cuda", "meta"
-  int index = -1;            // -1: no index
+  std::string type = "cpu";       // "cpu", "npu", "cuda", "meta"
+  int index = -1;                 // -1: no index
   std::string to_string() const;  // "npu:0", "cpu"
   bool operator==(const Device&) const = default;
 };
@@ -41,9 +41,9 @@ struct TensorType {
 struct ValueType {
   enum class Kind { Unknown, Tensor, SymInt, SymFloat, SymBool, Int, Float, Bool, Tuple, None };
   Kind kind = Kind::Unknown;
-  TensorType tensor;                 // Kind::Tensor
-  std::optional<SymInt> sym;         // Kind::SymInt: the value if known (`Sym(s0)`)
-  std::vector<ValueType> elements;   // Kind::Tuple
+  TensorType tensor;                // Kind::Tensor
+  std::optional<SymInt> sym;        // Kind::SymInt: the value if known (`Sym(s0)`)
+  std::vector<ValueType> elements;  // Kind::Tuple
 
   static ValueType unknown() { return {}; }
   static ValueType of_tensor(TensorType t);
@@ -65,5 +65,8 @@ std::string to_annotation(const ValueType& t);
 ValueType parse_annotation(std::string_view text);
 // Human-readable form for messages (`tuple(f32[2], i8[2])`, `unknown`).
 std::string describe(const ValueType& t);
+// A Python number or symbolic number (SymInt/SymFloat/SymBool, int, float,
+// bool): what host-side scalar math takes and returns.
+bool is_scalar_kind(ValueType::Kind k);
 
 }  // namespace eqfuse
