@@ -9,6 +9,7 @@ docs/python.md.
 from __future__ import annotations
 
 import math
+import re
 import operator
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Sequence
@@ -22,9 +23,26 @@ from ._eqfuse import EqfuseError
 __all__ = ["ConversionContext", "graph_module_to_document", "document_to_graph_module",
            "qualified_name", "resolve_op"]
 
-# torch.SymInt (torch 2.x) / torch.SymIntNode (1.13).
-_SYMINT = tuple(t for t in (getattr(torch, "SymInt", None), getattr(torch, "SymIntNode", None))
+def _pysymint_type():
+    try:  # torch 1.13 keeps this wrapper as a SymInt node's meta["val"]
+        from torch.fx.experimental.symbolic_shapes import PySymInt
+        return PySymInt
+    except ImportError:
+        return None
+
+
+# torch.SymInt (torch 2.x) / torch.SymIntNode and PySymInt (1.13).
+_SYMINT = tuple(t for t in (getattr(torch, "SymInt", None), getattr(torch, "SymIntNode", None),
+                            _pysymint_type())
                 if isinstance(t, type))
+
+# 1.13's symbolic make_fx names sizes after the input they came from,
+# `t0.size(1)`; eqfuse symbols are identifiers: `t0_1`.
+_SIZE_OF_INPUT = re.compile(r"\bt(\d+)\.size\((\d+)\)")
+
+
+def _sym_text(v) -> str:
+    return _SIZE_OF_INPUT.sub(r"t\1_\2", str(v))
 
 _SHORT_DTYPES = {
     torch.bool: "b8", torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16",
@@ -52,7 +70,7 @@ def _dtype_name(dt: torch.dtype) -> str:
 def _dim(d) -> Any:
     if isinstance(d, int):
         return d
-    return str(d)  # SymInt: its expression ("s0", "4*s0")
+    return _sym_text(d)  # SymInt: its expression ("s0", "4*s0")
 
 
 def _type_of_value(v) -> Any:
@@ -64,7 +82,7 @@ def _type_of_value(v) -> Any:
             return None
         return f"{short}[{dims}]"
     if isinstance(v, _SYMINT):
-        return f"Sym({v})"
+        return f"Sym({_sym_text(v)})"
     if isinstance(v, bool):
         return "bool"
     if isinstance(v, int):

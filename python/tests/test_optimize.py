@@ -142,3 +142,17 @@ def test_symint_operators_and_packets_are_converted():
     r2 = eqfuse.optimize(gm2, (torch.randn(2, 2),))
     t = torch.randn(2, 2)
     _assert_same_outputs(gm2(t), r2.graph_module(t))
+
+
+def test_symbolic_make_fx_graph_is_typed_with_symbols_and_stays_general():
+    # PyTorch 1.13 names sizes after their input (`t0.size(1)`), 2.x `s0`: either way
+    # the document carries symbols, not the traced sizes.
+    gm = models.trace_bmm(tracing_mode="symbolic")
+    doc = eqfuse.to_document(gm)
+    types = [n["meta"]["type"] for n in doc["nodes"] if n["op"] == "placeholder"]
+    assert types[0] != "f32[4, 8, 128]" and types[1] != "f32[4, 128, 256]", types
+    assert all(any(ch.isalpha() for ch in t[len("f32["):]) for t in types), types
+    r = eqfuse.optimize(gm)
+    assert r.stats["kernels_after"] <= r.stats["kernels_before"]
+    for a, b in (models.bmm_inputs(), (torch.randn(2, 8, 128), torch.randn(2, 128, 64))):
+        _assert_same_outputs(gm(a, b), r.graph_module(a, b))  # other sizes too
