@@ -1,16 +1,21 @@
-// `eqfuse calibrate --profile MEASUREMENTS.{csv,json} [--device BASE] [-o NEW.json]
-//   [--hold PARAM]... [--fit PARAM]... [--worst N]`
+// `eqfuse calibrate --measurements FILE [--device BASE] [-o NEW.json]
+//   [--whole-graph TIMES.json] [--leave-one-graph-out] [--validate FILE]
+//   [--report FILE.html] [--hold PARAM]... [--fit PARAM]... [--worst N]`
 //
 // Fits a device profile to measured kernel times (cost/calibrate.hpp,
 // docs/cost-model.md "Calibration"): prints the parameters before -> after,
-// the residuals and the worst rows on stdout and writes the fitted profile
-// JSON to -o (nothing is written without -o).
+// skipped rows, the residuals, fit quality and the worst rows on stdout;
+// with --whole-graph also fits the per-node / per-graph overheads and
+// compares whole-graph predictions with measured times; writes the fitted
+// profile JSON to -o (nothing is written without -o).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
 #include "cost/calibrate.hpp"
+#include "cost/calibration_report.hpp"
+#include "cost/graph_timings.hpp"
 
 namespace eqfuse::cli {
 
@@ -19,27 +24,67 @@ namespace {
 struct CalibrateCliOptions {
   std::string measurements;
   std::string device{kDefaultDevice};
-  std::string output;
-  std::vector<std::string> hold, fit;
+  std::string output, report, whole_graph, validate;
+  bool leave_one_graph_out = false;
+  std::vector<std::string> hold, fit, hints;
   size_t worst = 5;
 };
 
-int run_calibrate(const CalibrateCliOptions& o) {
-  OpRegistry reg = cli_registry();
-  remember_input(o.device);  // a profile file (a built-in name matches no file)
-  remember_input(o.measurements);
-  check_output_path(o.output);
-  DeviceProfile base = load_device_profile(o.device);
-  std::vector<Measurement> rows = load_measurements(o.measurements);
+CalibrateOptions fit_options(const CalibrateCliOptions& o, const DeviceProfile& base) {
   CalibrateOptions opt;
   for (const auto& p : o.hold) {
     base.get(p);  // an unknown name is an error naming the profile
     opt.hold.insert(p);
   }
-  for (const auto& p : o.fit) opt.hold.erase(p);
+  for (const auto& p : o.fit) {
+    base.get(p);
+    opt.hold.erase(p);
+  }
+  for (const auto& h : o.hints) add_hint(opt.hints, h);
+  return opt;
+}
+
+int run_calibrate(const CalibrateCliOptions& o) {
+  OpRegistry reg = cli_registry();
+  for (const std::string* in : {&o.device, &o.measurements, &o.whole_graph, &o.validate})
+    if (!in->empty()) remember_input(*in);  // a built-in profile name matches no file
+  check_output_path(o.output);
+  check_output_path(o.report);
+  if (o.leave_one_graph_out && o.whole_graph.empty())
+    throw Error("--leave-one-graph-out needs --whole-graph TIMES.json (the graphs to hold out)");
+  DeviceProfile base = load_device_profile(o.device);
+  std::vector<Measurement> rows = load_measurements(o.measurements);
+  CalibrateOptions opt = fit_options(o, base);
+  std::vector<TimedGraph> graphs;
+  if (!o.whole_graph.empty()) graphs = load_timed_graphs(o.whole_graph, reg);
+
   CalibrationResult r = calibrate_profile(base, rows, reg, opt);
+  CalibrationReport report{.fit = &r};
+  if (!graphs.empty()) {
+    for (FittedParam& p : fit_graph_overheads(r.profile, graphs, reg, opt.hints))
+      r.params.push_back(std::move(p));
+    report.whole_graphs = predict_graphs(r.profile, graphs, reg, opt.hints);
+  }
   fmt::print("{}", format_calibration(r, o.worst));
+  fmt::print(
+      "\n{}",
+      format_quality(r.rows, "fit quality on the training rows (|model - measured| / measured)"));
+  if (!o.validate.empty()) {
+    std::vector<Measurement> held = load_measurements(o.validate);
+    std::vector<SkippedRows> skipped;
+    report.validation = evaluate_profile(r.profile, held, reg, opt.hints, &skipped);
+    for (const SkippedRows& s : skipped)
+      fmt::print("note: validation: skipped {} row(s): {} (first: {})\n", s.count, s.reason,
+                 s.first);
+    fmt::print("\n{}", format_quality(report.validation, "validation rows (not seen by the fit)"));
+  }
+  if (!graphs.empty()) fmt::print("\nwhole graphs:\n{}", format_predictions(report.whole_graphs));
+  if (o.leave_one_graph_out) {
+    report.held_out = leave_one_graph_out(base, rows, graphs, reg, opt);
+    fmt::print("\n{}", format_held_out(report.held_out));
+  }
   if (!o.output.empty()) write_output(o.output, device_profile_to_json(r.profile) + "\n");
+  if (!o.report.empty()) write_output(o.report, calibration_html(report));
   return kOk;
 }
 
@@ -49,18 +94,33 @@ void add_calibrate_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<CalibrateCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "calibrate",
-      "Fit a device profile (launch cost per mode, effective bandwidth, compute efficiency, "
-      "fixed device time, per-op overrides) to measured kernel times by bounded least squares.");
+      "Fit a device profile (host dispatch and launch gap per mode, effective bandwidth, compute "
+      "efficiency, fixed device time, per-op overrides) to measured kernel times by robust "
+      "bounded least squares, and validate it.");
   add_ops_option(cmd);
-  cmd->add_option("--profile", o->measurements,
-                  "Measurements: CSV (op,inputs,mode,measured_us) or JSON; see docs/cost-model.md")
+  cmd->add_option("--measurements,--profile", o->measurements,
+                  "Measured kernel times: CSV (op,inputs,mode,measured_us[,kernel_name]) or JSON; "
+                  "see docs/cost-model.md (--profile is the old spelling)")
       ->required();
   cmd->add_option("--device", o->device, "Base profile: built-in name or JSON file")
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write the fitted profile JSON here");
+  cmd->add_option("--whole-graph", o->whole_graph,
+                  "Whole-graph times (JSON: graphs -> runs of <mode>_us): fit the per-node / "
+                  "per-graph overheads and compare predictions with them");
+  cmd->add_flag("--leave-one-graph-out", o->leave_one_graph_out,
+                "Validate: per graph of --whole-graph, fit without it and predict its kernels and "
+                "whole time");
+  cmd->add_option("--validate", o->validate,
+                  "Held-out measurements (same formats): report the fitted model's error on them");
+  cmd->add_option("--report", o->report,
+                  "Write an HTML report (fit quality, predicted-vs-measured scatter plots, per-op "
+                  "errors, worst rows, whole graphs)");
   cmd->add_option("--hold", o->hold, "Keep this parameter at its base value (repeatable)");
   cmd->add_option("--fit", o->fit,
-                  "Fit a parameter held by default (t_dev_fixed_us.vector) (repeatable)");
+                  "Fit a parameter held by default (t_dev_fixed_us.vector, the host side of graph "
+                  "modes) (repeatable)");
+  cmd->add_option("--hint", o->hints, "Value for a symbolic dim in the rows, s0=N (repeatable)");
   cmd->add_option("--worst", o->worst, "Rows to list by residual")->capture_default_str();
   cmd->callback([o, &action] { action = [o] { return run_calibrate(*o); }; });
 }

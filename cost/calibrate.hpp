@@ -10,11 +10,15 @@
 //   std::cout << format_calibration(fit);
 //   write(device_profile_to_json(fit.profile));
 //
-// Fitted: launch_us.<mode> for every mode in the data, t_dev_fixed_us.<class>
-// (t_dev_fixed_us.vector is held by default: end-to-end times alone cannot
-// tell the launch gap from the fixed device time), eff_mem, eff_cube and
-// eff_vec, plus per-op fixed_us overrides for ops with enough rows that the
-// roofline fits badly. Bounded linear least squares, see calibrate.cpp.
+// Fitted: launch_us.<mode> for every mode in the data, the eager host side
+// (host_us.eager per kernel, host_free_us.eager per op that launches
+// nothing), t_dev_fixed_us.<class> (t_dev_fixed_us.vector is held by
+// default: end-to-end times alone cannot tell the launch gap from the fixed
+// device time), eff_mem, eff_cube and eff_vec, plus per-op, per-mode
+// overrides (fixed_us.<mode> or host_us.<mode>) for ops with enough rows that
+// the class parameters fit badly. Each kernel row is max(host, device) (the
+// launch pipeline, docs/cost-model.md); robust (Huber-weighted) bounded
+// linear least squares, see calibrate.cpp.
 #pragma once
 #include <cstddef>
 #include <set>
@@ -23,9 +27,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
-#include "base/diagnostics.hpp"
 #include "graph/exec_mode.hpp"
 #include "graph/op_registry.hpp"
 
@@ -40,6 +44,10 @@ struct Measurement {
   std::vector<std::string> inputs;
   ExecMode mode = ExecMode::Eager;
   double measured_us = 0;
+  // Where the time comes from, free text: the CSV column `kernel_name`,
+  // an importer's "graph:node" or kernel name. Text before the first ':' is
+  // the row's group (the graph it was measured in) for held-out splits.
+  std::string label;
   SourceLoc where;  // file and line of the row, for messages
 };
 
@@ -50,50 +58,83 @@ std::vector<Measurement> parse_measurements(std::string_view text, std::string_v
 std::vector<Measurement> load_measurements(const std::string& path);
 
 struct CalibrateOptions {
-  // Parameters kept at their base value (see the header comment).
-  std::set<std::string, std::less<>> hold = {"t_dev_fixed_us.vector"};
-  size_t min_rows_for_override = 3;  // rows an op needs for a fixed_us override
-  double override_rel_rms = 0.25;    // ... and the roofline's relative RMS above this
-  SymbolHints hints;                 // for symbolic dims in the inputs
+  // Parameters kept at their base value (see the header comment). The host
+  // side is fitted in eager only: graph replay dispatches nothing per kernel.
+  std::set<std::string, std::less<>> hold = {"t_dev_fixed_us.vector", "host_us.max-autotune",
+                                             "host_us.reduce-overhead", "host_free_us.max-autotune",
+                                             "host_free_us.reduce-overhead"};
+  size_t min_rows_for_override = 3;  // rows an (op, mode) needs for an override
+  double override_rel_rms = 0.25;    // ... and the class fit's relative RMS above this
+  // Robust fitting: rows whose relative residual exceeds this weigh
+  // huber_rel / |residual| (Huber), so a few outliers cannot pull the fit.
+  double huber_rel = 0.2;
+  SymbolHints hints;  // for symbolic dims in the inputs
 };
 
 struct FittedParam {
   std::string name;  // profile parameter
   double before = 0, after = 0;
-  std::string status;  // "fitted", "clamped to [lo, hi]", "held", "no data"
+  std::string status;  // "fitted", "clamped to bound", "held", "no data"
 };
 
+// A per-op, per-mode override the fit added: `what` is "fixed_us" (device
+// time) or "host_us" (host dispatch), the profile field fixed_us.<mode> /
+// host_us.<mode> of the op's override.
 struct FittedOverride {
   std::string op;
-  double fixed_us = 0;
+  ExecMode mode = ExecMode::Eager;
+  std::string what;
+  double value = 0;
   size_t rows = 0;
-  double roofline_rel_rms = 0;  // how badly the roofline fitted these rows
+  double class_rel_rms = 0;  // how badly the class parameters fitted these rows
 };
 
 struct RowFit {
   size_t index = 0;  // into the measurement list
   std::string op;
   ExecMode mode = ExecMode::Eager;
+  bool kernel = true;  // false: an op that launches nothing (its host dispatch was timed)
   double measured_us = 0, before_us = 0, after_us = 0;  // model with the base / fitted profile
+  std::string label;
   SourceLoc where;
+};
+
+// Rows of one kind that were not used, counted (never a hard stop).
+struct SkippedRows {
+  std::string reason;
+  size_t count = 0;
+  std::string first;  // "file:line op" of the first such row
 };
 
 struct CalibrationResult {
   DeviceProfile profile;  // the fitted profile (base parameters and overrides kept otherwise)
   std::vector<FittedParam> params;
   std::vector<FittedOverride> overrides;
-  std::vector<RowFit> rows;
+  std::vector<RowFit> rows;  // the rows used
+  std::vector<SkippedRows> skipped;
   double rms_before_us = 0, rms_after_us = 0;    // absolute
   double rel_rms_before = 0, rel_rms_after = 0;  // relative to the measured time
-  size_t dominance_iterations = 0;               // memory/compute-bound re-linearizations
+  size_t side_iterations = 0;                    // host/memory/compute re-linearizations
 };
 
-// Fits `base` to `rows`. Throws Error naming the row for unknown ops,
-// inputs that do not type-check and ops that launch no kernel.
+// Fits `base` to `rows`. Rows it cannot use (unknown op, inputs that do not
+// type-check, an op launching nothing timed in a graph mode) are skipped
+// and counted in `skipped`; only no usable row at all is an Error.
 CalibrationResult calibrate_profile(const DeviceProfile& base, std::span<const Measurement> rows,
                                     const OpRegistry& reg, const CalibrateOptions& options = {});
 
-// Parameters (before -> after), overrides, residuals and the `worst` rows.
+// The model's time for each usable row under `profile` (validation on rows
+// the fit did not see); `skipped` receives the unusable ones.
+std::vector<RowFit> evaluate_profile(const DeviceProfile& profile,
+                                     std::span<const Measurement> rows, const OpRegistry& reg,
+                                     const SymbolHints& hints, std::vector<SkippedRows>* skipped);
+
+// A key equal for two op applications with the same op and argument types
+// ("aten::mm(f32[16, 128], f32[128, 128])"): joins rows to graph nodes.
+std::string row_signature(const Measurement& m, const OpRegistry& reg);
+
+// Parameters (before -> after), overrides, skipped rows, residuals and the
+// `worst` rows.
 std::string format_calibration(const CalibrationResult& r, size_t worst = 5);
 
 }  // namespace eqfuse

@@ -303,6 +303,9 @@ NpuCostModel::Params NpuCostModel::resolve(const DeviceProfile& p, ExecMode mode
   Params r;
   r.launch_us = p.get(fmt::format("launch_us.{}", exec_mode_name(mode)));
   r.per_graph_us = p.get(fmt::format("per_graph_us.{}", exec_mode_name(mode)));
+  r.host_us = p.get(fmt::format("host_us.{}", exec_mode_name(mode)));
+  r.host_free_us = p.get(fmt::format("host_free_us.{}", exec_mode_name(mode)));
+  r.host_node_us = p.get(fmt::format("host_node_us.{}", exec_mode_name(mode)));
   r.bytes_per_us = p.get("hbm_bw_gbps") * p.get("eff_mem") * 1e3;
   r.overlap = p.get("overlap");
   r.eff_cube = p.get("eff_cube");
@@ -330,7 +333,7 @@ std::string NpuCostModel::describe() const {
 CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
   if (q.info != nullptr && q.info->traits.kind == OpKind::Free) {
     FreeVerdict v = classify_free_op(q, hints_);
-    if (v == FreeVerdict::Free) return {};
+    if (v == FreeVerdict::Free) return free_cost(q.op);
     // npu-cost.md §6.1.1 exception: the consumer needs a contiguous input, so the
     // transpose is a copy kernel (reads and writes the tensor once each).
     return kernel_cost(q, KernelClass::Vector, /*flops_per_output=*/0,
@@ -347,6 +350,24 @@ CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
                         ? *ov->flops_per_elem
                         : params_.flops_per_elem[flops_index(q.info)];
   return kernel_cost(q, kernel_class_of(q, ov), per_elem, {});
+}
+
+double NpuCostModel::host_of(const OpCostOverride* ov, bool kernel) const {
+  size_t m = static_cast<size_t>(mode_);
+  double base = ov != nullptr && ov->host_us_in[m] ? *ov->host_us_in[m]
+                : kernel                           ? params_.host_us
+                                                   : params_.host_free_us;
+  // Where the mode has no host side at all, a graph node adds nothing either.
+  bool host_side = base > 0 || params_.host_us > 0 || params_.host_free_us > 0;
+  return host_side ? base + params_.host_node_us : 0;
+}
+
+CostBreakdown NpuCostModel::free_cost(std::string_view op) const {
+  CostBreakdown c;
+  c.host_us = host_of(profile_.override_for(op), /*kernel=*/false);
+  c.total_us = c.host_us;
+  c.host_bound = c.host_us > 0;
+  return c;
 }
 
 // Opaque ops: one launch, bytes only (no FLOP model without a schema).
@@ -398,13 +419,21 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
   double alpha = params_.overlap;
   double exec =
       std::max(c.memory_us, c.compute_us) + (1 - alpha) * std::min(c.memory_us, c.compute_us);
-  if (ov != nullptr && ov->fixed_us) {
-    c.fixed_us = *ov->fixed_us;
+  std::optional<double> fixed;
+  if (ov != nullptr)
+    fixed = ov->fixed_us_in[static_cast<size_t>(mode_)]
+                ? ov->fixed_us_in[static_cast<size_t>(mode_)]
+                : ov->fixed_us;
+  if (fixed) {
+    c.fixed_us = *fixed;
     exec = 0;
-    append_note(c.note, fmt::format("override: fixed {} µs{}", *ov->fixed_us,
+    append_note(c.note, fmt::format("override: fixed {} µs{}", *fixed,
                                     ov->source.empty() ? "" : " (" + ov->source + ")"));
   }
-  c.total_us = c.launch_us + c.fixed_us + exec;
+  c.device_us = c.launch_us + c.fixed_us + exec;
+  c.host_us = host_of(ov, /*kernel=*/true);
+  c.host_bound = c.host_us > c.device_us;
+  c.total_us = std::max(c.host_us, c.device_us);
   return c;
 }
 
@@ -415,19 +444,18 @@ double CostModel::simulate_us(std::span<const CostBreakdown> kernels) const {
 }
 
 double NpuCostModel::simulate_us(std::span<const CostBreakdown> kernels) const {
-  bool host_dispatch = mode_ == ExecMode::Eager;
+  // Without a host side in the profile, eager's launch_us is the host's
+  // share (the additive model's reading); in graph modes it is a task gap
+  // on the device queue.
+  bool legacy_eager = mode_ == ExecMode::Eager && params_.host_us == 0 && params_.host_free_us == 0;
   double host_t = 0, dev_t = 0;
   for (const CostBreakdown& k : kernels) {
-    if (!k.is_kernel) continue;
-    double device_us = k.total_us - k.launch_us;
-    if (host_dispatch) {
-      host_t += k.launch_us;
-      dev_t = std::max(host_t, dev_t) + device_us;
-    } else {
-      dev_t += k.launch_us + device_us;  // the task gap sits on the device queue
-    }
+    double host = legacy_eager && k.is_kernel ? k.launch_us : k.host_us;
+    double device = legacy_eager ? k.device_us - k.launch_us : k.device_us;
+    host_t += host;
+    if (k.is_kernel) dev_t = std::max(host_t, dev_t) + device;  // waits for its dispatch
   }
-  return dev_t + per_graph_us();
+  return std::max(host_t, dev_t) + per_graph_us();
 }
 
 // ---- graphs ---------------------------------------------------------
@@ -611,6 +639,9 @@ CostBreakdown sum_of_kernels(std::span<const CostBreakdown> parts, std::string n
   c.kernel_class = parts.back().kernel_class;
   c.note = std::move(note);
   for (const CostBreakdown& k : parts) {
+    c.host_us += k.host_us;
+    c.device_us += k.device_us;
+    c.host_bound = c.host_bound || k.host_bound;
     c.launch_us += k.launch_us;
     c.fixed_us += k.fixed_us;
     c.bytes += k.bytes;
@@ -660,12 +691,13 @@ GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& mod
                                                           parts.size() - 1));
     if (parts.empty()) parts.push_back(c);
     for (const CostBreakdown& k : parts) {
-      if (!k.is_kernel) continue;
-      ++out.kernels;
-      kernels.push_back(k);
+      if (k.is_kernel) ++out.kernels;
+      if (k.is_kernel && k.host_bound) ++out.host_bound;
+      if (k.is_kernel || k.host_us > 0) kernels.push_back(k);
     }
+    out.total_us += c.total_us;  // a free op: its host dispatch (0 without a host side)
+    out.host_us += c.host_us;
     if (c.is_kernel) {
-      out.total_us += c.total_us;
       out.launch_us += c.launch_us;
       out.fixed_us += c.fixed_us;
       out.memory_us += c.memory_us;

@@ -70,14 +70,23 @@ struct CostQuery {
 
 // Everything in µs except bytes and flops.
 struct CostBreakdown {
-  bool is_kernel = false;                          // false for free ops: everything below is 0
-  double launch_us = 0;                            // launch(mode): host dispatch / graph task gap
-  double fixed_us = 0;                             // t_dev_fixed of the op class (or the override)
-  double bytes = 0;                                // bytes read + written
-  double flops = 0;                                // floating point (or integer) operations
-  double memory_us = 0;                            // t_mem
-  double compute_us = 0;                           // t_cmp
-  double total_us = 0;                             // what the extractor minimises
+  bool is_kernel = false;  // false for free ops: only host_us (eager) may be non-zero
+  // Host dispatch of this call (host_us.<mode>, host_free_us.<mode> or the
+  // op's override, plus host_node_us.<mode>); 0 where the profile has no
+  // host side for the mode (the additive model: launch_us stands for it).
+  double host_us = 0;
+  double device_us = 0;     // launch_us + fixed_us + execution
+  bool host_bound = false;  // total_us = host_us > device_us
+  double launch_us = 0;     // launch(mode): launch cost / task gap
+  double fixed_us = 0;      // t_dev_fixed of the op class (or the override)
+  double bytes = 0;         // bytes read + written
+  double flops = 0;         // floating point (or integer) operations
+  double memory_us = 0;     // t_mem
+  double compute_us = 0;    // t_cmp
+  // What the extractor minimises: max(host_us, device_us) (the pipeline
+  // model, docs/cost-model.md "The launch pipeline"); device_us when the
+  // mode has no host side.
+  double total_us = 0;
   KernelClass kernel_class = KernelClass::Vector;  // meaningful for kernels only
   // Kernels launched: 1 for a kernel, 0 for a free op; an auto_functionalized
   // call counts its wrapped op and its clones (sum of its parts).
@@ -113,6 +122,10 @@ class NpuCostModel : public CostModel {
 
  private:
   CostBreakdown opaque_cost(const CostQuery& q) const;
+  // A free op: host dispatch only (0 in modes without a host side).
+  CostBreakdown free_cost(std::string_view op) const;
+  // Host dispatch of one call of `ov`'s op; `kernel` picks the default.
+  double host_of(const OpCostOverride* ov, bool kernel) const;
   // One kernel of class `default_class` (a profile override may force
   // another) doing `flops_per_output` operations per main-output element.
   CostBreakdown kernel_cost(const CostQuery& q, KernelClass default_class, double flops_per_output,
@@ -122,7 +135,8 @@ class NpuCostModel : public CostModel {
   // e-node, so the hot path does no name lookups.
   struct Params {
     double launch_us = 0, per_graph_us = 0;
-    double bytes_per_us = 0;  // hbm_bw · eff_mem
+    double host_us = 0, host_free_us = 0, host_node_us = 0;  // the host side (optional params)
+    double bytes_per_us = 0;                                 // hbm_bw · eff_mem
     double overlap = 0, eff_cube = 0, eff_vec = 0;
     std::array<double, 3> fixed_us{};               // by KernelClass
     std::array<double, 4> peak_cube{}, peak_vec{};  // TFLOPS: fp16, bf16, fp32, int8
@@ -164,6 +178,8 @@ struct GraphCost {
   double memory_us = 0;
   double compute_us = 0;
   double fixed_us = 0;
+  double host_us = 0;     // host dispatch summed over every call node
+  size_t host_bound = 0;  // kernels whose host dispatch outlasts their device time
   // npu-cost.md §6.2 two-queue total (report figure, not extracted on)
   double simulated_us = 0;
   std::vector<NodeCost> nodes;  // every call node, in program order

@@ -106,16 +106,38 @@ std::optional<double> read_optional_number(const Json& obj, const char* key,
   return read_number(*it, origin, path + "/" + key);
 }
 
+// "fixed_us.<mode>" / "host_us.<mode>": false if `key` is neither.
+bool read_mode_override(OpCostOverride& o, const std::string& key, const Json& value,
+                        std::string_view origin, const std::string& path) {
+  for (auto [prefix, slots] : {std::pair{std::string_view("fixed_us."), &o.fixed_us_in},
+                               std::pair{std::string_view("host_us."), &o.host_us_in}}) {
+    if (!key.starts_with(prefix)) continue;
+    ExecMode mode{};
+    try {
+      mode = parse_exec_mode(std::string_view(key).substr(prefix.size()));
+    } catch (const Error& e) {
+      fail_at(origin, path + "/" + key, e.what());
+    }
+    double v = read_number(value, origin, path + "/" + key);
+    if (!(v >= 0)) fail_at(origin, path + "/" + key, "must be >= 0");
+    (*slots)[static_cast<size_t>(mode)] = v;
+    return true;
+  }
+  return false;
+}
+
 OpCostOverride read_override(const Json& entry, std::string_view origin, const std::string& path) {
   if (!entry.is_object()) fail_at(origin, path, "expected an object");
   static const char* const kFields[] = {"fixed_us", "efficiency", "flops_per_elem", "kernel_class",
                                         "source"};
-  for (const auto& [key, _] : entry.items())
-    if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields))
-      fail_at(origin, path + "/" + key,
-              "unknown field (expected fixed_us, efficiency, flops_per_elem, kernel_class, "
-              "source)");
   OpCostOverride o;
+  for (const auto& [key, value] : entry.items()) {
+    if (std::find(std::begin(kFields), std::end(kFields), key) != std::end(kFields)) continue;
+    if (read_mode_override(o, key, value, origin, path)) continue;
+    fail_at(origin, path + "/" + key,
+            "unknown field (expected fixed_us, fixed_us.<mode>, host_us.<mode>, efficiency, "
+            "flops_per_elem, kernel_class, source)");
+  }
   o.fixed_us = read_optional_number(entry, "fixed_us", origin, path);
   o.efficiency = read_optional_number(entry, "efficiency", origin, path);
   o.flops_per_elem = read_optional_number(entry, "flops_per_elem", origin, path);
@@ -240,13 +262,18 @@ std::string ParamDomain::describe() const {
 
 double DeviceProfile::get(std::string_view param) const {
   auto it = params.find(param);
-  if (it == params.end())
+  if (it == params.end()) {
+    const auto& optional = optional_device_params();
+    if (auto o = optional.find(param); o != optional.end()) return o->second;
     throw Error(fmt::format("device profile '{}' has no parameter '{}'", name, param));
+  }
   return it->second;
 }
 
 void DeviceProfile::set(std::string_view param, double value) {
   auto it = params.find(param);
+  if (it == params.end() && optional_device_params().contains(param))
+    it = params.emplace(std::string(param), 0.0).first;
   if (it == params.end())
     throw Error(fmt::format("device profile '{}' has no parameter '{}' to set (parameters: {})",
                             name, param, fmt::join(param_names(), ", ")));
@@ -292,6 +319,17 @@ const std::vector<std::string>& required_device_params() {
   return kParams;
 }
 
+const std::map<std::string, double, std::less<>>& optional_device_params() {
+  static const std::map<std::string, double, std::less<>> kParams = [] {
+    std::map<std::string, double, std::less<>> m;
+    for (ExecMode mode : kAllExecModes)
+      for (const char* p : {"host_us", "host_free_us", "host_node_us"})
+        m[fmt::format("{}.{}", p, exec_mode_name(mode))] = 0.0;
+    return m;
+  }();
+  return kParams;
+}
+
 DeviceProfile load_device_profile(std::string_view name_or_path) {
   return load_checked(locate_profile(name_or_path, {}));
 }
@@ -317,6 +355,11 @@ std::string device_profile_to_json(const DeviceProfile& p) {
     if (o.efficiency) e["efficiency"] = *o.efficiency;
     if (o.flops_per_elem) e["flops_per_elem"] = *o.flops_per_elem;
     if (o.kernel_class) e["kernel_class"] = std::string(kernel_class_name(*o.kernel_class));
+    for (ExecMode m : kAllExecModes) {
+      size_t i = static_cast<size_t>(m);
+      if (o.fixed_us_in[i]) e[fmt::format("fixed_us.{}", exec_mode_name(m))] = *o.fixed_us_in[i];
+      if (o.host_us_in[i]) e[fmt::format("host_us.{}", exec_mode_name(m))] = *o.host_us_in[i];
+    }
     e["source"] = o.source;
     ov[op] = e;
   }

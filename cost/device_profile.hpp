@@ -13,6 +13,7 @@
 // calibrate`) and sensitivity analysis (`eqfuse sensitivity --param
 // launch_us.reduce-overhead=1:4`) can read and write them generically.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <limits>
 #include <map>
@@ -36,7 +37,13 @@ std::optional<KernelClass> parse_kernel_class(std::string_view text);
 // Per-op override (by qualified op name, e.g. "npu::npu_swiglu"; opaque ops
 // by the qualified name of their torch.ops target).
 struct OpCostOverride {
-  std::optional<double> fixed_us;           // replaces the whole device time
+  std::optional<double> fixed_us;  // replaces the whole device time
+  // Per mode (indexed by ExecMode; JSON keys "fixed_us.<mode>",
+  // "host_us.<mode>"): the device time in that mode (wins over fixed_us),
+  // and the host dispatch time of one call in that mode (wins over the
+  // profile's host_us.<mode> / host_free_us.<mode>).
+  std::array<std::optional<double>, kAllExecModes.size()> fixed_us_in{};
+  std::array<std::optional<double>, kAllExecModes.size()> host_us_in{};
   std::optional<double> efficiency;         // replaces eff of its op class
   std::optional<double> flops_per_elem;     // vector ops: work per output element
   std::optional<KernelClass> kernel_class;  // forces cube/vector/mix
@@ -55,9 +62,11 @@ struct DeviceProfile {
   std::map<std::string, std::string, std::less<>> sources;  // param -> source text
   std::map<std::string, OpCostOverride, std::less<>> overrides;
 
-  // Throws eqfuse::Error naming the profile and parameter if missing.
+  // Throws eqfuse::Error naming the profile and parameter if missing; an
+  // optional parameter (optional_device_params) missing reads as its default.
   double get(std::string_view param) const;
-  void set(std::string_view param, double value);  // param must exist
+  // param must exist or be optional (then it is added).
+  void set(std::string_view param, double value);
   std::vector<std::string> param_names() const;
   // The override for a qualified op name, or null.
   const OpCostOverride* override_for(std::string_view op) const;
@@ -81,6 +90,13 @@ ParamDomain param_domain(std::string_view param);
 // capacities) may be present for documentation.
 const std::vector<std::string>& required_device_params();
 
+// Parameters a profile may leave out, with the value they then read as
+// (sorted by name): the launch pipeline's host side, per mode —
+//   host_us.<mode>       host dispatch of one kernel (0: the additive model)
+//   host_free_us.<mode>  host dispatch of one op that launches nothing (a view)
+//   host_node_us.<mode>  extra host time per call node when a whole graph runs
+// (docs/cost-model.md, "The launch pipeline").
+const std::map<std::string, double, std::less<>>& optional_device_params();
 // A built-in profile name (see builtin_device_names) or a path to a JSON
 // file. Errors name the file, the JSON path and what is wrong. A profile may
 // name a `"base"` profile (built-in name, or a .json path relative to its
