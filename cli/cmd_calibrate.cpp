@@ -16,6 +16,8 @@
 #include "cost/calibrate.hpp"
 #include "cost/calibration_report.hpp"
 #include "cost/graph_timings.hpp"
+#include "cost/profile_import.hpp"
+#include "graph/load.hpp"
 
 namespace eqfuse::cli {
 
@@ -25,6 +27,9 @@ struct CalibrateCliOptions {
   std::string measurements;
   std::string device{kDefaultDevice};
   std::string output, report, whole_graph, validate;
+  std::string graph;           // the FX graph a profiler export was taken from
+  std::string mode = "eager";  // the run mode of a profiler export
+  std::vector<std::string> kernel_types;
   bool leave_one_graph_out = false;
   std::vector<std::string> hold, fit, hints;
   size_t worst = 5;
@@ -44,16 +49,46 @@ CalibrateOptions fit_options(const CalibrateCliOptions& o, const DeviceProfile& 
   return opt;
 }
 
+// Measurements from any supported file: eqfuse's own format, or a profiler
+// export joined to --graph (docs/profile-import.md). Notes go to stderr.
+std::vector<Measurement> read_measurements(const std::string& path, const CalibrateCliOptions& o,
+                                           const OpRegistry& reg) {
+  std::string text = read_file_or_stdin(path);
+  ProfileFormat format = ProfileFormat::EqfuseMeasurements;
+  try {
+    format = detect_profile_format(text, path);
+  } catch (const Error&) {
+    // JSON that is not a trace: the measurement reader names what is wrong
+    // with it (a syntax error's line and column, a missing key).
+    std::string_view t = trim_blanks(text);
+    if (t.empty() || (t.front() != '{' && t.front() != '[')) throw;
+  }
+  if (format == ProfileFormat::EqfuseMeasurements) return parse_measurements(text, path);
+  if (o.graph.empty())
+    throw Error(fmt::format("{} is a {} export: give the FX graph that was profiled with --graph",
+                            path, profile_format_name(format)));
+  LoadedGraph g = load_graph(read_file_or_stdin(o.graph), o.graph, reg);
+  ImportOptions io{.mode = parse_exec_mode(o.mode),
+                   .graph = &g.graph,
+                   .registry = &reg,
+                   .kernel_type_files = o.kernel_types};
+  ImportResult r = import_measurements(text, path, io);
+  fmt::print(stderr, "eqfuse: {}: read as {}, {} row(s) joined to {}\n", path,
+             profile_format_name(r.format), r.rows.size(), o.graph);
+  for (const std::string& note : r.notes) fmt::print(stderr, "note: {}\n", note);
+  return r.rows;
+}
+
 int run_calibrate(const CalibrateCliOptions& o) {
   OpRegistry reg = cli_registry();
-  for (const std::string* in : {&o.device, &o.measurements, &o.whole_graph, &o.validate})
+  for (const std::string* in : {&o.device, &o.measurements, &o.whole_graph, &o.validate, &o.graph})
     if (!in->empty()) remember_input(*in);  // a built-in profile name matches no file
   check_output_path(o.output);
   check_output_path(o.report);
   if (o.leave_one_graph_out && o.whole_graph.empty())
     throw Error("--leave-one-graph-out needs --whole-graph TIMES.json (the graphs to hold out)");
   DeviceProfile base = load_device_profile(o.device);
-  std::vector<Measurement> rows = load_measurements(o.measurements);
+  std::vector<Measurement> rows = read_measurements(o.measurements, o, reg);
   CalibrateOptions opt = fit_options(o, base);
   std::vector<TimedGraph> graphs;
   if (!o.whole_graph.empty()) graphs = load_timed_graphs(o.whole_graph, reg);
@@ -70,7 +105,7 @@ int run_calibrate(const CalibrateCliOptions& o) {
       "\n{}",
       format_quality(r.rows, "fit quality on the training rows (|model - measured| / measured)"));
   if (!o.validate.empty()) {
-    std::vector<Measurement> held = load_measurements(o.validate);
+    std::vector<Measurement> held = read_measurements(o.validate, o, reg);
     std::vector<SkippedRows> skipped;
     report.validation = evaluate_profile(r.profile, held, reg, opt.hints, &skipped);
     for (const SkippedRows& s : skipped)
@@ -99,12 +134,21 @@ void add_calibrate_command(CLI::App& app, Action& action) {
       "bounded least squares, and validate it.");
   add_ops_option(cmd);
   cmd->add_option("--measurements,--profile", o->measurements,
-                  "Measured kernel times: CSV (op,inputs,mode,measured_us[,kernel_name]) or JSON; "
-                  "see docs/cost-model.md (--profile is the old spelling)")
+                  "Measured kernel times: eqfuse CSV (op,inputs,mode,measured_us[,kernel_name]) or "
+                  "JSON, a torch.profiler trace or key_averages table, or an msprof op_summary / "
+                  "kernel_details CSV (with --graph); --profile is the old spelling")
       ->required();
   cmd->add_option("--device", o->device, "Base profile: built-in name or JSON file")
       ->capture_default_str();
   cmd->add_option("-o,--output", o->output, "Write the fitted profile JSON here");
+  cmd->add_option("--graph", o->graph,
+                  "The FX graph a profiler export was taken from (joins events to nodes)");
+  cmd->add_option(
+         "--mode", o->mode,
+         "Run mode of a profiler export: eager, reduce-overhead (aclgraph), max-autotune (ge)")
+      ->capture_default_str();
+  cmd->add_option("--kernel-types", o->kernel_types,
+                  "Extra Ascend kernel-type -> FX op table (docs/profile-import.md) (repeatable)");
   cmd->add_option("--whole-graph", o->whole_graph,
                   "Whole-graph times (JSON: graphs -> runs of <mode>_us): fit the per-node / "
                   "per-graph overheads and compare predictions with them");

@@ -850,10 +850,9 @@ std::vector<FittedOverride> override_values(const FittedOverride& group,
   } else if (mean > 1.5 * host || host == 0) {
     return {make("fixed_us", std::max(0.0, mean - launch))};
   }
-  // max(host, device) = mean: the host time is the mean whenever the device
-  // time does not exceed it (and a device-bound row does not read it).
-  if (mean >= eager_device || device_time_from_graph_modes(group.op, rows, l))
-    out.push_back(make("host_us", mean));
+  // Host-bound rows read the host time; a class host time above the rows
+  // would hide the device time, so it is brought down to them.
+  if (mean >= eager_device || host > mean) out.push_back(make("host_us", mean));
   return out;
 }
 

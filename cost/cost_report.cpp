@@ -38,7 +38,16 @@ std::string us_or_dash(const std::optional<CostBreakdown>& c) {
   return c ? fmt::format("{:.3f}", c->total_us) : "-";
 }
 
-Json breakdown_json(const CostBreakdown& c) {
+// The note column: the model's note, and the host side where it decides.
+std::string host_note(const CostBreakdown& c) {
+  std::string note = c.note;
+  if (c.host_bound)
+    note = fmt::format("host-bound: host {:.3f} us > device {:.3f} us{}{}", c.host_us, c.device_us,
+                       note.empty() ? "" : "; ", note);
+  return note.empty() ? "" : "  " + note;
+}
+
+Json breakdown_fields(const CostBreakdown& c) {
   return Json{{"class", kernel_class_name(c.kernel_class)},
               {"bytes", c.bytes},
               {"flops", c.flops},
@@ -50,11 +59,26 @@ Json breakdown_json(const CostBreakdown& c) {
               {"note", c.note}};
 }
 
+Json breakdown_json(const CostBreakdown& c) {
+  Json j = breakdown_fields(c);
+  if (c.host_us > 0) {
+    j["host_us"] = c.host_us;
+    j["device_us"] = c.device_us;
+    j["host_bound"] = c.host_bound;
+  }
+  return j;
+}
+
 Json totals_json(const GraphCost& c) {
-  return Json{{"kernels", c.kernels},           {"total_us", c.total_us},
-              {"simulated_us", c.simulated_us}, {"launch_us", c.launch_us},
-              {"fixed_us", c.fixed_us},         {"memory_us", c.memory_us},
-              {"compute_us", c.compute_us}};
+  Json j =
+      Json{{"kernels", c.kernels},      {"total_us", c.total_us}, {"simulated_us", c.simulated_us},
+           {"launch_us", c.launch_us},  {"fixed_us", c.fixed_us}, {"memory_us", c.memory_us},
+           {"compute_us", c.compute_us}};
+  if (c.host_us > 0) {
+    j["host_us"] = c.host_us;
+    j["host_bound_kernels"] = c.host_bound;
+  }
+  return j;
 }
 
 }  // namespace
@@ -102,10 +126,14 @@ std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpReg
     out += fmt::format(
         "  {:<28} {:<36} {:<6} {:>12.0f} {:>7.3f} {:>7.3f} {:>9.3f} {:>9.3f} {:>9.3f}{}\n",
         g.node(nc.node).name, node_op_name(g, nc.node, reg), kernel_class_name(c.kernel_class),
-        c.bytes, c.launch_us, c.fixed_us, c.memory_us, c.compute_us, c.total_us,
-        c.note.empty() ? "" : "  " + c.note);
+        c.bytes, c.launch_us, c.fixed_us, c.memory_us, c.compute_us, c.total_us, host_note(c));
   }
   out += fmt::format("  per graph: {:.3f} us\n", model.per_graph_us());
+  if (cost.host_us > 0)
+    out += fmt::format(
+        "  host dispatch: {:.3f} us over all call nodes; {} of {} kernels host-bound (a kernel "
+        "costs max(host, device))\n",
+        cost.host_us, cost.host_bound, cost.kernels);
   out += fmt::format(
       "  total: {:.3f} us (launch {:.3f}, fixed {:.3f}, memory {:.3f}, compute {:.3f}); "
       "simulated {:.3f} us\n",
