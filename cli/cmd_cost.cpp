@@ -1,9 +1,11 @@
 // `eqfuse cost A [B] [--mode M] [--device D] [--hint s0=N]... [--json] [-o OUT]
-//   [--input-types T]`
+//   [--input-types T]`, `eqfuse cost --measured TIMES.json [--mode M] [--device D]`
 //
 // Prices a graph under the NPU cost model, one line per kernel; with a
 // second graph, compares the two node by node (cost/cost_report.hpp,
-// docs/cost-model.md "Reading a breakdown").
+// docs/cost-model.md "Reading a breakdown"); with --measured, predicts every
+// graph of a whole-graph timings file and compares with its measured times
+// (cost/graph_timings.hpp).
 #include <charconv>
 #include <memory>
 
@@ -12,6 +14,9 @@
 #include "base/diagnostics.hpp"
 #include "cli/cli_common.hpp"
 #include "cost/cost_report.hpp"
+#include "cost/graph_timings.hpp"
+
+#include <nlohmann/json.hpp>
 
 namespace eqfuse::cli {
 
@@ -19,15 +24,51 @@ namespace {
 
 struct CostCliOptions {
   std::string file_a, file_b;
-  std::string mode, device, input_types, output;
+  std::string mode, device, input_types, output, measured;
   std::vector<std::string> hints;
   bool json = false;
 };
+
+std::string predictions_json(std::span<const GraphPrediction> predictions) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const GraphPrediction& p : predictions)
+    list.push_back({{"graph", p.graph},
+                    {"mode", exec_mode_name(p.mode)},
+                    {"call_nodes", p.call_nodes},
+                    {"kernels", p.kernels},
+                    {"measured_us", p.measured_us},
+                    {"predicted_us", p.predicted_us},
+                    {"error", p.error()},
+                    {"simulated_us", p.simulated_us}});
+  return nlohmann::ordered_json{{"graphs", list}}.dump(2) + "\n";
+}
+
+// Predicted against measured whole-graph times, every mode of the file
+// (or only --mode).
+int run_measured(const CostCliOptions& o, const OpRegistry& reg, const SymbolHints& hints) {
+  if (!o.file_a.empty())
+    throw Error("--measured compares the graphs its file names: give no graph argument");
+  remember_input(o.measured);
+  std::vector<TimedGraph> graphs = load_timed_graphs(o.measured, reg);
+  if (!o.mode.empty()) {
+    ExecMode only = parse_exec_mode(o.mode);
+    for (TimedGraph& g : graphs)
+      std::erase_if(g.timings, [&](const GraphTiming& t) { return t.mode != only; });
+  }
+  DeviceProfile profile = load_device_profile(o.device.empty() ? kDefaultDevice : o.device);
+  std::vector<GraphPrediction> p = predict_graphs(profile, graphs, reg, hints);
+  write_output(o.output, o.json ? predictions_json(p)
+                                : fmt::format("whole graphs on {}:\n{}", profile.name,
+                                              format_predictions(p)));
+  return kOk;
+}
 
 int run_cost(const CostCliOptions& o) {
   OpRegistry reg = cli_registry();
   SymbolHints hints;
   for (const std::string& h : o.hints) add_hint(hints, h);
+  if (!o.measured.empty()) return run_measured(o, reg, hints);
+  if (o.file_a.empty()) throw Error("cost needs a graph A (or --measured TIMES.json)");
   ExecMode mode = o.mode.empty() ? ExecMode::ReduceOverhead : parse_exec_mode(o.mode);
   NpuCostModel model(load_device_profile(o.device.empty() ? kDefaultDevice : o.device), mode,
                      hints);
@@ -53,7 +94,7 @@ void add_cost_command(CLI::App& app, Action& action) {
       "Price a graph under the NPU cost model, one line per kernel; with a second graph, "
       "compare the two node by node (nodes matched by name).");
   add_ops_option(cmd);
-  cmd->add_option("A", o->file_a, "Graph (FX text or JSON, '-' for stdin)")->required();
+  cmd->add_option("A", o->file_a, "Graph (FX text or JSON, '-' for stdin)");
   cmd->add_option("B", o->file_b, "Second graph to compare with A (e.g. A optimized)");
   cmd->add_option("--mode", o->mode,
                   "Execution mode: eager | max-autotune | reduce-overhead (default)");
@@ -62,6 +103,9 @@ void add_cost_command(CLI::App& app, Action& action) {
   cmd->add_option("--hint", o->hints,
                   "Value of a symbolic dim, e.g. s0=16 (default 1024; repeatable)");
   cmd->add_option("--input-types", o->input_types, "Input types for untyped dumps, or a file");
+  cmd->add_option("--measured", o->measured,
+                  "Whole-graph timings (JSON, docs/cost-model.md \"Whole graphs\"): predict each "
+                  "graph it names and compare with the measured time");
   cmd->add_flag("--json", o->json, "JSON output (keys: docs/cli.md)");
   cmd->add_option("-o,--output", o->output, "Write the report here instead of stdout");
   cmd->callback([o, &action] { action = [o] { return run_cost(*o); }; });

@@ -289,12 +289,19 @@ std::string row_as_fx(const Measurement& m) {
     return name;
   };
   for (const std::string& item : m.inputs) {
-    if (is_tensor_annotation(item)) {
-      args.push_back(placeholder(item));
-    } else if (auto list = tensor_list_items(item)) {
+    // A keyword argument "name=value" whose value is a tensor or tensor list.
+    std::string_view keyword, value = item;
+    if (size_t eq = item.find('='); eq != std::string::npos && eq > 0 &&
+                                    item.find_first_of("[(") > eq) {
+      keyword = std::string_view(item).substr(0, eq + 1);
+      value = trim_blanks(std::string_view(item).substr(eq + 1));
+    }
+    if (is_tensor_annotation(value)) {
+      args.push_back(fmt::format("{}{}", keyword, placeholder(std::string(value))));
+    } else if (auto list = tensor_list_items(value)) {
       std::vector<std::string> names;
       for (const std::string& t : *list) names.push_back(placeholder(t));
-      args.push_back(fmt::format("[{}]", fmt::join(names, ", ")));
+      args.push_back(fmt::format("{}[{}]", keyword, fmt::join(names, ", ")));
     } else {
       args.push_back(item);
     }

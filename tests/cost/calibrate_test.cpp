@@ -246,6 +246,22 @@ TEST(Measurements, UnusableRowsAreSkippedAndCounted) {
       << text;
 }
 
+// Keyword tensors and symbolic dims (evaluated with the hints) are rows too.
+TEST(Measurements, KeywordTensorsAndSymbolicDimsAreUsed) {
+  std::vector<Measurement> rows = parse_measurements(
+      "op,inputs,mode,measured_us\n"
+      "npu::npu_quant_matmul,\"i8[16, 128]; i8[128, 256]; f32[256]; pertoken_scale=f32[16]; "
+      "output_dtype=torch.bfloat16\",eager,20\n"
+      "aten::mm,\"f32[s0, 128]; f32[128, 64]\",eager,12\n",
+      "m.csv");
+  CalibrateOptions opt;
+  opt.hints.values["s0"] = 16;
+  CalibrationResult r =
+      calibrate_profile(load_device_profile("ascend910b2"), rows, builtin_registry(), opt);
+  EXPECT_TRUE(r.skipped.empty()) << format_calibration(r);
+  EXPECT_EQ(r.rows.size(), 2u);
+}
+
 TEST(Measurements, NoUsableRowIsAnError) {
   std::vector<Measurement> rows =
       parse_measurements("op,inputs,mode,measured_us\nnpu::no_such_op,f32[4],eager,3\n", "m.csv");
