@@ -9,6 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "graph/debug_dir.hpp"
+#include "graph/fx_parser.hpp"
+#include "graph/runnable_inputs.hpp"
+
 namespace eqfuse::cli {
 
 void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
@@ -94,15 +98,116 @@ InputTypes read_input_types(const std::string& spec) {
   return parse_input_types_any(spec, "--input-types");
 }
 
+namespace {
+
+// The --graph value of this invocation (one command per process).
+std::string& graph_choice() {
+  static std::string choice;
+  return choice;
+}
+
+constexpr std::string_view kRunnableName = "fx_graph_runnable.py";
+
+// The file to read for `path` and the runnable dump whose example inputs
+// type it (empty: none). A directory is searched for its graphs.
+std::pair<std::string, std::string> resolve_input_path(const std::string& path) {
+  std::error_code ec;
+  if (path == "-") return {path, {}};
+  if (!std::filesystem::is_directory(path, ec)) {
+    const std::filesystem::path p(path);
+    if (!is_aot_graph_file(p.filename().string())) return {path, {}};
+    const std::filesystem::path runnable = p.parent_path() / kRunnableName;
+    return {path, std::filesystem::is_regular_file(runnable, ec) ? runnable.string() : ""};
+  }
+  const std::vector<DebugGraph> graphs = find_debug_graphs(path);
+  size_t i = 0;
+  try {
+    i = select_debug_graph(graphs, graph_choice(), path);
+  } catch (const Error&) {
+    if (!graphs.empty())
+      fmt::print(stderr, "eqfuse: the graphs in {}:\n{}", path, list_debug_graphs(graphs));
+    throw;
+  }
+  fmt::print(stderr, "eqfuse: using {} (graph {} of {})\n", graphs[i].path, i + 1, graphs.size());
+  return {graphs[i].path, graphs[i].runnable};
+}
+
+// Adds to `types` the example-input types of `runnable` (or of `text` itself
+// when it holds load_args / rand_strided lines) for the placeholders that
+// have neither an annotation nor an entry in `types`.
+void add_runnable_types(InputTypes& types, std::string_view text, const std::string& name,
+                        const std::string& runnable) {
+  if (detect_graph_format(text) != GraphFormat::Fx) return;
+  std::string runnable_text;
+  std::string origin = runnable;
+  if (!runnable.empty() && runnable != name) {
+    remember_input(runnable);
+    runnable_text = read_file_or_stdin(runnable);
+  } else if (!runnable.empty() || text.find("reader.tensor(") != text.npos ||
+             text.find("rand_strided(") != text.npos) {
+    runnable_text = text;
+    origin = name;
+  } else {
+    return;
+  }
+  const std::vector<RunnableInput> inputs = parse_runnable_inputs(runnable_text, origin);
+  if (inputs.empty()) return;
+  size_t added = 0;
+  for (InputType& t : runnable_input_types_for(parse_fx(text, name), inputs)) {
+    bool given = false;
+    for (const InputType& u : types) given = given || u.name == t.name;
+    if (given) continue;
+    types.push_back(std::move(t));
+    ++added;
+  }
+  if (added > 0)
+    fmt::print(stderr, "eqfuse: types of {} input{} taken from the example inputs in {}\n", added,
+               added == 1 ? "" : "s", origin);
+}
+
+}  // namespace
+
+void add_graph_option(CLI::App* cmd) {
+  cmd->add_option("--graph", graph_choice(),
+                  "For a TORCH_COMPILE_DEBUG directory input: which graph to read, by number or "
+                  "by a part of its path (the choices are listed when there are several)");
+}
+
 LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
                        const std::string& input_types_spec) {
   LoadOptions options;
   options.input_types = read_input_types(input_types_spec);
-  remember_input(path);
-  std::string text = read_file_or_stdin(path);
-  LoadedGraph loaded = load_graph(text, path == "-" ? "<stdin>" : path, reg, options);
-  note_opaque_ops(path == "-" ? "<stdin>" : path, loaded.opaque_ops);
+  const auto [file, runnable] = resolve_input_path(path);
+  remember_input(file);
+  const std::string text = read_file_or_stdin(file);
+  const std::string name = file == "-" ? "<stdin>" : file;
+  add_runnable_types(options.input_types, text, name, runnable);
+  LoadedGraph loaded = load_graph(text, name, reg, options);
+  note_opaque_ops(name, loaded.opaque_ops);
+  if (const size_t untyped = count_untyped_inputs(loaded.graph); untyped > 0)
+    fmt::print(stderr,
+               "eqfuse: warning: {} input{} unknown shape{}: fusion conditions cannot be "
+               "evaluated; pass --input-types or a runnable dump\n",
+               untyped, untyped == 1 ? " has an" : "s have", untyped == 1 ? "" : "s");
   return loaded;
+}
+
+size_t count_untyped_inputs(const Graph& g) {
+  size_t n = 0;
+  for (NodeRef p : g.placeholders()) {
+    const ValueType& t = g.node(p).type;
+    if (!t.is_known() || (t.is_tensor() && !t.tensor.has_shape())) ++n;
+  }
+  return n;
+}
+
+void add_input_notes(OptimizeStats& stats, const Graph& g) {
+  const size_t untyped = count_untyped_inputs(g);
+  if (untyped == 0) return;
+  stats.notes.push_back(fmt::format(
+      "{} input{} unknown shape{}: fusion conditions were not evaluated (pass --input-types "
+      "or a runnable dump)",
+      untyped, untyped == 1 ? " has an" : "s have", untyped == 1 ? "" : "s"));
 }
 
 void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops) {

@@ -82,10 +82,26 @@ InputTypes read_input_types(const std::string& spec);
 void add_ops_option(CLI::App* cmd);
 OpRegistry cli_registry();
 
+// `--graph N|NAME`: which graph of a TORCH_COMPILE_DEBUG directory input to
+// read (graph/debug_dir.hpp); declared by every command that calls
+// load_input. Ignored for file inputs.
+void add_graph_option(CLI::App* cmd);
+
 // Reads FILE ("-" = stdin) and loads it with the built-in registry (+ input
-// types), printing the opaque-ops note on stderr.
+// types), printing the opaque-ops note on stderr. FILE may be a directory
+// (a TORCH_COMPILE_DEBUG tree): its only graph, or the one --graph names, is
+// read and "eqfuse: using PATH (graph i of n)" is printed. The example inputs
+// of an fx_graph_runnable.py in the graph's folder (or of the file itself)
+// type the placeholders that have no annotation and no --input-types entry.
+// Inputs left without a shape are reported by a warning on stderr.
 LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
                        const std::string& input_types_spec);
+
+// How many placeholders of `g` have no known type or shape.
+size_t count_untyped_inputs(const Graph& g);
+// Appends to `stats.notes` the note on untyped inputs of `g` (none when all
+// are typed), for optimize's summary and --stats-json.
+void add_input_notes(OptimizeStats& stats, const Graph& g);
 
 // "note: 2 ops without a schema are kept opaque: foo::bar, mylib::baz"
 void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops);

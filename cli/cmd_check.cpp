@@ -132,6 +132,7 @@ void add_check_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "check", "Check that two graphs compute the same outputs (reference interpreter).");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("A", o->a, "First graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("B", o->b, "Second graph")->required();
   cmd->add_option("--trials", o->trials, "Random input sets to try")

@@ -94,6 +94,7 @@ void add_cost_command(CLI::App& app, Action& action) {
       "Price a graph under the NPU cost model, one line per kernel; with a second graph, "
       "compare the two node by node (nodes matched by name).");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("A", o->file_a, "Graph (FX text or JSON, '-' for stdin)");
   cmd->add_option("B", o->file_b, "Second graph to compare with A (e.g. A optimized)");
   cmd->add_option("--mode", o->mode,

@@ -75,6 +75,7 @@ void add_explain_command(CLI::App& app, Action& action) {
       "Optimize and explain every fusion: chosen (replaced nodes, cost side by side, proof), "
       "possible but not chosen (why, with numbers), rejected by a condition, rules off.");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("-o,--output", o->output, "Write the report here instead of stdout");
   cmd->add_option("--format", o->format, "Report format")

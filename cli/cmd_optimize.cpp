@@ -17,6 +17,7 @@
 #include "extract/extractor.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
+#include "pipeline/buckets.hpp"
 #include "pipeline/explain_report.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"
@@ -37,6 +38,7 @@ struct OptimizeCliOptions {
   long iter_limit = -1;
   std::string stats_json;
   std::string dump_dir;
+  std::string buckets;
   bool explain = false;
   bool quiet = false;
 };
@@ -74,6 +76,7 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
 int run_optimize(const OptimizeCliOptions& o) {
   OpRegistry reg = cli_registry();
   OptimizeOptions opt = build_options(o, reg);
+  if (!o.buckets.empty()) parse_buckets(o.buckets);  // a bad spec fails before any work
   LoadedGraph in = load_input(o.file, reg, o.input_types);
   std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
   if (lib) opt.library = lib.get();
@@ -82,6 +85,8 @@ int run_optimize(const OptimizeCliOptions& o) {
       !std::filesystem::is_directory(opt.dump_dir))
     throw Error(fmt::format("--dump-dir '{}' is a file, not a directory", opt.dump_dir));
   OptimizeResult r = optimize_graph(in.graph, reg, opt);
+  add_input_notes(r.stats, in.graph);
+  annotate_fusions(r, reg);  // `# eqfuse: <rule> fuses <nodes>` above each fused node
   if (o.format == "json")
     write_output(o.output, save_graph_json(r.graph, 2, &reg));
   else
@@ -96,6 +101,9 @@ int run_optimize(const OptimizeCliOptions& o) {
     }
   }
   if (!o.quiet) fmt::print(stderr, "{}", format_summary(r.stats));
+  if (!o.buckets.empty())
+    fmt::print(stderr, "{}",
+               format_buckets(optimize_buckets(in.graph, reg, opt, parse_buckets(o.buckets))));
   return kOk;
 }
 
@@ -108,6 +116,7 @@ void add_optimize_command(CLI::App& app, Action& action) {
       "Fuse operators by equality saturation and extract the cheapest graph under the NPU "
       "cost model. Prints the optimized graph; the summary goes to stderr.");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("-o,--output", o->output, "Write the optimized graph here instead of stdout");
   cmd->add_option("--format", o->format, "Output format")
@@ -133,6 +142,9 @@ void add_optimize_command(CLI::App& app, Action& action) {
       ->check(CLI::Range(0L, 1'000'000L));
   cmd->add_option("--stats-json", o->stats_json, "Write the summary as JSON to this file");
   cmd->add_option("--dump-dir", o->dump_dir, "Write per-stage dumps (graphs, e-graph) here");
+  cmd->add_option("--buckets", o->buckets,
+                  "Also optimize at each value of a symbolic dim, e.g. s0=1,16,256,4096, and "
+                  "print the fusion decisions per bucket, flagging those that flip");
   cmd->add_flag("--explain", o->explain,
                 "Explain every fusion chosen or rejected: proof and cost side by side");
   cmd->add_flag("-q,--quiet", o->quiet, "No summary on stderr");

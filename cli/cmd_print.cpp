@@ -35,6 +35,7 @@ void add_print_command(CLI::App& app, Action& action) {
   CLI::App* cmd = app.add_subcommand(
       "print", "Read a graph (FX text or JSON, '-' for stdin), type it and print it.");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
   cmd->add_option("--format", o->format, "Output format")
       ->check(CLI::IsMember({"fx", "json"}))

@@ -85,6 +85,7 @@ void add_reinplace_command(CLI::App& app, Action& action) {
       "become in-place, op + copy_ epilogues into graph inputs become in-place ops, and "
       "auto_functionalized calls become the in-place custom op (cloning only what must be).");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph file, or '-' for standard input")->required();
   cmd->add_option("-o,--output", o->output, "Write to this file instead of stdout");
   cmd->add_option("--format", o->format, "Output format")

@@ -19,7 +19,7 @@ namespace {
 struct SensitivityCliOptions {
   std::string file;
   std::vector<std::string> params;
-  std::string input_types, output;
+  std::string input_types, output, range;
   ToggleOptions toggles;
   size_t steps = 9;
   bool json = false;
@@ -33,7 +33,12 @@ int run_sensitivity(const SensitivityCliOptions& o) {
   if (lib) opt.library = lib.get();
   SensitivityOptions so;
   so.steps = o.steps;
-  for (const auto& p : o.params) so.params.push_back(parse_sensitivity_param(p));
+  for (const auto& p : o.params) {
+    // --range LO:HI applies to every --param given without its own range.
+    bool own_range = p.find('=') != std::string::npos;
+    so.params.push_back(
+        parse_sensitivity_param(own_range || o.range.empty() ? p : p + "=" + o.range));
+  }
   SensitivityReport rep = analyze_sensitivity(in.graph, reg, opt, so);
   write_output(o.output, o.json ? sensitivity_to_json(rep) + "\n" : format_sensitivity_text(rep));
   return kOk;
@@ -45,14 +50,17 @@ void add_sensitivity_command(CLI::App& app, Action& action) {
   auto o = std::make_shared<SensitivityCliOptions>();
   CLI::App* cmd = app.add_subcommand(
       "sensitivity",
-      "Sweep device-profile parameters and report, for each fusion decision, the break-even "
-      "value where it flips (or 'never flips in range').");
+      "Sweep device-profile parameters or symbolic dims and report, for each fusion decision, "
+      "the break-even value where it flips (or 'never flips in range').");
   add_ops_option(cmd);
+  add_graph_option(cmd);
   cmd->add_option("FILE", o->file, "Input graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("--param", o->params,
-                  "NAME[=LO:HI], e.g. launch_us.reduce-overhead=0.5:8 (default x0.25..x4; "
-                  "repeatable)")
+                  "NAME[=LO:HI]: a profile parameter, e.g. launch_us.reduce-overhead=0.5:8 "
+                  "(default x0.25..x4), or a symbolic dim of the graph, e.g. s0=1:8192 (default "
+                  "1..4x its hint) (repeatable)")
       ->required();
+  cmd->add_option("--range", o->range, "LO:HI for the --param values given without a range");
   add_toggle_options(cmd, o->toggles);
   cmd->add_option("--steps", o->steps, "Sweep points per parameter")
       ->check(CLI::Range(2, 1000))

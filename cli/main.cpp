@@ -2,13 +2,16 @@
 // (cli/cmd_*.cpp), parses the command line with CLI11 and runs the chosen
 // subcommand under one error handler that maps failures to exit codes
 // (cli/cli_common.hpp, docs/cli.md).
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <new>
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "base/suggest.hpp"
 #include "cli/cli_common.hpp"
 
 namespace {
@@ -38,6 +41,20 @@ int run_guarded(const Action& action) {
   }
 }
 
+// The first argument that is not an option must name a subcommand; CLI11
+// alone reports a typo as "A subcommand is required". Returns the message
+// for an unknown one (with the nearest command), or "" when fine.
+std::string unknown_subcommand(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return {};
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  std::string word = argv[1];
+  if (std::find(names.begin(), names.end(), word) != names.end()) return {};
+  std::string hint = eqfuse::did_you_mean(word, names);
+  return fmt::format("unknown command '{}'{}; commands: {}", word, hint, fmt::join(names, ", "));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -65,6 +82,10 @@ int main(int argc, char** argv) {
   add_sensitivity_command(app, action);
   add_cost_command(app, action);
 
+  if (std::string message = unknown_subcommand(app, argc, argv); !message.empty()) {
+    fmt::print(stderr, "eqfuse: error: {}\nRun 'eqfuse --help' for usage.\n", message);
+    return kInputError;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

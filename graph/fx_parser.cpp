@@ -282,11 +282,18 @@ void Parser::check_fresh(const Token& name) {
 NodeRef Parser::add_node(Node node, size_t offset) {
   node.meta.loc = src_.loc(offset);
   node.meta.stack_trace = stack_trace_;
+  // A note belongs to the next statement; placeholders are declared by the
+  // signature, which the lexer may finish only after reading the note.
+  if (node.kind != NodeKind::Placeholder) {
+    node.meta.note = std::move(note_);
+    note_.clear();
+  }
   return graph_.add(std::move(node));
 }
 
 void Parser::note_comments() {
   if (auto c = lex_->take_comment()) stack_trace_ = c->starts_with("File:") ? std::string(*c) : "";
+  if (auto n = lex_->take_note()) note_ = std::string(*n);
 }
 
 // --- fragment form --------------------------------------------------------

@@ -110,6 +110,13 @@ class Lexer {
     pending_comment_.reset();
     return c;
   }
+  // The "# eqfuse: ..." note line seen since the last call, without "eqfuse:".
+  std::optional<std::string_view> take_note() {
+    auto c = pending_note_;
+    pending_note_.reset();
+    if (c) c = trim_blanks(c->substr(std::string_view("eqfuse:").size()));
+    return c;
+  }
 
   // Raw text of an annotation after ':' (quoted or torch-2.0 unquoted).
   // Returns the text and its offset; `quoted` tells which form it was.
@@ -143,7 +150,7 @@ class Lexer {
   int depth_ = 0;
   Token peeked_;
   bool has_peek_ = false;
-  std::optional<std::string_view> pending_comment_;
+  std::optional<std::string_view> pending_comment_, pending_note_;
 };
 
 // Decodes the escapes Python's repr() produces.
@@ -261,6 +268,7 @@ class Parser {
   bool returned_ = false;
   std::unordered_map<std::string_view, ValueType> pending_types_;
   std::string stack_trace_;
+  std::string note_;  // the pending "# eqfuse: ..." note
   // Fragment form: names used without a definition, in order of first use.
   std::vector<std::string_view> free_names_;
   std::unordered_set<std::string_view> free_name_set_;

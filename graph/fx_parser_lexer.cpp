@@ -105,7 +105,10 @@ void Lexer::start_line() {
     if (i < s_.size() && s_[i] == '#') {
       size_t end = s_.find('\n', i);
       if (end == std::string_view::npos) end = s_.size();
-      pending_comment_ = trim_blanks(s_.substr(i + 1, end - i - 1));
+      std::string_view text = trim_blanks(s_.substr(i + 1, end - i - 1));
+      // "# eqfuse: ..." lines are eqfuse's own notes on the next node
+      // (NodeMeta::note), not its source position.
+      (text.starts_with("eqfuse:") ? pending_note_ : pending_comment_) = text;
       pos_ = end;
       if (pos_ < s_.size()) ++pos_;
       continue;

@@ -302,6 +302,11 @@ std::string print_fx(const Graph& g, const OpRegistry* reg) {
       out += stack_trace.empty() ? "No stacktrace found for following nodes" : stack_trace;
       out += '\n';
     }
+    if (!n.meta.note.empty()) {
+      out += "        # eqfuse: ";
+      out += n.meta.note;
+      out += '\n';
+    }
     out += "        ";
     if (n.kind == NodeKind::Output) {
       append_return(g, n, out);

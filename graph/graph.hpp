@@ -111,6 +111,9 @@ struct NodeMeta {
   SourceLoc loc;            // where the node was defined in the input
   std::string stream;       // stream label (air.scope_enter scopes); empty = default stream
   std::string stack_trace;  // the `# File: ...` comment preceding the node, if any
+  // eqfuse's note, printed as a `# eqfuse: ...` line before the node (a
+  // fused node names its rule and the nodes it replaces).
+  std::string note;
 };
 
 struct Node {

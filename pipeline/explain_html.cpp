@@ -20,34 +20,16 @@
 #include <fmt/ranges.h>
 
 #include "extract/internal.hpp"
+#include "pipeline/explain_html_cards.hpp"
+#include "pipeline/explain_html_layout.hpp"
 
 extern char** environ;
 
 namespace eqfuse {
 namespace {
 
-std::string escape_html(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
-}
+using html_detail::escape_html;
+using html_detail::short_op;
 
 std::string escape_dot(std::string_view s) {
   std::string out;
@@ -58,28 +40,12 @@ std::string escape_dot(std::string_view s) {
   return out;
 }
 
-// "npu::npu_add_rms_norm.default" -> "npu_add_rms_norm"
-std::string short_op(std::string_view target) {
-  size_t colon = target.rfind("::");
-  if (colon != std::string_view::npos) target.remove_prefix(colon + 2);
-  size_t dot = target.find('.');
-  return std::string(target.substr(0, dot));
-}
-
+// The label lines of html_detail::node_label_lines, as one DOT label.
 std::string dot_node_label(const Node& n) {
-  switch (n.kind) {
-    case NodeKind::Placeholder:
-      return n.name;
-    case NodeKind::GetAttr:
-      return n.name + "\\n" + escape_dot(n.target);
-    case NodeKind::GetItem:
-      return fmt::format("{}[{}]", n.name, n.getitem_index());
-    case NodeKind::Output:
-      return "output";
-    case NodeKind::Call:
-      return n.name + "\\n" + escape_dot(short_op(n.target));
-  }
-  return n.name;
+  std::string label;
+  for (const std::string& line : html_detail::node_label_lines(n))
+    label += (label.empty() ? "" : "\\n") + escape_dot(line);
+  return label;
 }
 
 std::string dot_node_style(const Node& n) {
@@ -212,51 +178,26 @@ std::string dot_failure(const std::string& path, const ProgramRun& run, double t
   return "";
 }
 
-std::string cost_row(std::string_view what, double fused, double unfused) {
-  return fmt::format("<tr><td>{}</td><td>{:.2f}</td><td>{:.2f}</td></tr>\n", what, fused, unfused);
-}
+// Lists longer than this are folded, so a 1000-block stack's rejections do
+// not push the rest of the page away.
+constexpr size_t kUnfoldedItems = 20;
 
-std::string chosen_section(const ExplainReport& rep) {
-  std::string out = "<h2>Chosen fusions</h2>\n";
-  if (rep.chosen.empty()) out += "<p>none</p>\n";
-  for (size_t i = 0; i < rep.chosen.size(); ++i) {
-    const ChosenFusion& f = rep.chosen[i];
-    out += fmt::format("<section class=\"fusion\" id=\"fusion-{}\">\n<h3>{} = {}</h3>\n", i,
-                       escape_html(f.node), escape_html(f.op));
-    out += fmt::format("<p>rule <code>{}</code>; replaces {}</p>\n", escape_html(f.rule),
-                       escape_html(fmt::format("{}", fmt::join(f.replaces, ", "))));
-    out += fmt::format("<table><tr><th>µs</th><th>fused</th><th>unfused ({} kernels)</th></tr>\n",
-                       f.unfused.kernels);
-    out += cost_row("launch", f.cost.launch_us, f.unfused.launch_us);
-    out += cost_row("fixed", f.cost.fixed_us, f.unfused.fixed_us);
-    out += cost_row("memory", f.cost.memory_us, f.unfused.memory_us);
-    out += cost_row("compute", f.cost.compute_us, f.unfused.compute_us);
-    out += cost_row("total", f.cost.total_us, f.unfused.total_us);
-    out += "</table>\n";
-    if (!f.proof.empty()) {
-      out += "<ol class=\"proof\">\n";
-      for (const ProofStep& s : f.proof)
-        out += fmt::format("<li><code>{}</code>{}</li>\n", escape_html(s.term),
-                           s.rule.empty() ? "" : " <em>by " + escape_html(s.rule) + "</em>");
-      out += "</ol>\n";
-    }
-    if (!f.proof_note.empty())
-      out += fmt::format("<p class=\"note\">proof: {}</p>\n", escape_html(f.proof_note));
-    out += "</section>\n";
-  }
-  return out;
-}
-
-std::string list_section(std::string_view title, const std::vector<std::string>& items) {
-  std::string out = fmt::format("<h2>{}</h2>\n<ul>\n", title);
+// A list under its heading, in a <section id> for the table of contents.
+std::string list_section(std::string_view id, std::string_view title,
+                         const std::vector<std::string>& items) {
+  std::string out = fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", id, title);
+  bool fold = items.size() > kUnfoldedItems;
+  if (fold) out += fmt::format("<details><summary>{} entries</summary>\n", items.size());
+  out += "<ul>\n";
   if (items.empty()) out += "<li>none</li>\n";
   for (const std::string& s : items) out += fmt::format("<li>{}</li>\n", escape_html(s));
-  return out + "</ul>\n";
+  return out + (fold ? "</ul>\n</details>\n" : "</ul>\n") + "</section>\n";
 }
 
 std::string rule_table(const ExplainReport& rep) {
   std::string out =
-      "<h2>Rules</h2>\n<table><tr><th>rule</th><th>candidates</th><th>fired</th>"
+      "<section "
+      "id=\"rules\">\n<h2>Rules</h2>\n<table><tr><th>rule</th><th>candidates</th><th>fired</th>"
       "<th>chosen</th><th>rejected</th><th>near misses</th><th>note</th></tr>\n";
   for (const RuleRunStats& s : rep.rules) {
     std::string note = s.enabled ? "" : "off: " + s.toggle_reason;
@@ -266,7 +207,7 @@ std::string rule_table(const ExplainReport& rep) {
         escape_html(s.rule), s.matches, s.applications, s.chosen, s.rejected,
         near_miss_count(rep, s.rule), escape_html(note));
   }
-  return out + "</table>\n";
+  return out + "</table>\n</section>\n";
 }
 
 // Fill colours of highlighted nodes, shared by the DOT text and the legend.
@@ -352,15 +293,363 @@ std::string reinplace_section(const ReinplaceExplanation& e) {
   return out + "</table>\n";
 }
 
+// Graphs up to this many nodes are drawn whole; beyond, `dot` takes
+// seconds to minutes and the drawing is too big to read, so the page shows
+// a per-layer overview instead.
+constexpr size_t kMaxDrawnNodes = 150;
+// Sites of one rule shown as full cards; the rest are rows of a table (a
+// 300-block stack has hundreds of identical sites).
+constexpr size_t kFullCardsPerRule = 3;
+constexpr size_t kChartKinds = 10;
+// Local drawings get at most this long from `dot`: a few nodes take ~20 ms.
+constexpr double kLocalDotTimeoutS = 2;
+
+// What the page's sections share: the graphs, their per-node costs and
+// (for large graphs) the regions of the overview.
+struct Page {
+  const ExplainReport& rep;
+  const Graph& before;
+  const Graph& after;
+  html_detail::PricedGraph before_cost, after_cost;
+  bool draw_whole = true;
+  html_detail::Regions regions;       // set when !draw_whole
+  std::vector<size_t> fusion_region;  // region of each chosen fusion
+  std::vector<size_t> after_region;   // region of each output node
+};
+
+// Per rule, what the report says about it; the first-screen table.
+struct RuleLine {
+  std::string rule;
+  size_t chosen = 0, not_chosen = 0, rejected = 0, near = 0;
+  double saved_us = 0;
+  std::string why;  // one line: the first reason a site was not fused
+};
+
+std::vector<RuleLine> rule_lines(const ExplainReport& rep) {
+  std::vector<RuleLine> lines;
+  std::map<std::string, size_t> at;
+  auto line = [&](const std::string& rule) -> RuleLine& {
+    auto [it, fresh] = at.emplace(rule, lines.size());
+    if (fresh) lines.push_back(RuleLine{rule});
+    return lines[it->second];
+  };
+  auto why = [](RuleLine& l, const std::string& text) {
+    if (l.why.empty()) l.why = text;
+  };
+  for (const ChosenFusion& f : rep.chosen) {
+    RuleLine& l = line(f.rule);
+    ++l.chosen;
+    l.saved_us += f.unfused.total_us - f.cost.total_us;
+  }
+  for (const UnchosenFusion& u : rep.not_chosen)
+    why(line(u.rule), u.reason), ++line(u.rule).not_chosen;
+  for (const RejectedMatch& m : rep.rejected)
+    why(line(m.rule), rejection_sentence(m)), ++line(m.rule).rejected;
+  for (const NearMiss& m : rep.near_misses)
+    why(line(m.rule), near_miss_sentence(m)), ++line(m.rule).near;
+  return lines;
+}
+
+std::string kernels_text(const Page& p) {
+  if (!p.before_cost.priced) return "-";
+  return fmt::format("{} → {}", p.before_cost.kernels, p.after_cost.kernels);
+}
+
+std::string summary_section(const Page& p) {
+  const ExplainReport& rep = p.rep;
+  double change = rep.cost_before_us > 0
+                      ? 100 * (rep.cost_after_us - rep.cost_before_us) / rep.cost_before_us
+                      : 0;
+  std::string out = fmt::format(
+      "<section id=\"summary\">\n<h2>Summary</h2>\n<table class=\"summary\"><tr><th>mode</th>"
+      "<th>device</th><th>kernels before → after</th><th>modeled time before → after</th>"
+      "<th>change</th><th>fused kernels</th></tr>\n<tr><td>{}</td><td>{}</td><td>{}</td>"
+      "<td>{:.1f} µs → {:.1f} µs</td><td>{:+.1f}%</td><td>{}</td></tr>\n</table>\n",
+      escape_html(rep.mode), escape_html(rep.device), kernels_text(p), rep.cost_before_us,
+      rep.cost_after_us, change, rep.chosen.size());
+  out += fmt::format("<p class=\"note\">extraction: {} ({})</p>\n", escape_html(rep.extractor),
+                     escape_html(rep.extraction_quality));
+  if (!rep.kept_input.empty())
+    out += fmt::format("<p><strong>kept the input graph:</strong> {}</p>\n",
+                       escape_html(rep.kept_input));
+  return out + "</section>\n";
+}
+
+std::string rule_anchor(size_t group) {
+  return fmt::format("rule-{}", group);
+}
+
+// The rules that did anything, with counts and the first reason a site was
+// left unfused; chosen counts link to the rule's cards.
+std::string by_rule_section(const ExplainReport& rep) {
+  std::vector<RuleLine> lines = rule_lines(rep);
+  std::string out =
+      "<section id=\"by-rule\">\n<h3>Fusions by rule</h3>\n<table class=\"by-rule\"><tr>"
+      "<th>rule</th><th>chosen</th><th>saved µs</th><th>possible, not chosen</th>"
+      "<th>rejected</th><th>near misses</th><th>why not (first case)</th></tr>\n";
+  size_t group = 0;
+  for (const RuleLine& l : lines) {
+    std::string chosen =
+        l.chosen == 0 ? "0" : fmt::format("<a href=\"#{}\">{}</a>", rule_anchor(group++), l.chosen);
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{:.1f}</td><td>{}</td><td>{}</td><td>{}</td>"
+        "<td class=\"why\" title=\"{}\">{}</td></tr>\n",
+        escape_html(l.rule), chosen, l.saved_us, l.not_chosen, l.rejected, l.near,
+        escape_html(l.why), escape_html(l.why));
+  }
+  if (lines.empty()) out += "<tr><td colspan=\"7\">no fusion rule matched</td></tr>\n";
+  out += "</table>\n";
+  size_t quiet = rep.rules.size() > lines.size() ? rep.rules.size() - lines.size() : 0;
+  if (quiet > 0)
+    out += fmt::format(
+        "<p class=\"note\">{} other rule(s) found nothing; all rules: <a href=\"#rules\">Rules</a>."
+        "</p>\n",
+        quiet);
+  return out + "</section>\n";
+}
+
+std::string chart_section(const Page& p) {
+  std::string out = "<section id=\"time\">\n<h3>Modeled time by kernel kind</h3>\n";
+  if (!p.before_cost.priced)
+    return out + fmt::format("<p class=\"note\">not priced: {}</p>\n</section>\n",
+                             escape_html(p.before_cost.why_not));
+  std::vector<html_detail::Bar> bars = html_detail::top_bars(
+      html_detail::time_by_kind(p.before, p.before_cost, p.after, p.after_cost), kChartKinds);
+  out += html_detail::bar_chart_svg(bars, "µs") + "\n";
+  out += fmt::format(
+      "<p class=\"note\">µs per op summed over the graph's kernels ({} → {} µs without the "
+      "per-graph cost), priced as the summary with the device profile.</p>\n",
+      fmt::format("{:.1f}", p.before_cost.total_us), fmt::format("{:.1f}", p.after_cost.total_us));
+  return out + "</section>\n";
+}
+
+// Chosen fusions grouped by rule, in the by-rule table's order.
+std::vector<std::vector<size_t>> sites_by_rule(const ExplainReport& rep) {
+  std::vector<std::vector<size_t>> groups;
+  std::map<std::string, size_t> at;
+  for (const RuleLine& l : rule_lines(rep))
+    if (l.chosen > 0) at.emplace(l.rule, at.size());
+  groups.resize(at.size());
+  for (size_t i = 0; i < rep.chosen.size(); ++i) groups[at.at(rep.chosen[i].rule)].push_back(i);
+  return groups;
+}
+
+std::string region_link(const Page& p, size_t region) {
+  return fmt::format("<a href=\"#region-{}\">{}</a>", region,
+                     escape_html(p.regions.titles.at(region)));
+}
+
+std::string sites_section(const Page& p, const HtmlOptions& options) {
+  const ExplainReport& rep = p.rep;
+  html_detail::SiteDrawer drawer{options.use_dot,
+                                 std::min(options.dot_timeout_s, kLocalDotTimeoutS)};
+  html_detail::CardContext ctx{p.before, p.after, p.before_cost, p.after_cost, p.after.users(),
+                               drawer,   {}};
+  if (!p.draw_whole)
+    for (size_t r : p.fusion_region) ctx.region_links.push_back(region_link(p, r));
+  std::string out = fmt::format(
+      "<section id=\"sites\">\n<h2>Fusion sites</h2>\n<p class=\"note\">{} fused kernel(s). "
+      "Each card draws the site before and after (filled: the nodes fused; dashed: their "
+      "inputs), with the fused-vs-unfused cost; the first {} sites of a rule get a card, the "
+      "rest a table row.</p>\n",
+      rep.chosen.size(), kFullCardsPerRule);
+  if (rep.chosen.empty()) out += "<p>none</p>\n";
+  std::vector<std::vector<size_t>> groups = sites_by_rule(rep);
+  for (size_t g = 0; g < groups.size(); ++g) {
+    const std::vector<size_t>& sites = groups[g];
+    out += fmt::format("<h3 id=\"{}\">{} <span class=\"count\">({} site(s))</span></h3>\n",
+                       rule_anchor(g), escape_html(rep.chosen[sites[0]].rule), sites.size());
+    for (size_t k = 0; k < sites.size() && k < kFullCardsPerRule; ++k)
+      out += html_detail::fusion_card(rep.chosen[sites[k]], sites[k], ctx);
+    if (sites.size() <= kFullCardsPerRule) continue;
+    out += "<table class=\"sites\">\n" + html_detail::fusion_rows_header();
+    for (size_t k = kFullCardsPerRule; k < sites.size(); ++k)
+      out += html_detail::fusion_row(rep.chosen[sites[k]], sites[k], ctx);
+    out += "</table>\n";
+  }
+  return out + "</section>\n";
+}
+
+// Per region: nodes, kernels and µs before and after, and its fusions.
+struct RegionStats {
+  size_t nodes = 0, kernels_before = 0, kernels_after = 0;
+  double us_before = 0, us_after = 0;
+  std::vector<size_t> fusions;
+};
+
+std::vector<RegionStats> region_stats(const Page& p) {
+  std::vector<RegionStats> stats(p.regions.titles.size());
+  for (size_t i = 0; i < p.before.size(); ++i) {
+    RegionStats& s = stats[p.regions.of_node[i]];
+    ++s.nodes;
+    s.kernels_before += p.before_cost.priced && p.before_cost.kernel[i];
+    s.us_before += p.before_cost.priced ? p.before_cost.us[i] : 0;
+  }
+  for (size_t i = 0; i < p.after.size(); ++i) {
+    RegionStats& s = stats[p.after_region[i]];
+    s.kernels_after += p.after_cost.priced && p.after_cost.kernel[i];
+    s.us_after += p.after_cost.priced ? p.after_cost.us[i] : 0;
+  }
+  for (size_t f = 0; f < p.fusion_region.size(); ++f)
+    stats[p.fusion_region[f]].fusions.push_back(f);
+  return stats;
+}
+
+std::string_view scheme_words(std::string_view scheme) {
+  if (scheme == "layer") return "layer (by the layer number in node names)";
+  if (scheme == "block") return "block (by the \"_N\" suffix of node names)";
+  return "run of nodes in program order";
+}
+
+std::string region_row(const Page& p, size_t r, const RegionStats& s, double top_us) {
+  std::string fusions;
+  for (size_t f : s.fusions)
+    fusions += fmt::format("<a href=\"#fusion-{}\">{}</a> ", f, escape_html(p.rep.chosen[f].node));
+  double width = top_us > 0 ? 100 * s.us_before / top_us : 0;
+  return fmt::format(
+      "<tr id=\"region-{}\"><td>{}</td><td>{}</td><td>{} → {}</td><td>{:.1f} → {:.1f}</td>"
+      "<td class=\"bar\"><span style=\"width:{:.0f}%\"></span></td><td>{}</td></tr>\n",
+      r, escape_html(p.regions.titles[r]), s.nodes, s.kernels_before, s.kernels_after, s.us_before,
+      s.us_after, width, fusions);
+}
+
+// Large graphs: a table with one anchored row per region instead of a drawing.
+std::string overview_section(const Page& p) {
+  std::vector<RegionStats> stats = region_stats(p);
+  double top_us = 0;
+  for (const RegionStats& s : stats) top_us = std::max(top_us, s.us_before);
+  std::string out = fmt::format(
+      "<section id=\"graphs\">\n<h2>Graph overview</h2>\n<p class=\"note\">The input graph has "
+      "{} nodes and the output {}: too many to draw whole (the page draws graphs of up to {} "
+      "nodes). Each row is one {}; the bar is its modeled time before, the links jump to its "
+      "fusion sites.</p>\n<table class=\"overview\"><tr><th>{}</th><th>nodes</th><th>kernels "
+      "before → after</th><th>µs before → after</th><th>time before</th><th>fusions</th>"
+      "</tr>\n",
+      p.before.size(), p.after.size(), kMaxDrawnNodes, scheme_words(p.regions.scheme),
+      p.regions.scheme);
+  for (size_t r = 0; r < stats.size(); ++r) out += region_row(p, r, stats[r], top_us);
+  return out + "</table>\n</section>\n";
+}
+
+// Region of each output node: that of the input node of the same name, of
+// the fusion it is the kernel of, else of the node before it.
+std::vector<size_t> after_regions(const Page& p) {
+  std::map<std::string, size_t> fused;
+  for (size_t f = 0; f < p.rep.chosen.size(); ++f) fused[p.rep.chosen[f].node] = p.fusion_region[f];
+  std::vector<size_t> out;
+  size_t current = 0;
+  for (const Node& n : p.after.nodes()) {
+    if (auto it = fused.find(n.name); it != fused.end()) {
+      current = it->second;
+    } else if (auto r = p.before.find(n.name)) {
+      current = p.regions.of_node[static_cast<size_t>(r->index)];
+    }
+    out.push_back(current);
+  }
+  return out;
+}
+
+void group_into_regions(Page& p) {
+  p.regions = html_detail::group_regions(p.before);
+  for (const ChosenFusion& f : p.rep.chosen) {
+    size_t region = 0;
+    for (const std::string& name : f.replaces)
+      if (auto r = p.before.find(name)) {
+        region = p.regions.of_node[static_cast<size_t>(r->index)];
+        break;
+      }
+    p.fusion_region.push_back(region);
+  }
+  p.after_region = after_regions(p);
+}
+
+std::string toc(const Page& p) {
+  std::string out =
+      "<nav class=\"toc\"><a href=\"#summary\">Summary</a> · <a href=\"#by-rule\">Fusions by "
+      "rule</a> · <a href=\"#time\">Time by kernel kind</a> · <a href=\"#sites\">Fusion "
+      "sites</a> · ";
+  out += p.draw_whole ? "<a href=\"#graphs\">Graphs</a>" : "<a href=\"#graphs\">Overview</a>";
+  return out +
+         " · <a href=\"#not-chosen\">Not chosen</a> · <a href=\"#rejected\">Rejected</a> · <a "
+         "href=\"#near-misses\">Near misses</a> · <a href=\"#rules-off\">Rules off</a> · <a "
+         "href=\"#cross-stream\">Cross-stream</a> · <a href=\"#rules\">Rules</a> · <a "
+         "href=\"#reinplace\">Reinplace</a></nav>\n";
+}
+
 constexpr std::string_view kStyle =
-    "body{font-family:sans-serif;margin:2em;max-width:80em}"
+    "body{font-family:sans-serif;margin:1.2em 2em;max-width:90em}h1{margin:.2em 0}"
+    "h2{margin:1.2em 0 .4em;border-bottom:1px solid #ddd}h3{margin:.6em 0 .3em}"
+    "nav.toc{margin:.3em 0 .8em;font-size:90%}"
     "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;padding:2px 8px;"
-    "text-align:right}td:first-child{text-align:left}section.fusion{border-left:4px solid "
-    "#e67e22;padding-left:1em;margin:1em 0}.note{color:#555}pre.dot{background:#f4f4f4;"
+    "text-align:right}td:first-child{text-align:left}th{background:#f2f2f2}"
+    "table.summary td,table.summary th{font-size:110%;padding:4px 12px}"
+    ".first{display:flex;gap:2em;align-items:flex-start;flex-wrap:wrap}"
+    "td.why{text-align:left;max-width:34em;white-space:nowrap;overflow:hidden;"
+    "text-overflow:ellipsis}svg.chart text{font-size:11px}svg.chart text.k{text-anchor:end}"
+    "svg.chart text.v{font-size:10px;fill:#333}"
+    "section.fusion{border-left:4px solid #e67e22;padding-left:1em;margin:1em 0}"
+    ".meta{margin:.2em 0;color:#333}div.site{display:flex;gap:1.5em;align-items:flex-start;"
+    "flex-wrap:wrap}figure{margin:0}figcaption{font-size:85%;color:#555}"
+    "svg.local g.core rect{fill:#f5b041;stroke:#555}svg.local g.ctx rect{fill:#fff;"
+    "stroke:#888;stroke-dasharray:3 2}svg.local text{text-anchor:middle;font-size:10px}"
+    "svg.local text.n{font-weight:bold}svg.local line{stroke:#666}svg.local polygon{fill:#666}"
+    "details.proof ol{margin:.3em 0}details.proof li{margin:.2em 0}details.proof code{"
+    "white-space:pre-wrap;word-break:break-word}"
+    "td.bar{width:12em;text-align:left}td.bar span{display:inline-block;height:.7em;"
+    "background:#9aa5b1}table.overview td:last-child{text-align:left}"
+    ".note{color:#555}pre.dot{background:#f4f4f4;"
     "padding:1em;overflow:auto}code{font-size:90%}tr.inplace td:nth-child(5){color:#1e7b34}"
     "tr.kept td:nth-child(5){color:#a04000}table.reinplace td{text-align:left}"
     "ul.legend{list-style:none;padding:0}span.swatch{display:inline-block;width:1em;"
     "height:1em;border:1px solid #555;vertical-align:middle}";
+
+// Small graphs drawn whole, fused and reinplaced nodes linked to their
+// explanations.
+std::string whole_graphs(const ExplainReport& rep, const Graph& before, const Graph& after,
+                         const HtmlOptions& options) {
+  std::map<std::string, NodeLink> before_links, after_links;
+  for (size_t i = 0; i < rep.chosen.size(); ++i) {
+    NodeLink link{fmt::format("#fusion-{}", i), Highlight::Fusion};
+    after_links[rep.chosen[i].node] = link;
+    for (const std::string& n : rep.chosen[i].replaces) before_links[n] = link;
+  }
+  // A node rewritten by both passes links to its first change; a fused
+  // kernel the passes rewrote keeps its fusion link.
+  const std::vector<ReinplaceDecision>& decisions = rep.reinplace.log.decisions;
+  for (size_t i = 0; i < decisions.size(); ++i) {
+    std::string node = decisions[i].changed_node();
+    if (!node.empty())
+      after_links.emplace(node, NodeLink{fmt::format("#reinplace-{}", i), Highlight::Reinplace});
+  }
+  std::string out = "<section id=\"graphs\">\n";
+  out += graph_section("Before", graph_to_dot(before, before_links, "before"),
+                       legend(before_links, true), options);
+  out += graph_section("After", graph_to_dot(after, after_links, "after"),
+                       legend(after_links, false), options);
+  return out + "</section>\n";
+}
+
+// Everything after the graphs: the full lists, the rule table, reinplace.
+std::string sections_below(const ExplainReport& rep) {
+  std::vector<std::string> lines;
+  for (const UnchosenFusion& u : rep.not_chosen) lines.push_back(u.reason);
+  std::string out = list_section("not-chosen", "Possible but not chosen", lines);
+  lines.clear();
+  for (const RejectedMatch& m : rep.rejected) lines.push_back(rejection_sentence(m));
+  out += list_section("rejected", "Rejected by a condition", lines);
+  lines.clear();
+  for (const NearMiss& m : rep.near_misses) lines.push_back(near_miss_sentence(m));
+  out += list_section("near-misses", "Near misses", lines);
+  lines.clear();
+  for (const RuleRunStats& s : rep.rules)
+    if (!s.enabled) lines.push_back(s.rule + ": " + s.toggle_reason);
+  out += list_section("rules-off", "Rules off", lines);
+  lines.clear();
+  for (const CrossStreamNearMiss& c : rep.cross_stream) lines.push_back(cross_stream_sentence(c));
+  out += list_section("cross-stream", "Cross-stream near misses", lines);
+  out += rule_table(rep);
+  return out + "<section id=\"reinplace\">\n" + reinplace_section(rep.reinplace) + "</section>\n";
+}
 
 }  // namespace
 
@@ -425,54 +714,19 @@ std::optional<std::string> render_dot_svg(const std::string& dot_text) {
 
 std::string explanation_to_html(const ExplainReport& rep, const Graph& before, const Graph& after,
                                 const HtmlOptions& options) {
-  std::map<std::string, NodeLink> before_links, after_links;
-  for (size_t i = 0; i < rep.chosen.size(); ++i) {
-    NodeLink link{fmt::format("#fusion-{}", i), Highlight::Fusion};
-    after_links[rep.chosen[i].node] = link;
-    for (const std::string& n : rep.chosen[i].replaces) before_links[n] = link;
-  }
-  // A node rewritten by both passes links to its first change; a fused
-  // kernel the passes rewrote keeps its fusion link.
-  const std::vector<ReinplaceDecision>& decisions = rep.reinplace.log.decisions;
-  for (size_t i = 0; i < decisions.size(); ++i) {
-    std::string node = decisions[i].changed_node();
-    if (!node.empty())
-      after_links.emplace(node, NodeLink{fmt::format("#reinplace-{}", i), Highlight::Reinplace});
-  }
+  Page p{rep, before, after, html_detail::price_graph(before, rep.device, rep.mode),
+         html_detail::price_graph(after, rep.device, rep.mode)};
+  p.draw_whole = before.size() <= kMaxDrawnNodes && after.size() <= kMaxDrawnNodes;
+  if (!p.draw_whole) group_into_regions(p);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<title>eqfuse explain</title>\n<style>" + std::string(kStyle) + "</style>\n";
-  out += "</head>\n<body>\n<h1>eqfuse explain</h1>\n";
-  out += fmt::format("<p>{} on {}: modeled {:.1f} µs &rarr; {:.1f} µs, {} fused kernel(s)</p>\n",
-                     escape_html(rep.mode), escape_html(rep.device), rep.cost_before_us,
-                     rep.cost_after_us, rep.chosen.size());
-  out += fmt::format("<p>extraction: {} ({})</p>\n", escape_html(rep.extractor),
-                     escape_html(rep.extraction_quality));
-  if (!rep.kept_input.empty())
-    out += fmt::format("<p><strong>kept the input graph:</strong> {}</p>\n",
-                       escape_html(rep.kept_input));
-  out += graph_section("Before", graph_to_dot(before, before_links, "before"),
-                       legend(before_links, true), options);
-  out += graph_section("After", graph_to_dot(after, after_links, "after"),
-                       legend(after_links, false), options);
-  out += chosen_section(rep);
-  std::vector<std::string> lines;
-  for (const UnchosenFusion& u : rep.not_chosen) lines.push_back(u.reason);
-  out += list_section("Possible but not chosen", lines);
-  lines.clear();
-  for (const RejectedMatch& m : rep.rejected) lines.push_back(rejection_sentence(m));
-  out += list_section("Rejected by a condition", lines);
-  lines.clear();
-  for (const NearMiss& m : rep.near_misses) lines.push_back(near_miss_sentence(m));
-  out += list_section("Near misses", lines);
-  lines.clear();
-  for (const RuleRunStats& s : rep.rules)
-    if (!s.enabled) lines.push_back(s.rule + ": " + s.toggle_reason);
-  out += list_section("Rules off", lines);
-  lines.clear();
-  for (const CrossStreamNearMiss& c : rep.cross_stream) lines.push_back(cross_stream_sentence(c));
-  out += list_section("Cross-stream near misses", lines);
-  out += rule_table(rep);
-  out += reinplace_section(rep.reinplace);
+  out += "</head>\n<body>\n<h1>eqfuse explain</h1>\n" + toc(p);
+  // The first screen: the answer, what each rule did, where the time goes.
+  out += summary_section(p);
+  out += "<div class=\"first\">\n" + by_rule_section(rep) + chart_section(p) + "</div>\n";
+  out += sites_section(p, options);
+  out += p.draw_whole ? whole_graphs(rep, before, after, options) : overview_section(p);
+  out += sections_below(rep);
   return out + "</body>\n</html>\n";
 }
 

@@ -4,17 +4,23 @@
 //   ExplainReport rep = explain_run(r, reg);
 //   std::string page = explanation_to_html(rep, input_graph, r.graph);
 //
-// The page holds the summary, the before and after graphs, the chosen
-// fusions (each an anchor `fusion-N` with its cost table and proof), the
-// fusions possible but not chosen, rejections, near misses, rules off,
-// cross-stream near misses, the per-rule table and the reinplace decisions
-// (each a table row `reinplace-N`). Graphs are drawn by Graphviz: when `dot`
-// is on PATH the DOT text is run through `dot -Tsvg` and the SVG inlined
-// (fused kernels and the input nodes they replace are filled orange, nodes
-// the reinplace passes rewrote blue, each linking to its explanation; a
-// legend under each graph names the colours). When `dot` is missing, fails
-// or runs longer than the timeout (it is then killed), the page says why and
-// embeds the DOT text instead.
+// The page answers first: a table of contents, the summary (kernels and
+// modeled time before -> after), the fusions by rule (chosen / possible but
+// not chosen / rejected, with a one-line reason) and an inline SVG bar chart
+// of modeled time by kernel kind. Then one card per fusion site (anchor
+// `fusion-N`: local before/after drawings with shapes and per-kernel µs, the
+// cost table, the proof folded; pipeline/explain_html_cards.hpp), the
+// graphs, the full lists (not chosen, rejections, near misses, rules off,
+// cross-stream near misses), the per-rule table and the reinplace decisions
+// (each a table row `reinplace-N`). Graphs of at most 150 nodes are drawn
+// whole by Graphviz: when `dot` is on PATH the DOT text is run through `dot
+// -Tsvg` and the SVG inlined (fused kernels and the input nodes they replace
+// are filled orange, nodes the reinplace passes rewrote blue, each linking
+// to its explanation; a legend under each graph names the colours). When
+// `dot` is missing, fails or runs longer than the timeout (it is then
+// killed), the page says why and embeds the DOT text instead. Larger graphs
+// get an overview table, one anchored row per layer or region
+// (pipeline/explain_html_layout.hpp), and never DOT text.
 #pragma once
 #include <map>
 #include <optional>
@@ -22,8 +28,8 @@
 #include <string_view>
 #include <vector>
 
-#include "pipeline/explain_report.hpp"
 #include "graph/graph.hpp"
+#include "pipeline/explain_report.hpp"
 
 namespace eqfuse {
 

@@ -16,10 +16,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "pipeline/egraph_cost.hpp"
 #include "bridge/arg_encoding.hpp"
-#include "egraph/explain.hpp"
 #include "bridge/from_graph.hpp"
+#include "egraph/explain.hpp"
+#include "pipeline/egraph_cost.hpp"
 #include "pipeline/explain_near_miss.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
@@ -137,20 +137,35 @@ std::set<Id> input_classes(const Ctx& c, Id fused) {
 // chosen descendants. Seeds the extraction does not compute are looked
 // through (their nodes' children, a few levels) so a fused node needing a
 // new view still stops at the view's operand.
+//
+// Only the neighbourhood matters: the caller's walk over the replaced input
+// nodes stops at input nodes the output keeps, which every class needed far
+// below the seeds is. So the walk stops kNeededDepth chosen levels down;
+// without that bound it visits everything below the seeds, for every fused
+// node (quadratic on a stack of decoder blocks).
+constexpr int kNeededDepth = 16;
+
 std::set<Id> needed_anyway(const Ctx& c, const std::set<Id>& seeds) {
   std::set<Id> out;
-  std::deque<std::pair<Id, int>> todo;
-  for (Id s : seeds) todo.push_back({s, 0});
+  struct Item {
+    Id cls;
+    int depth;         // look-through levels
+    int chosen_depth;  // chosen levels below the seeds
+  };
+  std::deque<Item> todo;
+  for (Id s : seeds) todo.push_back({s, 0, 0});
   while (!todo.empty()) {
-    auto [cls, depth] = todo.front();
+    auto [cls, depth, chosen_depth] = todo.front();
     todo.pop_front();
     if (!out.insert(cls).second) continue;
     auto it = c.chosen.find(cls);
     if (it != c.chosen.end()) {
-      for (Id ch : c.g.node(it->second).children) todo.push_back({c.g.find(ch), depth});
+      if (chosen_depth >= kNeededDepth) continue;
+      for (Id ch : c.g.node(it->second).children)
+        todo.push_back({c.g.find(ch), depth, chosen_depth + 1});
     } else if (depth < 3) {
       for (Id n : c.g.class_nodes(cls))
-        for (Id ch : c.g.node(n).children) todo.push_back({c.g.find(ch), depth + 1});
+        for (Id ch : c.g.node(n).children) todo.push_back({c.g.find(ch), depth + 1, chosen_depth});
     }
   }
   return out;
@@ -192,15 +207,17 @@ std::set<Id> extracted_region(const Ctx& c, const std::vector<Id>& covered,
 
 // Input node indices the fused node replaces (see the file comment).
 std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const std::set<Id>& stop) {
-  std::vector<Id> covered = covered_classes(c, fused_cls);
-  std::set<Id> cov(covered.begin(), covered.end());
   const Graph& in = c.st.input;
   std::set<size_t> seen;
   std::deque<size_t> todo;
-  for (size_t i = 0; i < in.nodes().size() && i < c.st.loaded.node_class.size(); ++i) {
-    Id cls = c.st.loaded.node_class[i];
-    if (cls != kNoId && cov.count(c.g.find(cls)) && seen.insert(i).second) todo.push_back(i);
+  // The input nodes of the covered classes (inputs_at: per class, so this
+  // does not scan the whole input for every fused node).
+  for (Id cls : covered_classes(c, fused_cls)) {
+    auto it = c.inputs_at.find(cls);
+    if (it == c.inputs_at.end()) continue;
+    for (size_t i : it->second) seen.insert(i);
   }
+  todo.assign(seen.begin(), seen.end());
   while (!todo.empty()) {
     size_t i = todo.front();
     todo.pop_front();
@@ -537,6 +554,23 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   rep.cross_stream = cross_stream_near_misses(c);
   rep.reinplace = explain_reinplace(r, c.st.model->hints());
   return rep;
+}
+
+void annotate_fusions(OptimizeResult& r, const OpRegistry& reg) {
+  if (!r.state) return;
+  std::vector<ChosenFusion> chosen;
+  {
+    Ctx c(r, reg);
+    chosen = chosen_fusions(c, ExplainOptions{.proofs = false});
+  }
+  for (const ChosenFusion& f : chosen) {
+    std::optional<NodeRef> n = r.graph.find(f.node);
+    if (!n) continue;
+    std::string replaced;
+    for (const std::string& name : f.replaces) replaced += (replaced.empty() ? "" : ", ") + name;
+    r.graph.node(*n).meta.note =
+        fmt::format("{} fuses {}", f.rule, replaced.empty() ? "(no input node)" : replaced);
+  }
 }
 
 namespace {

@@ -135,6 +135,10 @@ struct ExplainOptions {
 ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
                           const ExplainOptions& options = {});
 std::string format_explanation_text(const ExplainReport& rep);
+
+// Sets the note of every fused node of r.graph (printed as a
+// `# eqfuse: <rule> fuses <input nodes>` line above it in FX output).
+void annotate_fusions(OptimizeResult& r, const OpRegistry& reg);
 // Stable keys, docs/explain.md.
 std::string explanation_to_json(const ExplainReport& rep);
 

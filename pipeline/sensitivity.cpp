@@ -63,15 +63,27 @@ size_t count_of(const DecisionCounts& d, const std::string& key) {
 class Evaluator {
  public:
   Evaluator(const Graph& input, const OpRegistry& reg, const OptimizeOptions& base,
-            const DeviceProfile& profile, std::string param)
-      : input_(input), reg_(reg), base_(base), profile_(profile), param_(std::move(param)) {}
+            const DeviceProfile& profile, std::string param, bool symbol)
+      : input_(input),
+        reg_(reg),
+        base_(base),
+        profile_(profile),
+        param_(std::move(param)),
+        symbol_(symbol) {}
+
+  // A symbol takes integer values (sizes); a profile parameter any value.
+  double snap(double value) const { return symbol_ ? std::max(1.0, std::round(value)) : value; }
 
   const SweepPoint& at(double value) {
+    value = snap(value);
     auto it = cache_.find(value);
     if (it != cache_.end()) return it->second;
     DeviceProfile p = profile_;
-    p.set(param_, value);
     OptimizeOptions opt = base_;
+    if (symbol_)
+      opt.hints.values[param_] = static_cast<int64_t>(value);
+    else
+      p.set(param_, value);
     opt.profile = &p;
     opt.record_explanations = false;
     opt.dump_dir.clear();
@@ -81,6 +93,7 @@ class Evaluator {
     return cache_.emplace(value, std::move(point)).first->second;
   }
   size_t runs() const { return runs_; }
+  bool symbol() const { return symbol_; }
 
  private:
   const Graph& input_;
@@ -88,6 +101,7 @@ class Evaluator {
   const OptimizeOptions& base_;
   const DeviceProfile& profile_;
   std::string param_;
+  bool symbol_ = false;
   std::map<double, SweepPoint> cache_;
   size_t runs_ = 0;
 };
@@ -100,14 +114,15 @@ DecisionFlip bisect(Evaluator& eval, const std::string& key, double a, double b,
   for (size_t i = 0; i < opt.max_bisections; ++i) {
     double scale = std::max(std::abs(a), std::abs(b));
     if (std::abs(b - a) <= opt.rel_tolerance * scale) break;
-    double m = midpoint(a, b);
+    double m = eval.snap(midpoint(a, b));
     if (m <= a || m >= b) break;
     if (count_of(eval.at(m).decisions, key) == left)
       a = m;
     else
       b = m;
   }
-  return {midpoint(a, b), left, count_of(eval.at(b).decisions, key)};
+  // A size flips at a whole value: the first one with the new decision.
+  return {eval.symbol() ? b : midpoint(a, b), left, count_of(eval.at(b).decisions, key)};
 }
 
 // The sweep range of one parameter, checked against the profile and the
@@ -120,11 +135,40 @@ std::string spec_text(const SensitivityParam& sp) {
   return sp.lo ? fmt::format("{}={}:{}", sp.name, *sp.lo, *sp.hi) : sp.name;
 }
 
+// The symbolic dims of the graph's values ("s0", "s1").
+std::set<std::string> graph_symbols(const Graph& g) {
+  std::set<std::string> out;
+  auto add = [&](const ValueType& t, auto& self) -> void {
+    if (t.is_tensor() && t.tensor.shape)
+      for (const SymInt& d : *t.tensor.shape)
+        for (const std::string& a : d.atoms()) out.insert(a);
+    if (t.sym)
+      for (const std::string& a : t.sym->atoms()) out.insert(a);
+    for (const ValueType& e : t.elements) self(e, self);
+  };
+  for (size_t i = 0; i < g.size(); ++i) add(g.node(NodeRef{static_cast<int32_t>(i)}).type, add);
+  return out;
+}
+
+// A symbol sweeps sizes: by default 1 .. 4x its hint (1024 when unhinted).
+SweepRange resolve_symbol_range(const SensitivityParam& sp, const SymbolHints& hints) {
+  SweepRange r{static_cast<double>(hints.evaluate(SymInt::symbol(sp.name))), 0, 0};
+  r.lo = sp.lo.value_or(1);
+  r.hi = sp.hi.value_or(4 * r.current);
+  if (r.lo < 1 || std::round(r.lo) != r.lo || std::round(r.hi) != r.hi)
+    throw Error(fmt::format("--param '{}': a symbol takes whole sizes >= 1, got {} .. {}",
+                            spec_text(sp), r.lo, r.hi));
+  if (!(r.lo < r.hi))
+    throw Error(fmt::format("--param '{}': empty range [{}, {}]", spec_text(sp), r.lo, r.hi));
+  return r;
+}
+
 SweepRange resolve_range(const DeviceProfile& profile, const SensitivityParam& sp) {
   auto it = profile.params.find(sp.name);
   if (it == profile.params.end())
     throw Error(
-        fmt::format("--param '{}': device profile '{}' has no parameter '{}' (parameters: {})",
+        fmt::format("--param '{}': device profile '{}' has no parameter '{}' and the graph no "
+                    "symbol of that name (parameters: {})",
                     spec_text(sp), profile.name, sp.name, fmt::join(profile.param_names(), ", ")));
   ParamDomain domain = param_domain(sp.name);
   SweepRange r{it->second, 0, 0};
@@ -142,15 +186,17 @@ SweepRange resolve_range(const DeviceProfile& profile, const SensitivityParam& s
 
 ParamSensitivity analyze_param(const Graph& input, const OpRegistry& reg,
                                const OptimizeOptions& base, const DeviceProfile& profile,
-                               const std::string& name, const SweepRange& range,
+                               const std::string& name, bool symbol, const SweepRange& range,
                                const SensitivityOptions& opt, size_t& runs) {
   ParamSensitivity out;
   out.param = name;
   out.current = range.current;
   out.lo = range.lo;
   out.hi = range.hi;
-  Evaluator eval(input, reg, base, profile, name);
+  Evaluator eval(input, reg, base, profile, name, symbol);
   std::vector<double> values = sweep_values(out.lo, out.hi, out.current, opt.steps);
+  for (double& v : values) v = eval.snap(v);
+  values.erase(std::unique(values.begin(), values.end()), values.end());
   std::set<std::string> keys;
   for (double v : values) {
     out.sweep.push_back(eval.at(v));
@@ -227,10 +273,16 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
   rep.device = profile.name;
   rep.mode = std::string(exec_mode_name(base.rules.mode));
   std::vector<SweepRange> ranges;
-  for (const SensitivityParam& sp : options.params) ranges.push_back(resolve_range(profile, sp));
+  std::vector<char> is_symbol;
+  std::set<std::string> symbols = graph_symbols(input);
+  for (const SensitivityParam& sp : options.params) {
+    bool symbol = !profile.params.contains(sp.name) && symbols.contains(sp.name);
+    is_symbol.push_back(symbol);
+    ranges.push_back(symbol ? resolve_symbol_range(sp, base.hints) : resolve_range(profile, sp));
+  }
   for (size_t i = 0; i < options.params.size(); ++i)
-    rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name, ranges[i],
-                                       options, rep.optimize_runs));
+    rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name,
+                                       is_symbol[i] != 0, ranges[i], options, rep.optimize_runs));
   return rep;
 }
 

@@ -56,7 +56,9 @@ struct SweepPoint {
 };
 
 struct DecisionFlip {
-  double break_even = 0;  // the count changes between break_even -/+ the tolerance
+  // The count changes between break_even -/+ the tolerance; for a symbolic
+  // dim (whole sizes), break_even is the first size with the new count.
+  double break_even = 0;
   size_t below = 0, above = 0;
 };
 

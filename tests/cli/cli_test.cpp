@@ -55,6 +55,28 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_THAT(version.out, HasSubstr("0.1.0"));
 }
 
+TEST(Cli, UnknownCommandSuggestsTheNearest) {
+  CliRun r = run_eqfuse("optimze examples/matmul_transpose.fx");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("eqfuse: error: unknown command 'optimze' (did you mean "
+                               "'optimize'?); commands: optimize,"));
+  CliRun far = run_eqfuse("zzzz");
+  EXPECT_EQ(far.exit_code, 2);
+  EXPECT_THAT(far.err, HasSubstr("unknown command 'zzzz'; commands:"));
+}
+
+// Each fused node of the output says which rule made it and what it
+// replaces, in a comment line that reads back as the same note.
+TEST(Cli, FusedNodesCarryANoteNamingTheRule) {
+  CliRun r = run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("# eqfuse: torchair/add-rms-norm-dynamic-quant fuses "));
+  fs::path out = write_scratch("fused.fx", r.out);
+  CliRun again = run_eqfuse(fmt::format("print {}", out.string()));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(again.out, r.out);
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   for (const char* args :
        {"", "frobnicate", "print", "print --format yaml examples/matmul_transpose.fx",

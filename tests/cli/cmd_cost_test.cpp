@@ -56,6 +56,52 @@ TEST(CostCli, SymbolHintsChangeTheSizes) {
   EXPECT_DOUBLE_EQ(small_bytes, 16 * per_token + gamma_bytes);
 }
 
+// The calibrated H100 profile in eager: kernels are max(host, device), views
+// cost their host dispatch, and the report says which side decides.
+TEST(CostCli, HostSideOfTheH100Profile) {
+  auto r = run_eqfuse("cost tests/data/measurements/h100/llama.fx --device h100 --mode eager");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("host dispatch: "));
+  EXPECT_THAT(r.out, HasSubstr("host-bound: host "));
+  auto j = nlohmann::json::parse(
+      run_eqfuse("cost tests/data/measurements/h100/llama.fx --device h100 --mode eager --json")
+          .out);
+  EXPECT_GT(j["totals"]["host_us"].get<double>(), 0);
+  // Graph replay has no host side: no host fields.
+  auto replay = nlohmann::json::parse(
+      run_eqfuse("cost tests/data/measurements/h100/llama.fx --device h100 --json").out);
+  EXPECT_FALSE(replay["totals"].contains("host_us"));
+}
+
+// --measured: every graph of a whole-graph timings file, predicted against
+// its measured time.
+TEST(CostCli, MeasuredWholeGraphs) {
+  auto r = run_eqfuse(
+      "cost --measured tests/data/measurements/h100/whole_graph_times.json --device h100 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["graphs"].size(), 8u);  // four graphs, two modes
+  for (const auto& g : j["graphs"]) {
+    double err = g["error"].get<double>();
+    EXPECT_LT(std::abs(err), 0.15) << g.dump();
+    EXPECT_NEAR(g["predicted_us"].get<double>() / g["measured_us"].get<double>() - 1, err, 1e-9);
+  }
+  auto one_mode = run_eqfuse(
+      "cost --measured tests/data/measurements/h100/whole_graph_times.json --device h100 --mode "
+      "eager");
+  ASSERT_EQ(one_mode.exit_code, 0) << one_mode.err;
+  EXPECT_THAT(one_mode.out, HasSubstr("llama.fx"));
+  EXPECT_THAT(one_mode.out, ::testing::Not(HasSubstr("reduce-overhead")));
+  auto both = run_eqfuse(
+      "cost examples/matmul_transpose.fx --measured "
+      "tests/data/measurements/h100/whole_graph_times.json");
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("give no graph argument"));
+  auto none = run_eqfuse("cost");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.err, HasSubstr("cost needs a graph A"));
+}
+
 TEST(CostCli, BadInputExitsTwo) {
   auto hint = run_eqfuse("cost examples/add_rms_norm_cast.fx --hint s0=zero");
   EXPECT_EQ(hint.exit_code, 2);

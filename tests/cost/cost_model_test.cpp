@@ -1,7 +1,8 @@
 // The NPU cost formula against hand-computed values (ascend910b2 profile):
 // vector and cube kernels, free views, transposes priced as copies, launch
 // per mode, per-op overrides, graph DAG cost, the two-queue simulation and
-// the sanity check of npu-cost.md §6.3, auto_functionalized calls as op + clones.
+// the sanity check of npu-cost.md §6.3, auto_functionalized calls as op + clones,
+// the launch pipeline (host dispatch against device time, per-mode overrides).
 #include "cost/cost_model.hpp"
 
 #include <algorithm>
@@ -500,6 +501,188 @@ TEST(CostModel, AutoFunctionalizedOfAnUnregisteredOpStaysOpaque) {
   EXPECT_TRUE(auto_functionalized_kernels(g, af, builtin_registry(), model()).empty());
   GraphCost gc = graph_cost(g, builtin_registry(), model());
   EXPECT_EQ(gc.kernels, 2u);  // empty_like and the opaque call
+}
+
+// The launch pipeline (docs/cost-model.md): a profile with a host side for
+// eager, launch 1 µs so a small kernel's device time (1 + 4 + tiny) is
+// below its 10 µs dispatch.
+DeviceProfile host_side() {
+  DeviceProfile p = b2();
+  p.set("launch_us.eager", 1);
+  p.set("host_us.eager", 10);
+  p.set("host_free_us.eager", 3);
+  p.set("host_node_us.eager", 0.5);
+  p.set("host_node_us.reduce-overhead", 7);  // ignored: reduce-overhead has no host side
+  return p;
+}
+
+const std::string kSmallAdd =
+    fx(R"(a: "bf16[16, 16]", b: "bf16[16, 16]")",
+       "        add: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(a, b)\n"
+       "        add_1: \"bf16[16, 16]\" = torch.ops.aten.add.Tensor(add, b)\n",
+       "add_1");
+const std::string kBigAdd =
+    fx(R"(a: "bf16[8192, 2048]", b: "bf16[8192, 2048]")",
+       "        add: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(a, b)\n"
+       "        add_1: \"bf16[8192, 2048]\" = torch.ops.aten.add.Tensor(add, b)\n",
+       "add_1");
+
+TEST(CostModel, PipelineHostBoundKernelCostsItsHostTime) {
+  Graph g = parse(kSmallAdd);
+  CostBreakdown c = node_cost(g, "add", model(ExecMode::Eager, host_side()));
+  EXPECT_TRUE(c.is_kernel);
+  EXPECT_DOUBLE_EQ(c.launch_us, 1);
+  EXPECT_NEAR(c.device_us, 1 + 4 + 1536 / kBytesPerUs + 0.05 * 256 / (11.06 * 0.7 * 1e6), 1e-9);
+  EXPECT_DOUBLE_EQ(c.host_us, 10.5);  // host_us.eager + host_node_us.eager
+  EXPECT_TRUE(c.host_bound);
+  EXPECT_DOUBLE_EQ(c.total_us, 10.5);
+}
+
+TEST(CostModel, PipelineDeviceBoundKernelCostsItsDeviceTime) {
+  Graph g = parse(kBigAdd);
+  CostBreakdown c = node_cost(g, "add", model(ExecMode::Eager, host_side()));
+  EXPECT_DOUBLE_EQ(c.host_us, 10.5);
+  ASSERT_GT(c.device_us, 10.5);
+  EXPECT_FALSE(c.host_bound);
+  EXPECT_DOUBLE_EQ(c.total_us, c.device_us);
+  EXPECT_DOUBLE_EQ(c.device_us, c.launch_us + c.fixed_us + std::max(c.memory_us, c.compute_us) +
+                                    (1 - 0.95) * std::min(c.memory_us, c.compute_us));
+}
+
+TEST(CostModel, PipelineViewCostsItsHostDispatchOnlyWhereTheModeHasAHostSide) {
+  Graph g = parse(fx(R"(a: "bf16[16, 1, 64]")",
+                     "        view: \"bf16[16, 64]\" = torch.ops.aten.view.default(a, [16, 64])\n",
+                     "view"));
+  CostBreakdown eager = node_cost(g, "view", model(ExecMode::Eager, host_side()));
+  EXPECT_FALSE(eager.is_kernel);
+  EXPECT_EQ(eager.kernel_count, 0u);
+  EXPECT_DOUBLE_EQ(eager.host_us, 3.5);  // host_free_us.eager + host_node_us.eager
+  EXPECT_DOUBLE_EQ(eager.total_us, 3.5);
+  EXPECT_DOUBLE_EQ(eager.launch_us, 0);
+  EXPECT_DOUBLE_EQ(eager.device_us, 0);
+  for (ExecMode mode : {ExecMode::ReduceOverhead, ExecMode::MaxAutotune}) {
+    CostBreakdown c = node_cost(g, "view", model(mode, host_side()));
+    EXPECT_FALSE(c.is_kernel) << exec_mode_name(mode);
+    EXPECT_EQ(c.total_us, 0) << exec_mode_name(mode);
+    EXPECT_EQ(c.host_us, 0) << exec_mode_name(mode);
+  }
+  // The graph: no kernel, the view's dispatch is its whole eager cost.
+  GraphCost eg = graph_cost(g, builtin_registry(), model(ExecMode::Eager, host_side()));
+  EXPECT_EQ(eg.kernels, 0u);
+  EXPECT_DOUBLE_EQ(eg.total_us, 3.5);
+  EXPECT_DOUBLE_EQ(eg.host_us, 3.5);
+  GraphCost rg = graph_cost(g, builtin_registry(), model(ExecMode::ReduceOverhead, host_side()));
+  EXPECT_DOUBLE_EQ(rg.total_us, 50);  // per_graph_us only
+}
+
+TEST(CostModel, PipelineWithoutHostParametersIsTheAdditiveModel) {
+  ASSERT_FALSE(b2().params.contains("host_us.eager"));
+  for (const std::string& text : {kAdd, kSmallAdd, kBigAdd}) {
+    Graph g = parse(text);
+    for (ExecMode mode : kAllExecModes) {
+      CostBreakdown c = node_cost(g, "add", model(mode));
+      double exec =
+          std::max(c.memory_us, c.compute_us) + (1 - 0.95) * std::min(c.memory_us, c.compute_us);
+      EXPECT_DOUBLE_EQ(c.total_us, c.launch_us + c.fixed_us + exec) << exec_mode_name(mode);
+      EXPECT_EQ(c.total_us, c.device_us) << exec_mode_name(mode);
+      EXPECT_EQ(c.host_us, 0) << exec_mode_name(mode);
+      EXPECT_FALSE(c.host_bound) << exec_mode_name(mode);
+    }
+  }
+  // host_node_us alone (no host_us / host_free_us) adds nothing either.
+  DeviceProfile p = b2();
+  p.set("host_node_us.eager", 5);
+  Graph g = parse(kAdd);
+  EXPECT_EQ(node_cost(g, "add", model(ExecMode::Eager, p)).total_us,
+            node_cost(g, "add", model(ExecMode::Eager)).total_us);
+  EXPECT_EQ(graph_cost(g, builtin_registry(), model(ExecMode::Eager, p)).total_us,
+            graph_cost(g, builtin_registry(), model(ExecMode::Eager)).total_us);
+}
+
+TEST(CostModel, PerModeOverridesApplyOnlyInTheirMode) {
+  Graph g = parse(kAdd);
+  constexpr size_t kEager = static_cast<size_t>(ExecMode::Eager);
+  constexpr size_t kRo = static_cast<size_t>(ExecMode::ReduceOverhead);
+  CostBreakdown base_eager = node_cost(g, "add", model(ExecMode::Eager));
+  CostBreakdown base_ro = node_cost(g, "add", model(ExecMode::ReduceOverhead));
+
+  // fixed_us.eager replaces the device time in eager only.
+  DeviceProfile fixed = b2();
+  fixed.overrides["aten::add.Tensor"].fixed_us_in[kEager] = 7;
+  CostBreakdown fe = node_cost(g, "add", model(ExecMode::Eager, fixed));
+  EXPECT_DOUBLE_EQ(fe.fixed_us, 7);
+  EXPECT_DOUBLE_EQ(fe.total_us, 20 + 7);
+  EXPECT_EQ(node_cost(g, "add", model(ExecMode::ReduceOverhead, fixed)).total_us, base_ro.total_us);
+  EXPECT_EQ(node_cost(g, "add", model(ExecMode::MaxAutotune, fixed)).total_us,
+            node_cost(g, "add", model(ExecMode::MaxAutotune)).total_us);
+
+  // ... and wins over the mode-less fixed_us there.
+  fixed.overrides["aten::add.Tensor"].fixed_us = 12;
+  EXPECT_DOUBLE_EQ(node_cost(g, "add", model(ExecMode::Eager, fixed)).total_us, 20 + 7);
+  EXPECT_DOUBLE_EQ(node_cost(g, "add", model(ExecMode::ReduceOverhead, fixed)).total_us, 2 + 12);
+
+  // host_us.reduce-overhead gives that mode a host dispatch, only it.
+  DeviceProfile host = b2();
+  host.overrides["aten::add.Tensor"].host_us_in[kRo] = 30;
+  CostBreakdown hr = node_cost(g, "add", model(ExecMode::ReduceOverhead, host));
+  EXPECT_DOUBLE_EQ(hr.host_us, 30);
+  EXPECT_DOUBLE_EQ(hr.device_us, base_ro.device_us);
+  EXPECT_TRUE(hr.host_bound);
+  EXPECT_DOUBLE_EQ(hr.total_us, 30);
+  CostBreakdown he = node_cost(g, "add", model(ExecMode::Eager, host));
+  EXPECT_EQ(he.host_us, 0);
+  EXPECT_EQ(he.total_us, base_eager.total_us);
+
+  // Under a profile with an eager host side the override replaces host_us.eager.
+  DeviceProfile hs = host_side();
+  hs.overrides["aten::add.Tensor"].host_us_in[kEager] = 2;
+  Graph small = parse(kSmallAdd);
+  EXPECT_DOUBLE_EQ(node_cost(small, "add", model(ExecMode::Eager, hs)).host_us, 2 + 0.5);
+  EXPECT_DOUBLE_EQ(node_cost(small, "add", model(ExecMode::Eager, host_side())).host_us, 10.5);
+  // Other ops keep the profile's host time.
+  hs.overrides.erase("aten::add.Tensor");
+  hs.overrides["aten::mul.Tensor"].host_us_in[kEager] = 2;
+  EXPECT_DOUBLE_EQ(node_cost(small, "add", model(ExecMode::Eager, hs)).host_us, 10.5);
+}
+
+// With a host side the device waits for each dispatch: a host-bound stream
+// takes the host sum plus the last kernel's device time, a device-bound
+// one the first dispatch plus the device sum.
+TEST(CostModel, PipelineSimulation) {
+  NpuCostModel m = model(ExecMode::Eager, host_side());
+  auto kernel = [](double host, double device) {
+    CostBreakdown k;
+    k.is_kernel = true;
+    k.kernel_count = 1;
+    k.host_us = host;
+    k.device_us = device;
+    k.launch_us = 1;
+    k.total_us = std::max(host, device);
+    return k;
+  };
+  std::vector<CostBreakdown> host_bound = {kernel(10, 2), kernel(10, 3), kernel(10, 4)};
+  EXPECT_DOUBLE_EQ(m.simulate_us(host_bound), 30 + 4);
+  std::vector<CostBreakdown> device_bound = {kernel(2, 10), kernel(3, 10), kernel(4, 10)};
+  EXPECT_DOUBLE_EQ(m.simulate_us(device_bound), 2 + 30);
+  // A view between kernels is host time only.
+  CostBreakdown view;
+  view.host_us = 5;
+  view.total_us = 5;
+  std::vector<CostBreakdown> with_view = {kernel(10, 2), view, kernel(10, 2)};
+  EXPECT_DOUBLE_EQ(m.simulate_us(with_view), 25 + 2);
+
+  // Whole graphs.
+  GraphCost small = graph_cost(parse(kSmallAdd), builtin_registry(), m);
+  ASSERT_EQ(small.nodes.size(), 2u);
+  EXPECT_EQ(small.host_bound, 2u);
+  EXPECT_DOUBLE_EQ(small.total_us, 2 * 10.5);
+  EXPECT_DOUBLE_EQ(small.host_us, 2 * 10.5);
+  EXPECT_NEAR(small.simulated_us, 2 * 10.5 + small.nodes[1].cost.device_us, 1e-9);
+  GraphCost big = graph_cost(parse(kBigAdd), builtin_registry(), m);
+  EXPECT_EQ(big.host_bound, 0u);
+  double devices = big.nodes[0].cost.device_us + big.nodes[1].cost.device_us;
+  EXPECT_NEAR(big.total_us, devices, 1e-9);
+  EXPECT_NEAR(big.simulated_us, 10.5 + devices, 1e-9);
 }
 
 TEST(CostModel, MissingParameterIsReportedAtConstruction) {

@@ -3,6 +3,7 @@
 // cost formula (docs/cost-model.md §1 and §8) for the bmm -> transpose
 // fusion, decisions that never flip, and the CLI's errors on bad ranges.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include <fmt/format.h>
@@ -10,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "pipeline/sensitivity.hpp"
 #include "graph/load.hpp"
+#include "pipeline/sensitivity.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 
@@ -328,7 +329,7 @@ TEST(SensitivityCli, BadParametersExitTwoWithAClearMessage) {
   const Case cases[] = {
       {"no_such_param",
        "--param 'no_such_param': device profile 'ascend910b2' has no parameter 'no_such_param' "
-       "(parameters: "},
+       "and the graph no symbol of that name (parameters: "},
       {"eff_mem=0.5:0.1", "--param 'eff_mem=0.5:0.1': LO must be below HI"},
       {"eff_mem=0.5:0.5", "--param 'eff_mem=0.5:0.5': LO must be below HI"},
       {"eff_mem=low:0.5", "--param 'eff_mem=low:0.5': 'low' is not a number (expected NAME=LO:HI)"},
@@ -365,6 +366,33 @@ TEST(SensitivityCli, ReportsBreakEvenAndSummary) {
   auto again = run_eqfuse(
       fmt::format("sensitivity {} --device {} --param eff_mem=0.1:0.75", kD1, kSlowFusedProfile));
   EXPECT_EQ(again.out, r.out);  // deterministic
+}
+
+// A symbolic dim of the graph sweeps like a parameter, over whole sizes:
+// the DeepSeek layer's transpose + batch-matmul fusion only pays from two
+// tokens on (one token: the transpose is a free view).
+TEST(Sensitivity, SymbolicDimSweepsWholeSizes) {
+  auto r = run_eqfuse("sensitivity examples/deepseek_layer.fx --param s0 --range 1:64 --json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  bool found = false;
+  for (const auto& p : j["params"]) {
+    EXPECT_EQ(p["param"], "s0");
+    for (const auto& d : p["decisions"]) {
+      if (d["decision"] != "rule:torchair/transpose-batchmatmul-perm-x1") continue;
+      found = true;
+      ASSERT_EQ(d["flips"].size(), 1u) << d.dump();
+      EXPECT_EQ(d["flips"][0]["break_even"].get<double>(), 2.0);
+    }
+    for (const auto& pt : p["sweep"]) {
+      double v = pt["value"].get<double>();
+      EXPECT_EQ(v, std::round(v));
+    }
+  }
+  EXPECT_TRUE(found) << r.out;
+  auto bad = run_eqfuse("sensitivity examples/deepseek_layer.fx --param s0=0.5:8");
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.err, HasSubstr("whole sizes"));
 }
 
 }  // namespace
