@@ -422,7 +422,7 @@ std::string near_miss_sentence(const NearMiss& m) {
                ? fmt::format("it would match if {} had rewritten {}", m.layout_rule, m.at)
                : fmt::format("; {} would have rewritten it", m.layout_rule);
     out += fmt::format(", but `{}` failed", m.layout_condition);
-    if (!m.layout_detail.empty()) out += " (" + m.layout_detail + ")";
+    out += failure_detail(m.layout_condition, m.layout_detail);
   }
   return out;
 }

@@ -522,9 +522,17 @@ size_t near_miss_count(const ExplainReport& rep, std::string_view rule) {
                                            [&](const NearMiss& m) { return m.rule == rule; }));
 }
 
+std::string failure_detail(std::string_view condition, std::string_view detail) {
+  // The detail starts with the failing part of the condition; when that is
+  // the whole condition, it is not said twice.
+  if (std::string whole = std::string(condition) + ": "; detail.starts_with(whole))
+    detail.remove_prefix(whole.size());
+  return detail.empty() ? "" : ": " + std::string(detail);
+}
+
 std::string rejection_sentence(const RejectedMatch& m) {
   return fmt::format("{} rejected at {}: `{}` failed{}", m.rule, m.at, m.condition,
-                     m.detail.empty() ? "" : " (" + m.detail + ")");
+                     failure_detail(m.condition, m.detail));
 }
 
 std::string cross_stream_sentence(const CrossStreamNearMiss& c) {

@@ -143,6 +143,9 @@ void annotate_fusions(OptimizeResult& r, const OpRegistry& reg);
 std::string explanation_to_json(const ExplainReport& rep);
 
 // "off: <reason>" lines are emitted for these; exposed for the HTML page.
+// ": <values>" after "`<condition>` failed": the evaluator's detail without
+// the condition text it starts with when that is the whole condition.
+std::string failure_detail(std::string_view condition, std::string_view detail);
 std::string rejection_sentence(const RejectedMatch& m);
 std::string cross_stream_sentence(const CrossStreamNearMiss& c);
 std::string near_miss_sentence(const NearMiss& m);

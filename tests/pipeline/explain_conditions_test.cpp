@@ -387,7 +387,7 @@ TEST(ExplainConditions, EachClauseFailsWithItsTextAndValues) {
     EXPECT_EQ(m->at, c.at);
     for (const std::string& value : c.detail) EXPECT_THAT(m->detail, HasSubstr(value));
     EXPECT_THAT(rejection_sentence(*m),
-                HasSubstr(fmt::format("{} rejected at {}: `{}` failed (", c.rule, c.at, c.clause)));
+                HasSubstr(fmt::format("{} rejected at {}: `{}` failed: ", c.rule, c.at, c.clause)));
     if (!c.fused_op.empty()) {
       EXPECT_EQ(count_calls(e.result.graph, c.fused_op), 0);
     }

@@ -190,7 +190,7 @@ TEST(ExplainNearMiss, SentencesReadAsPlainReasons) {
   EXPECT_THAT(near_miss_sentence(d10.report.near_misses[0]),
               HasSubstr("transpose's dim0 is -1 and dim1 is -2, the rule needs 0 and 1; "
                         "layout/transpose-canonical-dims would have rewritten it, but `" +
-                        kCanonicalDims + "` failed ("));
+                        kCanonicalDims + "` failed: "));
   Explained b4 = explain_source_file(scenario_path("B4_view_not_flatten_last_dim_changes.fx"));
   ASSERT_EQ(b4.report.near_misses.size(), 1u);
   EXPECT_THAT(near_miss_sentence(b4.report.near_misses[0]),
