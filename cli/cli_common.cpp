@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,10 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
   cmd->add_option(
       "--enable-rule", t.enable,
       "Enable an off-by-default (opt-in or inexact) rule by name or label (repeatable)");
+  cmd->add_option("--graph-kernel-flags", t.graph_kernel_flags,
+                  "MindSpore-style pass switches, e.g. \"--disable_pass=add_rms_norm_fusion "
+                  "--enable_pass=inference_swiglu_fusion\" (names: eqfuse rules "
+                  "--graph-kernel-passes)");
   cmd->add_option("--config", t.config,
                   "JSON config file (TorchAir key names accepted; a \"reinplace\" section as for "
                   "`eqfuse reinplace`)");
@@ -41,12 +46,21 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
   remember_input(t.config);
   std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
-  if (!config.empty()) apply_config_json(opt, config, t.config);
+  RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
+  if (!config.empty()) {
+    VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
+    for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
+    config = std::move(v.rest);
+    apply_config_json(opt, config, t.config);
+  }
   apply_reinplace_settings(opt.reinplace, reg, config, t.config, t.multi_stream);
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;
+  opt.rules.disable.insert(opt.rules.disable.end(), vllm.disable.begin(), vllm.disable.end());
+  opt.rules.enable.insert(opt.rules.enable.end(), vllm.enable.begin(), vllm.enable.end());
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
+  apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);
   for (const std::string& h : t.hints) add_hint(opt.hints, h);
   return opt;
 }

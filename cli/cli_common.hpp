@@ -51,11 +51,12 @@ void add_cost_command(CLI::App& app, Action& action);
 struct ToggleOptions {
   std::string mode, device, config, multi_stream;
   std::vector<std::string> disable, enable;
+  std::string graph_kernel_flags;       // MindSpore's "--disable_pass=a,b --enable_pass=c"
   std::vector<std::string> rule_files;  // --rules (pipeline commands)
   std::vector<std::string> hints;       // --hint s0=N (pipeline commands)
 };
 
-// Declares --mode, --disable-rule, --enable-rule and --config on `cmd`;
+// Declares --mode, --disable-rule, --enable-rule, --graph-kernel-flags and --config on `cmd`;
 // for the commands that run the pipeline (`pipeline`; not `rules`, which
 // prices and reinplaces nothing) also --device and --multi-stream.
 void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline = true);

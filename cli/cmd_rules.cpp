@@ -1,12 +1,15 @@
 // `eqfuse rules [--mode M] [--disable-rule X]... [--enable-rule X]...
-//   [--config FILE] [--rules FILE]... [--show NAME] [--json]`
+//   [--graph-kernel-flags FLAGS] [--config FILE] [--rules FILE]... [--show NAME]
+//   [--graph-kernel-passes] [--json]`
 //
 // Lists the rule library (built-in rules plus any --rules files) with each
 // rule's labels, direction, whether it is on under the given toggles and
 // why, and its description; `--show NAME` prints one rule in full (.rules
-// syntax). Loading a user file validates it: a bad rule is reported at its
-// file:line:column and the command exits 2, so `eqfuse rules --rules
+// syntax); `--graph-kernel-passes` lists MindSpore's graph-kernel passes as
+// its INFO log does, each with on/off and the rules that do it. Loading a user file validates it: a
+// bad rule is reported at its file:line:column and the command exits 2, so `eqfuse rules --rules
 // my.rules` doubles as a rule-file checker.
+#include <algorithm>
 #include <memory>
 
 #include <fmt/format.h>
@@ -27,6 +30,7 @@ struct RulesCliOptions {
   std::vector<std::string> rule_files;
   std::string show;
   bool json = false;
+  bool graph_kernel_passes = false;
 };
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
@@ -54,6 +58,37 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
   return out;
 }
 
+// MindSpore's "graph kernel passes: a,b,..." line, then one line per pass:
+// on/off under the toggles and the eqfuse rules labelled with its name, or
+// why there are none.
+std::string graph_kernel_pass_list(const RuleLibrary& lib, const RuleConfig& cfg, bool json) {
+  std::vector<std::string> names;
+  for (const PeerPass& p : mindspore_graph_kernel_passes()) names.emplace_back(p.name);
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  std::string text = fmt::format("graph kernel passes: {}.\n", join(names, ","));
+  for (const PeerPass& p : mindspore_graph_kernel_passes()) {
+    std::vector<std::string> rules, on;
+    for (const RuleDef& r : lib.rules()) {
+      if (std::find(r.labels.begin(), r.labels.end(), p.name) == r.labels.end()) continue;
+      rules.push_back(r.name);
+      if (rule_toggle(r.name, r.labels, cfg).enabled) on.push_back(r.name);
+    }
+    const bool enabled = !on.empty();
+    const std::string what =
+        rules.empty() ? fmt::format("{} (docs/rules.md)", p.missing.empty() ? "no rule" : p.missing)
+                      : join(rules, ", ");
+    if (json) {
+      list.push_back({{"pass", p.name},
+                      {"enabled", enabled},
+                      {"rules", rules},
+                      {"note", rules.empty() ? what : ""}});
+    } else {
+      text += fmt::format("{:<3} {:<36} {}\n", enabled ? "on" : "off", p.name, what);
+    }
+  }
+  return json ? list.dump(2) + "\n" : text;
+}
+
 int run_rules(const RulesCliOptions& o) {
   OpRegistry reg = cli_registry();
   // First: the config may register custom ops that user rules refer to.
@@ -62,6 +97,10 @@ int run_rules(const RulesCliOptions& o) {
   for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
   for (const std::string& note : lib.check_selectors(cfg))
     fmt::print(stderr, "eqfuse: note: {}\n", note);
+  if (o.graph_kernel_passes) {
+    fmt::print("{}", graph_kernel_pass_list(lib, cfg, o.json));
+    return kOk;
+  }
   if (!o.show.empty()) {
     const RuleDef* r = lib.find(o.show);
     if (r == nullptr) {
@@ -110,6 +149,9 @@ void add_rules_command(CLI::App& app, Action& action) {
   add_toggle_options(cmd, o->toggles, /*with_device=*/false);
   cmd->add_option("--rules", o->rule_files, "Also load (and check) this .rules file");
   cmd->add_option("--show", o->show, "Print one rule in full");
+  cmd->add_flag("--graph-kernel-passes", o->graph_kernel_passes,
+                "List MindSpore's graph-kernel passes (as its INFO log does) with on/off and the "
+                "eqfuse rules doing each");
   cmd->add_flag("--json", o->json, "List as JSON");
   cmd->callback([o, &action] { action = [o] { return run_rules(*o); }; });
 }

@@ -35,6 +35,29 @@ bool has_bare_carriage_returns(std::string_view text) {
 
 }  // namespace
 
+namespace {
+
+// Errors found after parsing (a call that does not fit its schema, a shape
+// that does not infer) carry the node's file:line:col; the line itself is
+// attached here, so they print with the caret like syntax errors do.
+Error with_source_line(const Error& e, std::string_view text, std::string_view file_name) {
+  const SourceLoc& loc = e.loc();
+  if (!e.source_line().empty() || loc.line <= 0 || loc.file != file_name) return e;
+  size_t start = 0;
+  for (int line = 1; line < loc.line && start != std::string_view::npos; ++line) {
+    start = text.find('\n', start);
+    if (start != std::string_view::npos) ++start;
+  }
+  if (start == std::string_view::npos || start > text.size()) return e;
+  size_t end = text.find('\n', start);
+  std::string_view line =
+      text.substr(start, end == std::string_view::npos ? text.npos : end - start);
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return Error(e.what(), loc, std::string(line));
+}
+
+}  // namespace
+
 LoadedGraph load_graph(std::string_view text, std::string_view file_name, const OpRegistry& reg,
                        const LoadOptions& options) {
   LoadedGraph out;
@@ -51,9 +74,13 @@ LoadedGraph load_graph(std::string_view text, std::string_view file_name, const 
   } else {
     out.graph = parse_fx(text, file_name);
   }
-  apply_input_types(out.graph, options.input_types);
-  out.opaque_ops = resolve_ops(out.graph, reg);
-  if (options.infer) infer_types(out.graph, reg);
+  try {
+    apply_input_types(out.graph, options.input_types);
+    out.opaque_ops = resolve_ops(out.graph, reg);
+    if (options.infer) infer_types(out.graph, reg);
+  } catch (const Error& e) {
+    throw with_source_line(e, text, file_name);
+  }
   return out;
 }
 

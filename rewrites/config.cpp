@@ -1,11 +1,111 @@
 #include "rewrites/config.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/diagnostics.hpp"
+#include "base/json_text.hpp"
+#include "base/suggest.hpp"
 
 namespace eqfuse {
 namespace {
+
+// MindSpore first, in the order of its "graph kernel passes" INFO line
+// (mindspore.cn r2.4 fusion_pass.md; torchair-passes.md §10), then the
+// newer transpose_batch_matmul_transpose; then vllm-ascend's passes and
+// switches (torchair-passes.md §9, peer-passes.md §1b). Entries with an
+// empty `missing` are labels of built-in rules (rewrites/library/*.rules).
+constexpr size_t kMindSporePasses = 22;
+constexpr std::array<PeerPass, 39> kPeerPasses{{
+    {"MindSpore", "FlashAttentionFusionV1",
+     "not implemented yet: needs npu_prompt_flash_attention (schema, cost model) and a rule for "
+     "the bmm-softmax-bmm attention chain"},
+    {"MindSpore", "FlashAttentionFusionV2",
+     "not implemented yet: needs npu_prompt_flash_attention (schema, cost model) and a rule for "
+     "the bmm-softmax-bmm attention chain"},
+    {"MindSpore", "add_layer_norm_fusion",
+     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
+    {"MindSpore", "add_layer_norm_v3_fusion",
+     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
+    {"MindSpore", "add_layer_norm_ext_fusion",
+     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
+    {"MindSpore", "inference_swiglu_fusion", ""},
+    {"MindSpore", "inference_matmul_split_fusion",
+     "no FX equivalent: MatmulSplitOut* are MindSpore internal kernels; torch_npu has no fused "
+     "matmul+split op"},
+    {"MindSpore", "shape_reshape",
+     "no FX equivalent: fuses MindSpore's scalar shape subgraph into ReshapeExt; FX sizes are "
+     "SymInt values"},
+    {"MindSpore", "shape_reshape_2",
+     "no FX equivalent: fuses MindSpore's scalar shape subgraph into ReshapeExt; FX sizes are "
+     "SymInt values"},
+    {"MindSpore", "add_rms_norm_quant_fusion", ""},
+    {"MindSpore", "rms_norm_quant_fusion",
+     "not implemented yet: needs a fused rms_norm+quantize op (MindSpore's RmsNormQuant) in the "
+     "op catalog (schema, kernel, cost model)"},
+    {"MindSpore", "add_rms_norm_fusion", ""},
+    {"MindSpore", "add_cast_rms_norm_cast_fusion",
+     "not implemented yet: the chain normalizes an fp32 upcast of the add, the fused kernel works "
+     "in x's dtype; it would be an `inexact` rule, none is written"},
+    {"MindSpore", "MatMulAllReduce",
+     "no FX equivalent: needs a collective (all_reduce) in the graph; eqfuse rewrites "
+     "single-device graphs"},
+    {"MindSpore", "split_concat_fusion",
+     "not implemented yet: split(x, n) -> concat => reshape/transpose/reshape is plain aten, but n "
+     "is the world size of a collective layout"},
+    {"MindSpore", "matmul_elem_biasadd_fusion",
+     "no FX equivalent: FusedMatmulElemBinary is a MindSpore internal kernel (matmul+bias is "
+     "aten.addmm already)"},
+    {"MindSpore", "matmul_elem_add_fusion",
+     "no FX equivalent: FusedMatmulElemBinary is a MindSpore internal kernel"},
+    {"MindSpore", "matmul_elem_relu_fusion",
+     "no FX equivalent: FusedMatmulElemUnary is a MindSpore internal kernel; torch_npu has no "
+     "matmul+relu op"},
+    {"MindSpore", "matmul_elem_gelu_fusion",
+     "no FX equivalent: FusedMatmulElemUnary is a MindSpore internal kernel; torch_npu has no "
+     "matmul+gelu op"},
+    {"MindSpore", "inference_qbmm_add_fusion",
+     "not implemented yet: needs a rule folding an fp16/bf16 bias into npu_quant_matmul's int32 "
+     "bias (a computed constant)"},
+    {"MindSpore", "inference_qbmm_allreduce_add_fusion",
+     "no FX equivalent: needs a collective (all_reduce) in the graph"},
+    {"MindSpore", "transpose_batch_matmul_transpose", ""},
+    // vllm-ascend (HEAD and open pull requests), pass classes and config keys.
+    {"vllm-ascend", "AddRMSNormQuantFusionPass", ""},
+    {"vllm-ascend", "fuse_norm_quant", ""},
+    {"vllm-ascend", "NoOpEliminationPass", ""},
+    {"vllm-ascend", "QKNormRopeFusionPass",
+     "not implemented yet: needs vllm.qkv_rmsnorm_rope and vllm.npu_rotary_embedding (schemas, "
+     "kernels, cost model)"},
+    {"vllm-ascend", "fuse_qknorm_rope",
+     "not implemented yet: needs vllm.qkv_rmsnorm_rope and vllm.npu_rotary_embedding (schemas, "
+     "kernels, cost model)"},
+    {"vllm-ascend", "MulsAddFusionPass",
+     "not implemented yet: needs vllm.muls_add (a Triton kernel: schema, cost model)"},
+    {"vllm-ascend", "fuse_muls_add",
+     "not implemented yet: needs vllm.muls_add (a Triton kernel: schema, cost model)"},
+    {"vllm-ascend", "AllGatherChunkNoOpCleanupPass",
+     "no FX equivalent: needs collectives (all_gather) in the graph"},
+    {"vllm-ascend", "MatmulAllReduceAddRMSNormPass",
+     "no FX equivalent: needs a collective (all_reduce) in the graph"},
+    {"vllm-ascend", "fuse_allreduce_rms", "no FX equivalent: needs a collective (all_reduce)"},
+    {"vllm-ascend", "SwiGluDynamicMXQuantFusionPass",
+     "not implemented yet: needs npu_swiglu_mx_quant and npu_dynamic_mx_quant (A5 only)"},
+    {"vllm-ascend", "fuse_swiglu_dynamic_mx_quant",
+     "not implemented yet: needs npu_swiglu_mx_quant and npu_dynamic_mx_quant (A5 only)"},
+    {"vllm-ascend", "AllGatherMatmulFusionPass",
+     "no FX equivalent: needs a collective (all_gather) in the graph"},
+    {"vllm-ascend", "fuse_all_gather_matmul", "no FX equivalent: needs a collective (all_gather)"},
+    {"vllm-ascend", "MatmulReduceScatterFusionPass",
+     "no FX equivalent: needs a collective (reduce_scatter) in the graph"},
+    {"vllm-ascend", "fuse_matmul_reduce_scatter",
+     "no FX equivalent: needs a collective (reduce_scatter)"},
+    {"vllm-ascend", "SequenceParallelismPass",
+     "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
+}};
 
 // The first entry of `list` naming the rule or one of its labels.
 const std::string* selector_hit(const std::vector<std::string>& list, std::string_view name,
@@ -50,6 +150,120 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
   }
   if (enabled_by != nullptr) return {true, fmt::format("enabled by --enable-rule {}", *enabled_by)};
   return {true, "default"};
+}
+
+std::span<const PeerPass> peer_passes() {
+  return kPeerPasses;
+}
+
+std::span<const PeerPass> mindspore_graph_kernel_passes() {
+  return std::span<const PeerPass>(kPeerPasses).first(kMindSporePasses);
+}
+
+const PeerPass* find_peer_pass(std::string_view name) {
+  for (const PeerPass& p : kPeerPasses)
+    if (p.name == name) return &p;
+  return nullptr;
+}
+
+void apply_graph_kernel_flags(RuleConfig& cfg, std::string_view flags) {
+  std::vector<std::string> known;
+  for (const PeerPass& p : mindspore_graph_kernel_passes()) known.emplace_back(p.name);
+  size_t pos = 0;
+  while (pos < flags.size()) {
+    const size_t start = flags.find_first_not_of(" \t\n", pos);
+    if (start == std::string_view::npos) break;
+    size_t end = flags.find_first_of(" \t\n", start);
+    if (end == std::string_view::npos) end = flags.size();
+    pos = end;
+    const std::string_view flag = flags.substr(start, end - start);
+    const size_t eq = flag.find('=');
+    const std::string_view key = flag.substr(0, eq);
+    std::vector<std::string>* target = nullptr;
+    if (key == "--disable_pass") target = &cfg.disable;
+    if (key == "--enable_pass") target = &cfg.enable;
+    if (target == nullptr || eq == std::string_view::npos) {
+      throw Error(fmt::format(
+          "--graph-kernel-flags: '{}': expected --disable_pass=NAMES or --enable_pass=NAMES "
+          "(NAMES comma-separated MindSpore pass names; other graph_kernel_flags are not "
+          "supported)",
+          flag));
+    }
+    const std::string_view names = flag.substr(eq + 1);
+    size_t p = 0;
+    while (true) {
+      const size_t comma = names.find(',', p);
+      const std::string_view name =
+          names.substr(p, comma == std::string_view::npos ? names.npos : comma - p);
+      if (name.empty())
+        throw Error(fmt::format("--graph-kernel-flags: '{}': empty pass name", flag));
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        throw Error(fmt::format(
+            "--graph-kernel-flags: {}={}: not a MindSpore graph-kernel pass{} ('eqfuse rules "
+            "--graph-kernel-passes' lists them; eqfuse rule names go to --disable-rule)",
+            key, name, did_you_mean(name, known)));
+      }
+      target->emplace_back(name);
+      if (comma == std::string_view::npos) break;
+      p = comma + 1;
+    }
+  }
+}
+
+namespace {
+
+constexpr std::string_view kVllmSection = "additional_config.ascend_compilation_config";
+
+void apply_vllm_key(const std::string& key, const nlohmann::ordered_json& v,
+                    std::string_view origin, RuleConfig& cfg, std::vector<std::string>& notes) {
+  const std::string full = fmt::format("{}.{}", kVllmSection, key);
+  if (key == "enable_npugraph_ex" || key == "enable_static_kernel") {
+    notes.push_back(
+        fmt::format("{}: {} chooses vllm-ascend's backend, not a fusion; ignored", origin, full));
+    return;
+  }
+  const PeerPass* p = find_peer_pass(key);
+  if (p == nullptr || p->framework != "vllm-ascend" || !key.starts_with("fuse_")) {
+    std::vector<std::string> keys{"enable_npugraph_ex", "enable_static_kernel"};
+    for (const PeerPass& q : kPeerPasses)
+      if (q.framework == "vllm-ascend" && q.name.starts_with("fuse_")) keys.emplace_back(q.name);
+    throw Error(fmt::format("{}: {}: unknown key{}", origin, full, did_you_mean(key, keys)));
+  }
+  if (!v.is_boolean())
+    throw Error(fmt::format("{}: {}: expected true or false, got {}", origin, full, v.dump()));
+  (v.get<bool>() ? cfg.enable : cfg.disable).push_back(key);
+}
+
+}  // namespace
+
+VllmAscendConfig take_vllm_ascend_config(std::string_view text, std::string_view origin,
+                                         RuleConfig& cfg) {
+  VllmAscendConfig out{std::string(text), {}};
+  if (text.find("ascend_compilation_config") == std::string_view::npos) return out;
+  auto doc = parse_json_text<nlohmann::ordered_json>(text, origin);
+  if (!doc.is_object()) return out;  // apply_config_json reports it
+  auto apply_section = [&](const nlohmann::ordered_json& section) {
+    if (!section.is_object())
+      throw Error(fmt::format("{}: {}: expected an object", origin, kVllmSection));
+    for (const auto& [key, value] : section.items())
+      apply_vllm_key(key, value, origin, cfg, out.notes);
+  };
+  bool found = false;
+  if (auto it = doc.find(std::string(kVllmSection)); it != doc.end()) {
+    apply_section(*it);
+    doc.erase(it);
+    found = true;
+  }
+  if (auto add = doc.find("additional_config"); add != doc.end() && add->is_object()) {
+    if (auto it = add->find("ascend_compilation_config"); it != add->end()) {
+      apply_section(*it);
+      add->erase(it);
+      found = true;
+    }
+    if (add->empty()) doc.erase(add);
+  }
+  if (found) out.rest = doc.dump();
+  return out;
 }
 
 }  // namespace eqfuse

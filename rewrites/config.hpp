@@ -30,8 +30,13 @@
 // "extractor", "node_limit", "iter_limit", "time_limit",
 // "debug.aclgraph.disable_reinplace_inplaceable_ops_pass",
 // "debug.aclgraph.disable_reinplace_input_mutated_ops_pass". Unknown keys are
-// an error naming the key.
+// an error naming the key. vllm-ascend's
+// "additional_config.ascend_compilation_config.*" switches are read by
+// take_vllm_ascend_config (below), which the CLI applies before
+// apply_config_json. Pass names of other frameworks are rule labels
+// (peer_passes(), apply_graph_kernel_flags below).
 #pragma once
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,5 +62,48 @@ struct RuleToggle {
 
 RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& labels,
                        const RuleConfig& cfg);
+
+// A fusion pass of another framework (TorchAir / npugraph_ex, vllm-ascend,
+// vLLM, MindSpore), named as that framework names it. The built-in rules
+// that do its work carry `name` as a label, so `--disable-rule NAME`
+// switches them; a pass no rule carries is accepted by --disable-rule /
+// --enable-rule with a note giving `missing` (RuleLibrary::check_selectors)
+// instead of the unknown-name error. docs/rules.md "Passes of other
+// frameworks" is the full table.
+struct PeerPass {
+  std::string_view framework;  // "MindSpore", "vllm-ascend", ...
+  std::string_view name;       // pass name or config switch, e.g. "add_rms_norm_fusion"
+  std::string_view missing;    // why no rule does it ("" when rules carry the label)
+};
+
+// Every pass name eqfuse knows, MindSpore's graph-kernel passes first in the
+// order of its "graph kernel passes" INFO line.
+std::span<const PeerPass> peer_passes();
+// MindSpore's graph_kernel_flags passes only (the first entries of peer_passes()).
+std::span<const PeerPass> mindspore_graph_kernel_passes();
+const PeerPass* find_peer_pass(std::string_view name);
+
+// MindSpore's `graph_kernel_flags` text, as in
+// set_context(graph_kernel_flags="--disable_pass=a,b --enable_pass=c"):
+// flags separated by blanks, each `--disable_pass=NAMES` or
+// `--enable_pass=NAMES` (NAMES comma-separated), appended to cfg.disable /
+// cfg.enable. A name that is not a MindSpore graph-kernel pass, an empty
+// name or any other flag is an Error naming the bad part (with a
+// did-you-mean suggestion).
+void apply_graph_kernel_flags(RuleConfig& cfg, std::string_view flags);
+
+// vllm-ascend's compile switches, `additional_config.ascend_compilation_config`
+// (nested objects, or that dotted key at the top level): `fuse_norm_quant`,
+// `fuse_qknorm_rope`, `fuse_muls_add` and the other fuse_* keys of
+// peer_passes() take booleans; false disables the rules labelled with the
+// key, true enables them (a key no rule carries gives check_selectors' note).
+// `enable_npugraph_ex` and `enable_static_kernel` are accepted and ignored
+// (a note). Other keys of that section are an Error naming the key.
+struct VllmAscendConfig {
+  std::string rest;  // the config text without the section (unchanged when absent)
+  std::vector<std::string> notes;
+};
+VllmAscendConfig take_vllm_ascend_config(std::string_view text, std::string_view origin,
+                                         RuleConfig& cfg);
 
 }  // namespace eqfuse

@@ -342,16 +342,24 @@ std::vector<std::string> RuleLibrary::check_selectors(const RuleConfig& cfg) con
   }
   std::vector<std::string> known = names;
   known.insert(known.end(), labels.begin(), labels.end());
+  std::vector<std::string> notes;
   auto check = [&](const std::vector<std::string>& selectors, std::string_view flag) {
     for (const std::string& s : selectors) {
       if (std::find(known.begin(), known.end(), s) != known.end()) continue;
+      // A pass of another framework that no rule does: accepted, with why.
+      if (const PeerPass* p = find_peer_pass(s)) {
+        notes.push_back(fmt::format(
+            "{} {}: {} pass with no eqfuse rule, nothing to switch: {} "
+            "(docs/rules.md \"Passes of other frameworks\")",
+            flag, s, p->framework, p->missing.empty() ? "no rule carries it" : p->missing));
+        continue;
+      }
       throw Error(fmt::format("{} {}: no rule or label of that name{} ('eqfuse rules' lists them)",
                               flag, s, did_you_mean(s, known)));
     }
   };
   check(cfg.disable, "--disable-rule");
   check(cfg.enable, "--enable-rule");
-  std::vector<std::string> notes;
   for (const std::string& s : cfg.enable) {
     const RuleDef* rule = find(s);
     if (!rule) continue;  // a label: several rules, each with its own reason

@@ -77,6 +77,22 @@ TEST(Cli, FusedNodesCarryANoteNamingTheRule) {
   EXPECT_EQ(again.out, r.out);
 }
 
+// A call that does not fit its schema is found after parsing; it still
+// prints the offending line and a caret under the node, as docs/cli.md shows.
+TEST(Cli, WrongArityShowsTheLineAndCaret) {
+  fs::path in = write_scratch("arity.fx",
+                              "class GraphModule(torch.nn.Module):\n"
+                              "    def forward(self, a: \"f32[4]\"):\n"
+                              "        x = torch.ops.aten.add.Tensor(a)\n"
+                              "        return (x,)\n");
+  CliRun r = run_eqfuse(fmt::format("print {}", in.string()));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("arity.fx:3:9: error: node 'x': aten::add.Tensor: missing required "
+                               "argument 'other'\n"));
+  EXPECT_THAT(r.err, HasSubstr("x = torch.ops.aten.add.Tensor(a)\n"));
+  EXPECT_THAT(r.err, HasSubstr("^"));
+}
+
 TEST(Cli, UsageErrorsExitTwo) {
   for (const char* args :
        {"", "frobnicate", "print", "print --format yaml examples/matmul_transpose.fx",

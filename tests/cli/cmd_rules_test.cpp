@@ -1,0 +1,188 @@
+// ctest-label: golden
+// Rules switched by the names other frameworks give their passes: labels
+// (--disable-rule add_rms_norm_fusion), MindSpore's --graph-kernel-flags,
+// vllm-ascend's additional_config.ascend_compilation_config keys in --config,
+// and `eqfuse rules --graph-kernel-passes` (docs/rules.md "Passes of other
+// frameworks").
+#include <algorithm>
+#include <string>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "tests/support/cli_runner.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing_support::CliRun;
+using testing_support::run_eqfuse;
+using testing_support::write_scratch;
+
+// add -> npu_rms_norm: mindspore/add-rms-norm (MindSpore add_rms_norm_fusion)
+// fuses it into npu_add_rms_norm.
+std::string add_rms_norm_graph() {
+  return write_scratch("add_rms_norm.fx", R"(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f16[s0, 64]", x2: "f16[s0, 64]", gamma: "f16[64]"):
+        add: "f16[s0, 64]" = torch.ops.aten.add.Tensor(x1, x2)
+        npu_rms_norm = torch.ops.npu.npu_rms_norm.default(add, gamma, 1e-06)
+        y: "f16[s0, 64]" = npu_rms_norm[0]
+        return (y, add)
+)")
+      .string();
+}
+
+// The line of `eqfuse rules` output for one rule.
+std::string rule_line(const std::string& listing, const std::string& rule) {
+  const size_t at = listing.find(" " + rule + " ");
+  if (at == std::string::npos) return "";
+  const size_t begin = listing.rfind('\n', at) + 1;
+  return listing.substr(begin, listing.find('\n', at) - begin);
+}
+
+TEST(RulesCli, RulesCarryTheirPeerPassNames) {
+  CliRun r = run_eqfuse("rules");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"), HasSubstr("add_rms_norm_fusion"));
+  EXPECT_THAT(rule_line(r.out, "npu/swiglu"), HasSubstr("inference_swiglu_fusion"));
+  const std::string e = rule_line(r.out, "torchair/add-rms-norm-quant");
+  EXPECT_THAT(e, HasSubstr("add_rms_norm_quant_fusion"));
+  EXPECT_THAT(e, HasSubstr("AddRMSNormQuantFusionPass"));
+  EXPECT_THAT(e, HasSubstr("fuse_norm_quant"));
+  EXPECT_THAT(e, HasSubstr("pattern_fusion_pass"));
+  EXPECT_THAT(rule_line(r.out, "noop/clone"), HasSubstr("remove_noop_ops"));
+}
+
+TEST(RulesCli, DisableRuleByMindSporeNameTurnsTheRuleOff) {
+  CliRun r = run_eqfuse("rules --disable-rule add_rms_norm_fusion");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"),
+              HasSubstr("disabled by --disable-rule add_rms_norm_fusion"));
+  EXPECT_THAT(rule_line(r.out, "torchair/add-rms-norm-cast"), ::testing::StartsWith("on "));
+
+  const std::string g = add_rms_norm_graph();
+  CliRun fused = run_eqfuse("optimize '" + g + "'");
+  ASSERT_EQ(fused.exit_code, 0) << fused.err;
+  EXPECT_THAT(fused.out, HasSubstr("npu_add_rms_norm.default"));
+  CliRun off = run_eqfuse("optimize '" + g + "' --disable-rule add_rms_norm_fusion");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, Not(HasSubstr("npu_add_rms_norm")));
+  EXPECT_THAT(off.out, HasSubstr("npu_rms_norm.default"));
+}
+
+TEST(RulesCli, GraphKernelFlagsDisableAndEnableMindSporePasses) {
+  CliRun r = run_eqfuse(
+      "rules --graph-kernel-flags='--disable_pass=add_rms_norm_fusion,inference_swiglu_fusion'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"), HasSubstr("disabled by"));
+  EXPECT_THAT(rule_line(r.out, "npu/swiglu"), HasSubstr("disabled by"));
+
+  // Optimize takes the same flag; disable wins over enable.
+  const std::string g = add_rms_norm_graph();
+  CliRun off = run_eqfuse("optimize '" + g +
+                          "' --graph-kernel-flags='--enable_pass=add_rms_norm_fusion "
+                          "--disable_pass=add_rms_norm_fusion'");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, Not(HasSubstr("npu_add_rms_norm")));
+
+  // A MindSpore pass eqfuse has no rule for: accepted, with a note saying why.
+  CliRun fa = run_eqfuse("rules --graph-kernel-flags=--disable_pass=FlashAttentionFusionV1");
+  EXPECT_EQ(fa.exit_code, 0) << fa.err;
+  EXPECT_THAT(fa.err, HasSubstr("FlashAttentionFusionV1: MindSpore pass with no eqfuse rule"));
+  EXPECT_THAT(fa.err, HasSubstr("docs/rules.md"));
+}
+
+TEST(RulesCli, GraphKernelFlagsErrorsNameTheBadPart) {
+  CliRun typo = run_eqfuse("rules --graph-kernel-flags=--disable_pass=add_rms_norm_fusio");
+  EXPECT_EQ(typo.exit_code, 2);
+  EXPECT_THAT(typo.err, HasSubstr("--disable_pass=add_rms_norm_fusio"));
+  EXPECT_THAT(typo.err, HasSubstr("did you mean 'add_rms_norm_fusion'"));
+
+  CliRun flag = run_eqfuse("rules --graph-kernel-flags='--disable-pass=add_rms_norm_fusion'");
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.err, HasSubstr("'--disable-pass=add_rms_norm_fusion'"));
+  EXPECT_THAT(flag.err, HasSubstr("expected --disable_pass=NAMES or --enable_pass=NAMES"));
+
+  CliRun other = run_eqfuse("rules --graph-kernel-flags='--opt_level=2'");
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_THAT(other.err, HasSubstr("'--opt_level=2'"));
+
+  CliRun empty = run_eqfuse(
+      "rules --graph-kernel-flags='--enable_pass=add_rms_norm_fusion,,inference_swiglu_fusion'");
+  EXPECT_EQ(empty.exit_code, 2);
+  EXPECT_THAT(empty.err, HasSubstr("empty pass name"));
+
+  // Unknown names through --disable-rule keep their did-you-mean error.
+  CliRun rule = run_eqfuse("rules --disable-rule add_rms_norm_fusio");
+  EXPECT_EQ(rule.exit_code, 2);
+  EXPECT_THAT(rule.err, HasSubstr("did you mean 'add_rms_norm_fusion'"));
+}
+
+TEST(RulesCli, VllmAscendConfigKeysSwitchTheLabelledRules) {
+  const std::string cfg = write_scratch("vllm.json", R"({"additional_config":
+      {"ascend_compilation_config": {"fuse_norm_quant": false, "fuse_qknorm_rope": true,
+                                     "fuse_muls_add": false, "enable_npugraph_ex": true}}})")
+                              .string();
+  CliRun r = run_eqfuse("rules --config '" + cfg + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(rule_line(r.out, "torchair/add-rms-norm-quant"),
+              HasSubstr("disabled by --disable-rule fuse_norm_quant"));
+  EXPECT_THAT(rule_line(r.out, "torchair/add-rms-norm-dynamic-quant"), HasSubstr("disabled by"));
+  EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"), ::testing::StartsWith("on "));
+  // Passes eqfuse has no rule for: a note each, not silence.
+  EXPECT_THAT(r.err, HasSubstr("fuse_qknorm_rope: vllm-ascend pass with no eqfuse rule"));
+  EXPECT_THAT(r.err, HasSubstr("fuse_muls_add: vllm-ascend pass with no eqfuse rule"));
+  EXPECT_THAT(r.err, HasSubstr("enable_npugraph_ex chooses vllm-ascend's backend"));
+
+  // The dotted top-level spelling, mixed with TorchAir keys.
+  const std::string dotted = write_scratch("dotted.json", R"({"mode": "reduce-overhead",
+      "additional_config.ascend_compilation_config": {"fuse_norm_quant": false}})")
+                                 .string();
+  CliRun d = run_eqfuse("rules --config '" + dotted + "'");
+  ASSERT_EQ(d.exit_code, 0) << d.err;
+  EXPECT_THAT(rule_line(d.out, "torchair/add-rms-norm-quant"), HasSubstr("disabled by"));
+
+  const std::string bad = write_scratch("bad.json", R"({"additional_config":
+      {"ascend_compilation_config": {"fuse_norm_qaunt": false}}})")
+                              .string();
+  CliRun b = run_eqfuse("rules --config '" + bad + "'");
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_THAT(b.err, HasSubstr("additional_config.ascend_compilation_config.fuse_norm_qaunt"));
+  EXPECT_THAT(b.err, HasSubstr("did you mean 'fuse_norm_quant'"));
+
+  const std::string nonbool = write_scratch("nonbool.json", R"({"additional_config":
+      {"ascend_compilation_config": {"fuse_norm_quant": "no"}}})")
+                                  .string();
+  CliRun nb = run_eqfuse("rules --config '" + nonbool + "'");
+  EXPECT_EQ(nb.exit_code, 2);
+  EXPECT_THAT(nb.err, HasSubstr("expected true or false"));
+}
+
+TEST(RulesCli, GraphKernelPassesListsMindSporesPassesWithOnOff) {
+  CliRun r = run_eqfuse("rules --graph-kernel-passes");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::StartsWith("graph kernel passes: FlashAttentionFusionV1,"
+                                           "FlashAttentionFusionV2,add_layer_norm_fusion,"));
+  EXPECT_THAT(r.out, HasSubstr(",inference_qbmm_allreduce_add_fusion,"));
+  EXPECT_THAT(r.out, HasSubstr("on  add_rms_norm_fusion"));
+  EXPECT_THAT(r.out, HasSubstr("mindspore/add-rms-norm"));
+  EXPECT_THAT(r.out, HasSubstr("on  inference_swiglu_fusion"));
+  EXPECT_THAT(r.out, HasSubstr("off MatMulAllReduce"));
+  EXPECT_THAT(r.out, HasSubstr("no FX equivalent: needs a collective"));
+  // One line per pass (22 passes) after the header.
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 22);
+
+  CliRun off = run_eqfuse(
+      "rules --graph-kernel-passes --graph-kernel-flags=--disable_pass=add_rms_norm_fusion");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, HasSubstr("off add_rms_norm_fusion"));
+
+  CliRun json = run_eqfuse("rules --graph-kernel-passes --json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_THAT(json.out, HasSubstr("\"pass\": \"add_rms_norm_fusion\""));
+}
+
+}  // namespace
+}  // namespace eqfuse
