@@ -34,8 +34,9 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
      "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
     {"MindSpore", "inference_swiglu_fusion", ""},
     {"MindSpore", "inference_matmul_split_fusion",
-     "no FX equivalent: MatmulSplitOut* are MindSpore internal kernels; torch_npu has no fused "
-     "matmul+split op"},
+     "not implemented yet: in FX it is aten ops only (three mm sharing x <=> one mm on the "
+     "concatenated weights + split_with_sizes), kept both ways for the cost model to choose; "
+     "the rule is not written yet"},
     {"MindSpore", "shape_reshape",
      "no FX equivalent: fuses MindSpore's scalar shape subgraph into ReshapeExt; FX sizes are "
      "SymInt values"},
