@@ -1,4 +1,6 @@
 #include "cli/cli_common.hpp"
+#include <nlohmann/json.hpp>
+#include "base/json_text.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -42,12 +44,45 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
   }
 }
 
+namespace {
+
+// A config's top-level "ops": an op catalog file or a list of them (paths
+// relative to the config file), registered into `reg` before the graph is
+// read, like --ops. The key is taken out of `config`.
+void take_config_ops(std::string& config, const std::string& origin, OpRegistry& reg) {
+  if (config.find("\"ops\"") == std::string::npos) return;
+  nlohmann::ordered_json doc = parse_json_text(config, origin);
+  if (!doc.is_object() || !doc.contains("ops")) return;
+  const nlohmann::ordered_json& ops = doc.at("ops");
+  std::vector<std::string> files;
+  if (ops.is_string()) files.push_back(ops.get<std::string>());
+  if (ops.is_array())
+    for (const auto& f : ops) {
+      if (!f.is_string()) throw Error(fmt::format("{}: ops: expected file names", origin));
+      files.push_back(f.get<std::string>());
+    }
+  if (!ops.is_string() && !ops.is_array())
+    throw Error(fmt::format("{}: ops: expected an op catalog file or a list of them", origin));
+  std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+  for (const std::string& f : files) {
+    std::filesystem::path path =
+        std::filesystem::path(f).is_relative() ? dir / f : std::filesystem::path(f);
+    remember_input(path.string());
+    reg.load_catalog(read_file_or_stdin(path.string()), path.string());
+  }
+  doc.erase("ops");
+  config = doc.dump();
+}
+
+}  // namespace
+
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
   remember_input(t.config);
   std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
   RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
   if (!config.empty()) {
+    take_config_ops(config, t.config, reg);
     VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
     for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
     config = std::move(v.rest);

@@ -65,6 +65,22 @@ TEST(OpsOption, ACustomFusedOpDeclaredInTextIsUsedAndTyped) {
   EXPECT_THAT(missing.err, HasSubstr("mylib::add_relu"));
 }
 
+// The config file can name the catalog too ("ops", relative to the config).
+TEST(OpsOption, ConfigNamesTheCatalog) {
+  write_scratch("cfg.schemas", kOps);
+  const std::string config = write_scratch("ops_cfg.json", R"({"ops": "cfg.schemas"})").string();
+  const std::string rules = write_scratch("my.rules", kRules).string();
+  const std::string graph = write_scratch("g.fx", kGraph).string();
+  CliRun r = run_eqfuse(
+      fmt::format("optimize '{}' --config '{}' --rules '{}' -o /dev/null", graph, config, rules));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("user/add-relu x1"));
+  const std::string bad = write_scratch("bad_cfg.json", R"({"ops": 3})").string();
+  CliRun b = run_eqfuse(fmt::format("optimize '{}' --config '{}'", graph, bad));
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_THAT(b.err, HasSubstr("ops: expected an op catalog file"));
+}
+
 TEST(OpsOption, BadCatalogsAreErrorsAtTheirLine) {
   const std::string bad =
       write_scratch("bad.schemas", "mylib::f(Tensor x) -> Tensor | kind=other out0=y\n").string();
