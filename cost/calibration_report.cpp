@@ -7,31 +7,10 @@
 
 #include <fmt/format.h>
 
+#include "base/html_text.hpp"
+
 namespace eqfuse {
 namespace {
-
-std::string escape(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
 
 constexpr std::string_view kModeColours[] = {"#1f77b4", "#d62728", "#2ca02c"};
 
@@ -71,7 +50,7 @@ std::string op_table(std::span<const RowFit> rows) {
     out += fmt::format(
         "<tr><td><code>{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1f}%"
         "</td></tr>\n",
-        escape(q.op), exec_mode_name(q.mode), q.quality.rows, pct(q.quality.median),
+        escape_html(q.op), exec_mode_name(q.mode), q.quality.rows, pct(q.quality.median),
         pct(q.quality.max), 100 * q.quality.mean_signed);
   return out + "</table>\n";
 }
@@ -95,8 +74,8 @@ std::string worst_table(std::span<const RowFit> rows, size_t n) {
     out += fmt::format(
         "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{:.3f}</td><td>{:.3f}</td>"
         "<td>{:+.1f}%</td></tr>\n",
-        escape(where), escape(r->op), exec_mode_name(r->mode), r->measured_us, r->after_us,
-        100 * (r->after_us - r->measured_us) / r->measured_us);
+        escape_html(where), escape_html(r->op), exec_mode_name(r->mode), r->measured_us,
+        r->after_us, 100 * (r->after_us - r->measured_us) / r->measured_us);
   }
   return out + "</table>\n";
 }
@@ -120,7 +99,7 @@ std::string scatter_svg(std::span<const RowFit> rows, std::string_view title) {
   std::string out = fmt::format(
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" role=\"img\" "
       "aria-label=\"{2}\"><title>{2}</title>\n",
-      kSize + 20, kSize + 40, escape(title));
+      kSize + 20, kSize + 40, escape_html(title));
   for (double d = l0; d <= l1; ++d) {
     double v = std::pow(10.0, d);
     out += fmt::format(
@@ -144,8 +123,8 @@ std::string scatter_svg(std::span<const RowFit> rows, std::string_view title) {
     out += fmt::format(
         "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3\" fill=\"{}\" fill-opacity=\"{}\"><title>{} "
         "{}: measured {:.3f} µs, model {:.3f} µs</title></circle>\n",
-        x(r.measured_us), y(r.after_us), colour_of(r.mode), r.kernel ? "0.75" : "0.3", escape(r.op),
-        exec_mode_name(r.mode), r.measured_us, r.after_us);
+        x(r.measured_us), y(r.after_us), colour_of(r.mode), r.kernel ? "0.75" : "0.3",
+        escape_html(r.op), exec_mode_name(r.mode), r.measured_us, r.after_us);
   out += fmt::format(
       "<text x=\"{:.1f}\" y=\"{:.1f}\" font-size=\"12\" text-anchor=\"middle\">measured µs</text>"
       "<text x=\"12\" y=\"{:.1f}\" font-size=\"12\" transform=\"rotate(-90 12 {:.1f})\" "
@@ -173,10 +152,11 @@ std::string calibration_html(const CalibrationReport& report) {
       ".plots{{display:flex;flex-wrap:wrap;gap:1em}}</style></head><body>\n"
       "<h1>Calibration of {0}</h1>\n"
       "<p>{1} rows used; relative RMS {2:.1f}% &rarr; {3:.1f}%.</p>\n",
-      escape(fit.profile.name), fit.rows.size(), 100 * fit.rel_rms_before, 100 * fit.rel_rms_after);
+      escape_html(fit.profile.name), fit.rows.size(), 100 * fit.rel_rms_before,
+      100 * fit.rel_rms_after);
   for (const SkippedRows& s : fit.skipped)
-    out += fmt::format("<p>Skipped {} row(s): {} (first: {}).</p>\n", s.count, escape(s.reason),
-                       escape(s.first));
+    out += fmt::format("<p>Skipped {} row(s): {} (first: {}).</p>\n", s.count,
+                       escape_html(s.reason), escape_html(s.first));
   out += "<h2>Fit quality</h2>\n<h3>Training rows</h3>\n" + quality_table(fit.rows);
   if (!report.validation.empty())
     out += "<h3>Validation rows (not seen by the fit)</h3>\n" + quality_table(report.validation);
@@ -192,7 +172,7 @@ std::string calibration_html(const CalibrationReport& report) {
       out += fmt::format(
           "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td><td>{:.1f}</td><td>{:+.1f}%</td>"
           "<td>{:.1f}</td></tr>\n",
-          escape(p.graph), exec_mode_name(p.mode), p.kernels, p.measured_us, p.predicted_us,
+          escape_html(p.graph), exec_mode_name(p.mode), p.kernels, p.measured_us, p.predicted_us,
           100 * p.error(), p.simulated_us);
     out += "</table>\n";
   }
@@ -210,7 +190,7 @@ std::string calibration_html(const CalibrationReport& report) {
         out += fmt::format(
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.1f}</td>"
             "<td>{:.1f}</td><td>{:+.1f}%</td></tr>\n",
-            escape(h.graph), exec_mode_name(w.mode), q.rows, pct(q.median), pct(q.p90),
+            escape_html(h.graph), exec_mode_name(w.mode), q.rows, pct(q.median), pct(q.p90),
             w.measured_us, w.predicted_us, 100 * w.error());
       }
     out += "</table>\n";
@@ -220,7 +200,7 @@ std::string calibration_html(const CalibrationReport& report) {
       "<th>status</th></tr>\n";
   for (const FittedParam& p : fit.params)
     out += fmt::format("<tr><td>{}</td><td>{:.4g}</td><td>{:.4g}</td><td>{}</td></tr>\n",
-                       escape(p.name), p.before, p.after, escape(p.status));
+                       escape_html(p.name), p.before, p.after, escape_html(p.status));
   out += "</table>\n";
   if (!fit.overrides.empty()) {
     out +=
@@ -229,7 +209,7 @@ std::string calibration_html(const CalibrationReport& report) {
     for (const FittedOverride& o : fit.overrides)
       out += fmt::format(
           "<tr><td><code>{}</code></td><td>{}.{}</td><td>{:.3g}</td><td>{}</td><td>{}</td></tr>\n",
-          escape(o.op), o.what, exec_mode_name(o.mode), o.value, o.rows, pct(o.class_rel_rms));
+          escape_html(o.op), o.what, exec_mode_name(o.mode), o.value, o.rows, pct(o.class_rel_rms));
     out += "</table>\n";
   }
   out += "<h2>Error by op</h2>\n" + op_table(fit.rows);

@@ -101,30 +101,6 @@ Regions fixed_regions(size_t nodes, size_t region_size) {
 
 }  // namespace
 
-std::string escape_html(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char ch : s) {
-    switch (ch) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += ch;
-    }
-  }
-  return out;
-}
-
 std::string short_op(std::string_view target) {
   size_t colon = target.rfind("::");
   if (colon != std::string_view::npos) target.remove_prefix(colon + 2);

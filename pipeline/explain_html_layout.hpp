@@ -14,11 +14,12 @@
 #include <string_view>
 #include <vector>
 
+#include "base/html_text.hpp"
 #include "graph/graph.hpp"
 
 namespace eqfuse::html_detail {
 
-std::string escape_html(std::string_view s);
+using eqfuse::escape_html;  // base/html_text.hpp
 
 // "npu::npu_add_rms_norm.default" -> "npu_add_rms_norm"
 std::string short_op(std::string_view target);

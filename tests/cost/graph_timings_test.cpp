@@ -23,6 +23,7 @@
 #include "cost/device_profile.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
+#include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
 namespace {
@@ -42,18 +43,8 @@ std::string error_of(F&& f) {
   return "(no error)";
 }
 
-// A per-process scratch directory (ctest -j runs binaries in parallel).
-std::filesystem::path scratch_dir() {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("eqfuse_graph_timings_test_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 std::filesystem::path write_file(const std::string& name, const std::string& text) {
-  auto p = scratch_dir() / name;
-  std::ofstream(p) << text;
-  return p;
+  return testing_support::write_scratch(name, text);
 }
 
 // One FX graph `def forward(<params>): <body>; return (<ret>,)`.
@@ -99,7 +90,7 @@ std::string timings_json(const std::string& graph, const std::string& runs) {
 
 TEST(GraphTimings, ParseErrorsNameFileAndJsonPath) {
   write_file("tiny.fx", kTiny);
-  std::string origin = (scratch_dir() / "t.json").string();
+  std::string origin = (testing_support::scratch_dir() / "t.json").string();
   auto parse = [&](const std::string& text) {
     return error_of([&] { parse_timed_graphs(text, origin, builtin_registry()); });
   };
@@ -145,7 +136,7 @@ TEST(GraphTimings, GraphReplayIsReduceOverheadAndRunsAreAveraged) {
   ASSERT_TRUE(by_name.contains("mm.fx"));
 
   const TimedGraph& tiny = *by_name["tiny.fx"];
-  EXPECT_EQ(tiny.path, (scratch_dir() / "tiny.fx").string());
+  EXPECT_EQ(tiny.path, (testing_support::scratch_dir() / "tiny.fx").string());
   EXPECT_EQ(tiny.timings.size(), 2u);
   const GraphTiming* eager = timing_of(tiny, ExecMode::Eager);
   ASSERT_NE(eager, nullptr);
