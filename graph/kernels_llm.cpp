@@ -517,6 +517,28 @@ RuntimeValue atan2(const KernelCall& c) {
   }));
 }
 
+// vllm.muls_add(x, y, scale) = x * scale + y. vllm-ascend's Triton kernel
+// (MulsAddFusionPass) loads both in fp32, computes in fp32 and stores once.
+// Under reference numerics the product is stored in x's dtype first, as the
+// unfused aten.mul(x, scale) does (the scalar at opmath precision, like
+// kernels_elementwise), so the fused call agrees bit for bit with the chain.
+RuntimeValue muls_add(const KernelCall& c) {
+  Tensor x = c.tensor("x"), y = c.tensor("y");
+  DType d = result_type({to_operand(x), to_operand(y)});
+  double scale = cast_double(c.double_arg("scale"), opmath_dtype(x.dtype()));
+  Dims shape = broadcast_shapes(x.shape(), y.shape());
+  std::vector<double> xv = x.expand(shape).values(), yv = y.expand(shape).values();
+  std::vector<double> prod(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) prod[i] = xv[i] * scale;
+  bool unfused = c.round_like_unfused();
+  if (unfused) prod = Tensor::from_values(x.dtype(), shape, prod).values();
+  return RuntimeValue(make_tensor(d, shape, [&](int64_t i) {
+    auto k = static_cast<size_t>(i);
+    if (unfused) return prod[k] + yv[k];
+    return cast_double(cast_double(prod[k], DType::Float32) + yv[k], DType::Float32);
+  }));
+}
+
 }  // namespace
 
 void register_llm_kernels(KernelTable& t) {
@@ -542,6 +564,7 @@ void register_llm_kernels(KernelTable& t) {
   t["aten::group_norm"] = group_norm_op;
   t["aten::sign"] = sign;
   t["aten::atan2"] = atan2;
+  t["vllm::muls_add"] = muls_add;
   t["aten::leaky_relu"] = unary_float(true, [](const KernelCall& c) {
     double slope = c.double_arg("negative_slope");
     return [slope](double x) { return x > 0 ? x : x * slope; };

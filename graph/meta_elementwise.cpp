@@ -124,6 +124,12 @@ ValueType binary(const CallContext& ctx) {
   return tensor(d, broadcast_args(ctx, {"self", "other"}));
 }
 
+// vllm::muls_add(x, y, scale): x * scale + y, typed as add(x, y).
+ValueType muls_add(const CallContext& ctx) {
+  DType d = result_type({operand(ctx, "x"), operand(ctx, "y")});
+  return tensor(d, broadcast_args(ctx, {"x", "y"}));
+}
+
 ValueType true_divide(const CallContext& ctx) {
   ValueType t = binary(ctx);
   t.tensor.dtype = to_float(t.tensor.dtype);
@@ -257,6 +263,7 @@ void add_elementwise_meta(OpRegistry& reg) {
                  "aten::sub.Scalar", "aten::mul.Scalar", "aten::rsub.Scalar", "aten::maximum",
                  "aten::minimum"},
                 binary);
+  meta::set_all(reg, {"vllm::muls_add"}, muls_add);
   meta::set_all(reg, {"aten::div.Tensor", "aten::div.Scalar"}, true_divide);
   meta::set_all(reg, {"aten::div.Tensor_mode"}, div_mode);
   meta::set_all(

@@ -2,7 +2,7 @@
 // arithmetic (Python's floor division and modulo, overflow-checked ints,
 // bounded symbolic ints), tensor and dtype attributes and methods
 // (x.shape, x.size(i)), subscripts and slices, and the builtin functions
-// (len, prod, is_static, canon_dim(s), sorted, min/max, all/any, abs) and
+// (len, prod, is_static, is_number, canon_dim(s), sorted, min/max, all/any, abs) and
 // calls of registered C++ functions. Apart from condition_eval.cpp, which
 // decides truth, because these compute values.
 #include <algorithm>
@@ -288,6 +288,7 @@ CondValue Evaluator::builtin(const Node& n, std::span<const CondValue> args) {
   if (name == "prod") return product(n, args[0]);
   if (name == "contiguous_strides") return contiguous_strides(n, args[0]);
   if (name == "is_static") return is_static(n, args[0]);
+  if (name == "is_number") return number_literal(args[0]);
   if (name == "canon_dim") return canon_dim(n, args[0], args[1]);
   if (name == "canon_dims") return canon_dims(n, args[0], args[1]);
   if (name == "sorted") return sorted(n, args[0]);
@@ -328,6 +329,14 @@ CondValue Evaluator::contiguous_strides(const Node& n, const CondValue& v) {
     running = arith(n, ArithOp::Mul, running, sizes[i]);
   }
   return CondValue{std::move(strides)};
+}
+
+// A number known when the graph is built (an int or float literal), as a
+// kernel's `float` attribute takes it; a tensor or a symbolic size is not.
+CondValue Evaluator::number_literal(const CondValue& v) {
+  VK k = kind_of(v);
+  if (k == VK::Unknown) return v;
+  return CondValue{k == VK::Int || k == VK::Float};
 }
 
 CondValue Evaluator::is_static(const Node& n, const CondValue& v) {

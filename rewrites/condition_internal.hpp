@@ -209,6 +209,7 @@ class Evaluator {
   CondValue product(const Node& n, const CondValue& v);
   CondValue contiguous_strides(const Node& n, const CondValue& v);
   CondValue is_static(const Node& n, const CondValue& v);
+  CondValue number_literal(const CondValue& v);  // is_number(v)
   CondValue canon_dim(const Node& n, const CondValue& dim, const CondValue& rank);
   CondValue canon_dims(const Node& n, const CondValue& dims, const CondValue& rank);
   std::optional<std::partial_ordering> order_of(const Node& n, const CondValue& a,

@@ -84,10 +84,8 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
     {"vllm-ascend", "fuse_qknorm_rope",
      "not implemented yet: needs vllm.qkv_rmsnorm_rope and vllm.npu_rotary_embedding (schemas, "
      "kernels, cost model)"},
-    {"vllm-ascend", "MulsAddFusionPass",
-     "not implemented yet: needs vllm.muls_add (a Triton kernel: schema, cost model)"},
-    {"vllm-ascend", "fuse_muls_add",
-     "not implemented yet: needs vllm.muls_add (a Triton kernel: schema, cost model)"},
+    {"vllm-ascend", "MulsAddFusionPass", ""},
+    {"vllm-ascend", "fuse_muls_add", ""},
     {"vllm-ascend", "AllGatherChunkNoOpCleanupPass",
      "no FX equivalent: needs collectives (all_gather) in the graph"},
     {"vllm-ascend", "MatmulAllReduceAddRMSNormPass",

@@ -1,6 +1,6 @@
 """CPU stand-ins for the torch_npu ops eqfuse's rules use, registered with
 torch.library under the ``npu`` namespace (only when torch_npu has not
-defined them).  Schemas are those of graph/ops/builtin.schemas; semantics
+defined them), and vllm-ascend's ``vllm::muls_add``.  Schemas are those of graph/ops/builtin.schemas; semantics
 follow torch_npu's documentation, computed in float32 and rounded to the
 input dtype at the op boundary.  Each fused op is written as the unfused
 chain it replaces, so optimized and original graphs give bit-identical
@@ -115,7 +115,27 @@ def npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
     return acc.to(out)
 
 
+def muls_add(x, y, scale):
+    """vllm.muls_add (vllm-ascend's MulsAddFusionPass kernel): x * scale + y,
+    written as the chain it replaces so outputs are bit-identical."""
+    return x * scale + y
+
+
 _LIB = None
+_VLLM_LIB = None
+
+
+def _register_vllm():
+    """vllm::muls_add, when vllm has not defined it."""
+    global _VLLM_LIB
+    try:
+        torch.ops.vllm.muls_add.default
+        return
+    except (AttributeError, RuntimeError):
+        pass
+    _VLLM_LIB = torch.library.Library("vllm", "DEF")
+    _VLLM_LIB.define("muls_add(Tensor x, Tensor y, float scale) -> Tensor")
+    _VLLM_LIB.impl("muls_add", muls_add, "CompositeExplicitAutograd")
 
 
 def register():
@@ -123,6 +143,7 @@ def register():
     global _LIB
     if _LIB is not None:
         return
+    _register_vllm()
     try:
         torch.ops.npu.npu_add_rms_norm.default
         return  # torch_npu (or someone) already defines them

@@ -350,4 +350,29 @@ TEST(LlmKernels, SignAtan2Erfinv) {
 }
 
 }  // namespace
+// vllm.muls_add: x * scale + y. Under reference numerics the product is
+// stored in bf16 first (as aten.mul does), so it equals the unfused chain;
+// the device numerics compute in fp32 and store once.
+TEST(LlmKernels, MulsAddMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[1, 3]", y: "bf16[1, 3]"):
+        mul: "bf16[1, 3]" = torch.ops.aten.mul.Tensor(x, 3.0)
+        add: "bf16[1, 3]" = torch.ops.aten.add.Tensor(mul, y)
+        fused: "bf16[1, 3]" = torch.ops.vllm.muls_add.default(x, y, 3.0)
+        return (add, fused)
+)FX");
+  // 1.0078125 * 3 = 3.0234375 lies halfway between two bf16 values: the
+  // chain stores 3.03125 (ties to even) and adding -0.0078125 ties back to it;
+  // the fp32 kernel keeps 3.0234375 and stores 3.015625.
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {1, 3}, {1.0078125, 2, -0.5}),
+                               tensor(DType::BFloat16, {1, 3}, {-0.0078125, 0.25, 4})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), vals(same.outputs[1]));
+  EXPECT_EQ(vals(same.outputs[1]), (std::vector<double>{3.03125, 6.25, 2.5}));
+  RunResult device = run(g, in);
+  EXPECT_EQ(vals(device.outputs[1]), (std::vector<double>{3.015625, 6.25, 2.5}));
+}
+
 }  // namespace eqfuse

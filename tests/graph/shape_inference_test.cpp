@@ -353,6 +353,8 @@ const Case kCases[] = {
      "tuple(bf16[s0, 32, 512], bf16[s0, 32, 64], unknown, unknown, unknown, "
      "bf16[16, 128, 1, 512], bf16[16, 128, 1, 64])"},
     {"x: \"bf16[s0, 2816]\"", "torch.ops.npu.npu_swiglu.default(x)", "bf16[s0, 1408]"},
+    {"x: \"bf16[s0, 64]\", y: \"bf16[s0, 64]\"", "torch.ops.vllm.muls_add.default(x, y, 2.5)",
+     "bf16[s0, 64]"},
     {"x: \"f16[4, 6, 3]\"", "torch.ops.npu.npu_swiglu.default(x, 1)", "f16[4, 3, 3]"},
     {"a: \"i8[s0, 7168]\", b: \"i8[7168, 512]\", s: \"f32[512]\"",
      "torch.ops.npu.npu_quant_matmul.default(a, b, s, output_dtype = torch.bfloat16)",
