@@ -21,13 +21,13 @@
 #include <memory>
 #include <numeric>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.hpp"
+#include "cost/csv_table.hpp"
 #include "graph/load.hpp"
 #include "graph/op_schema.hpp"
 
@@ -37,51 +37,6 @@ namespace {
 // ---- measurement files ----------------------------------------------
 
 constexpr std::array<std::string_view, 4> kCsvColumns = {"op", "inputs", "mode", "measured_us"};
-
-struct CsvField {
-  std::string text;
-  int column = 0;  // 1-based character column where the field starts
-};
-
-// Splits one CSV line (RFC 4180 quoting, no embedded newlines).
-std::vector<CsvField> split_csv_line(std::string_view line, const SourceLoc& where) {
-  std::vector<CsvField> out;
-  size_t i = 0;
-  while (true) {
-    CsvField f;
-    f.column = static_cast<int>(i) + 1;
-    if (i < line.size() && line[i] == '"') {
-      ++i;
-      while (true) {
-        if (i >= line.size())
-          throw Error("unterminated quoted field", {where.file, where.line, f.column},
-                      std::string(line));
-        if (line[i] == '"') {
-          if (i + 1 < line.size() && line[i + 1] == '"') {
-            f.text += '"';
-            i += 2;
-            continue;
-          }
-          ++i;
-          break;
-        }
-        f.text += line[i++];
-      }
-      if (i < line.size() && line[i] != ',')
-        throw Error("text after a closing quote", {where.file, where.line, static_cast<int>(i) + 1},
-                    std::string(line));
-    } else {
-      size_t end = line.find(',', i);
-      if (end == std::string_view::npos) end = line.size();
-      f.text = std::string(trim_blanks(line.substr(i, end - i)));
-      i = end;
-    }
-    out.push_back(std::move(f));
-    if (i >= line.size()) break;
-    ++i;  // the comma
-  }
-  return out;
-}
 
 // "bf16[128, 4096]; bf16[4096]; 1e-06" -> items (';' outside brackets splits).
 std::vector<std::string> split_inputs(std::string_view text) {
@@ -138,51 +93,38 @@ ExecMode parse_mode_field(std::string_view text, const SourceLoc& where, std::st
 }
 
 std::vector<Measurement> parse_csv(std::string_view text, std::string_view origin) {
+  CsvTable t = read_csv(text, origin);
+  if (t.header.empty())
+    throw Error("no header line (op,inputs,mode,measured_us)", {std::string(origin)});
+  for (std::string_view c : kCsvColumns)
+    if (t.column(c) < 0)
+      csv_fail({std::string(origin), t.header_line, 0}, t.header_text, 1,
+               fmt::format("header lacks column '{}' (need: op, inputs, mode, measured_us)", c));
   std::vector<Measurement> rows;
-  std::map<std::string, size_t, std::less<>> index;  // column name -> field index
-  std::istringstream in{std::string(text)};
-  std::string raw;
-  int line_no = 0;
-  while (std::getline(in, raw)) {
-    ++line_no;
-    std::string_view line = raw;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (trim_blanks(line).empty() || trim_blanks(line).front() == '#') continue;
-    SourceLoc where{std::string(origin), line_no, 0};
-    std::vector<CsvField> fields = split_csv_line(line, where);
-    if (index.empty()) {  // the header
-      for (size_t i = 0; i < fields.size(); ++i) index[fields[i].text] = i;
-      for (std::string_view c : kCsvColumns)
-        if (!index.contains(c))
-          csv_fail(
-              where, line, 1,
-              fmt::format("header lacks column '{}' (need: op, inputs, mode, measured_us)", c));
-      continue;
-    }
-    auto field = [&](std::string_view name) -> const CsvField& {
-      size_t i = index.find(name)->second;
-      if (i >= fields.size())
-        csv_fail(where, line, static_cast<int>(line.size()) + 1,
+  for (const CsvRow& row : t.rows) {
+    SourceLoc where{std::string(origin), row.line, 0};
+    auto field = [&](std::string_view name) -> std::pair<const std::string&, int> {
+      auto i = static_cast<size_t>(t.column(name));
+      if (i >= row.fields.size())
+        csv_fail(where, row.text, static_cast<int>(row.text.size()) + 1,
                  fmt::format("column '{}' (#{}) is missing: the row has {} fields", name, i + 1,
-                             fields.size()));
-      return fields[i];
+                             row.fields.size()));
+      return {row.fields[i], row.columns[i]};
     };
     Measurement m;
     m.where = where;
-    const CsvField& op = field("op");
-    if (op.text.empty()) csv_fail(where, line, op.column, "column 'op': empty op name");
-    m.op = op.text;
-    m.inputs = split_inputs(field("inputs").text);
-    const CsvField& mode = field("mode");
-    m.mode = parse_mode_field(mode.text, where, line, mode.column);
-    const CsvField& us = field("measured_us");
-    m.measured_us = parse_measured(us.text, where, line, us.column, "measured_us");
-    if (auto it = index.find("kernel_name"); it != index.end() && it->second < fields.size())
-      m.label = fields[it->second].text;
+    auto [op, op_column] = field("op");
+    if (op.empty()) csv_fail(where, row.text, op_column, "column 'op': empty op name");
+    m.op = op;
+    m.inputs = split_inputs(field("inputs").first);
+    auto [mode, mode_column] = field("mode");
+    m.mode = parse_mode_field(mode, where, row.text, mode_column);
+    auto [us, us_column] = field("measured_us");
+    m.measured_us = parse_measured(us, where, row.text, us_column, "measured_us");
+    if (int k = t.column("kernel_name"); k >= 0 && static_cast<size_t>(k) < row.fields.size())
+      m.label = row.fields[static_cast<size_t>(k)];
     rows.push_back(std::move(m));
   }
-  if (index.empty())
-    throw Error("no header line (op,inputs,mode,measured_us)", {std::string(origin)});
   return rows;
 }
 
@@ -291,8 +233,8 @@ std::string row_as_fx(const Measurement& m) {
   for (const std::string& item : m.inputs) {
     // A keyword argument "name=value" whose value is a tensor or tensor list.
     std::string_view keyword, value = item;
-    if (size_t eq = item.find('='); eq != std::string::npos && eq > 0 &&
-                                    item.find_first_of("[(") > eq) {
+    if (size_t eq = item.find('=');
+        eq != std::string::npos && eq > 0 && item.find_first_of("[(") > eq) {
       keyword = std::string_view(item).substr(0, eq + 1);
       value = trim_blanks(std::string_view(item).substr(eq + 1));
     }
@@ -934,13 +876,17 @@ std::vector<Measurement> load_measurements(const std::string& path) {
   return parse_measurements(read_file_or_stdin(path), path);
 }
 
-std::string row_signature(const Measurement& m, const OpRegistry& reg) {
-  PreparedRow r = prepare_row(m, reg);
+std::string node_signature(const Graph& g, NodeRef n, const OpRegistry& reg) {
   std::vector<ValueType> storage;
-  CostQuery q = query_for_node(r.graph, r.call, reg, storage);
+  CostQuery q = query_for_node(g, n, reg, storage);
   std::vector<std::string> args;
   for (const ValueType& a : q.args) args.push_back(describe(a));
   return fmt::format("{}({})", q.op, fmt::join(args, ", "));
+}
+
+std::string row_signature(const Measurement& m, const OpRegistry& reg) {
+  PreparedRow r = prepare_row(m, reg);
+  return node_signature(r.graph, r.call, reg);
 }
 
 std::vector<RowFit> evaluate_profile(const DeviceProfile& profile,

@@ -132,6 +132,7 @@ std::vector<RowFit> evaluate_profile(const DeviceProfile& profile,
 // A key equal for two op applications with the same op and argument types
 // ("aten::mm(f32[16, 128], f32[128, 128])"): joins rows to graph nodes.
 std::string row_signature(const Measurement& m, const OpRegistry& reg);
+std::string node_signature(const Graph& g, NodeRef n, const OpRegistry& reg);
 
 // Parameters (before -> after), overrides, skipped rows, residuals and the
 // `worst` rows.

@@ -71,14 +71,6 @@ size_t call_nodes(const Graph& g) {
   return n;
 }
 
-std::string node_signature(const Graph& g, NodeRef n, const OpRegistry& reg) {
-  std::vector<ValueType> storage;
-  CostQuery q = query_for_node(g, n, reg, storage);
-  std::vector<std::string> args;
-  for (const ValueType& a : q.args) args.push_back(describe(a));
-  return fmt::format("{}({})", q.op, fmt::join(args, ", "));
-}
-
 std::set<std::string> graph_signatures(const Graph& g, const OpRegistry& reg) {
   std::set<std::string> out;
   for (size_t i = 0; i < g.size(); ++i) {

@@ -1,6 +1,6 @@
 // Shared by the profile importers (profile_import*.cpp), not installed API:
 // the profiled op as the join sees it, the join of such events to graph
-// call nodes, counted notes, and the CSV and number readers.
+// call nodes, counted notes, and the number readers (CSV: cost/csv_table.hpp).
 #pragma once
 #include <optional>
 #include <string>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "base/diagnostics.hpp"
+#include "cost/csv_table.hpp"
 #include "cost/node_measurement.hpp"
 #include "cost/profile_import.hpp"
 
@@ -59,24 +60,6 @@ ImportResult join_in_order(const std::vector<ProfileEvent>& events, const Import
 ImportResult join_by_signature(const std::vector<ProfileEvent>& events,
                                const ImportOptions& options, ProfileFormat format,
                                std::string_view origin, std::vector<std::string> notes);
-
-// A CSV file: header and rows, fields unquoted and trimmed.
-struct CsvRow {
-  std::vector<std::string> fields;
-  std::vector<int> columns;  // 1-based character column of each field
-  std::string text;          // the line, for error carets
-  int line = 0;
-};
-struct CsvTable {
-  std::vector<std::string> header;
-  std::vector<CsvRow> rows;
-  int header_line = 0;
-  std::string header_text;
-  // Index of a header column, or -1.
-  int column(std::string_view name) const;
-};
-// Blank lines and lines starting with '#' are skipped, a UTF-8 BOM too.
-CsvTable read_csv(std::string_view text, std::string_view origin);
 
 // A duration field: a finite number >= 0. nullopt for the placeholders
 // profilers write for "not collected" ("", "N/A"); Error (at the field)

@@ -133,6 +133,7 @@ ImportResult import_msprof_csv(std::string_view text, std::string_view origin,
   const Columns& c = format == ProfileFormat::MsprofOpSummary ? kOpSummary : kKernelDetails;
   const KernelTypes types = kernel_types(options);
   CsvTable t = read_csv(text, origin);
+  if (t.header.empty()) throw Error("empty CSV file: no header line", {std::string(origin)});
   int type_col = t.column(c.type), dur_col = t.column(c.duration), wait_col = t.column(c.wait);
   int start_col = t.column(c.start), shapes_col = t.column(c.shapes), name_col = t.column(c.name);
   // Older msprof versions write the column names without "(us)".
