@@ -41,6 +41,7 @@ struct OptimizeCliOptions {
   std::string buckets;
   bool explain = false;
   bool quiet = false;
+  bool view_to_reshape = false;
 };
 
 // EQFUSE_DEBUG=1 (as TorchAir's TORCH_COMPILE_DEBUG): dump every stage into
@@ -68,6 +69,7 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
   if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
   if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);
   opt.dump_dir = o.dump_dir.empty() ? debug_dump_dir(o.file) : o.dump_dir;
+  opt.view_to_reshape = o.view_to_reshape;
   // The dumps include the decisions (004_explain.txt), which need the records.
   opt.record_explanations = o.explain || !opt.dump_dir.empty();
   return opt;
@@ -147,6 +149,9 @@ void add_optimize_command(CLI::App& app, Action& action) {
                   "print the fusion decisions per bucket, flagging those that flip");
   cmd->add_flag("--explain", o->explain,
                 "Explain every fusion chosen or rejected: proof and cost side by side");
+  cmd->add_flag("--view-to-reshape", o->view_to_reshape,
+                "Turn every view of the output into a reshape, as TorchAir does after its "
+                "fusions (by default only views a rewrite may have given a strided input)");
   cmd->add_flag("-q,--quiet", o->quiet, "No summary on stderr");
   cmd->callback([o, &action] { action = [o] { return run_optimize(*o); }; });
 }

@@ -89,6 +89,74 @@ double epsilon_arg(const KernelCall& c, double fallback) {
   return c.has("epsilon") && !c.is_none("epsilon") ? c.double_arg("epsilon") : fallback;
 }
 
+// ---- add + layer norm -------------------------------------------------------
+
+// npu_add_layer_norm's outputs, unrounded, with the dtypes and shapes
+// op-plugin's AddLayerNormKernelNpuOpApi.cpp allocates: y and x in x1's dtype
+// (fp32 when x1 and x2 differ), mean and rstd fp32 of x's leading dims then 1.
+struct AddLayerNormResult {
+  std::vector<double> x, y, mean, rstd;
+  DType dtype = DType::Unknown;
+  Dims shape, stats_shape;
+};
+
+std::vector<double> add_layer_norm_sum(const KernelCall& c, const Tensor& x1, const Tensor& x2,
+                                       DType out) {
+  if (x2.shape() != x1.shape()) {
+    c.fail(fmt::format("x1 {} and x2 {} must have the same shape", dims_to_string(x1.shape()),
+                       dims_to_string(x2.shape())));
+  }
+  std::vector<double> x = x1.values(), v2 = x2.values();
+  for (size_t i = 0; i < x.size(); ++i) x[i] += v2[i];
+  // The device adds in fp32 and normalizes that sum. The unfused chain's
+  // aten.add stores the sum in its result dtype and layer norm reads it back
+  // (InterpreterOptions::round_like_unfused), so round as the chain does.
+  return Tensor::from_values(c.round_like_unfused() ? out : DType::Float32, x1.shape(), x).values();
+}
+
+// y = (x - mean) * rstd * gamma + beta over gamma's trailing dims, rstd =
+// 1 / sqrt(biased var + eps): the same operations in the same order as the
+// interpreter's aten.native_layer_norm (graph/kernels_nn.cpp), so the fused
+// kernel under reference numerics equals the chain bit for bit.
+AddLayerNormResult add_layer_norm_core(const KernelCall& c) {
+  Tensor x1 = c.tensor("x1"), x2 = c.tensor("x2"), gamma = c.tensor("gamma"),
+         beta = c.tensor("beta");
+  if (!dtype_is_floating(x1.dtype()) || !dtype_is_floating(x2.dtype()))
+    c.fail("npu_add_layer_norm needs floating point inputs");
+  check_trailing(c, x1, gamma);
+  if (beta.shape() != gamma.shape()) {
+    c.fail(fmt::format("beta {} must have gamma's shape {}", dims_to_string(beta.shape()),
+                       dims_to_string(gamma.shape())));
+  }
+  AddLayerNormResult r;
+  r.dtype = x1.dtype() == x2.dtype() ? x1.dtype() : DType::Float32;
+  r.shape = x1.shape();
+  r.stats_shape = Dims(r.shape.begin(), r.shape.end() - gamma.rank());
+  r.stats_shape.push_back(1);
+  r.x = add_layer_norm_sum(c, x1, x2, r.dtype);
+  const int64_t n = gamma.numel(), rows = n == 0 ? 0 : x1.numel() / n;
+  const std::vector<double> w = gamma.values(), b = beta.values();
+  const double eps = epsilon_arg(c, 1e-5);
+  r.y.resize(r.x.size());
+  r.mean.resize(static_cast<size_t>(rows));
+  r.rstd.resize(static_cast<size_t>(rows));
+  for (int64_t row = 0; row < rows; ++row) {
+    const double* xr = r.x.data() + row * n;
+    double sum = 0, sq = 0;
+    for (int64_t j = 0; j < n; ++j) sum += xr[j];
+    const double mu = sum / static_cast<double>(n);
+    for (int64_t j = 0; j < n; ++j) sq += (xr[j] - mu) * (xr[j] - mu);
+    const double rs = 1.0 / std::sqrt(sq / static_cast<double>(n) + eps);
+    for (int64_t j = 0; j < n; ++j) {
+      const auto k = static_cast<size_t>(j);
+      r.y[static_cast<size_t>(row * n + j)] = (xr[j] - mu) * rs * w[k] + b[k];
+    }
+    r.mean[static_cast<size_t>(row)] = mu;
+    r.rstd[static_cast<size_t>(row)] = rs;
+  }
+  return r;
+}
+
 // ---- quantization ----------------------------------------------------------------
 
 struct QuantTarget {
@@ -194,6 +262,16 @@ void register_norms(KernelTable& t) {
     RmsNormResult r = add_rms_norm_core(c, x, {}, c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
     return tuple({from_doubles(x.dtype(), r.shape, r.y),
                   from_doubles(DType::Float32, r.rstd_shape, r.rstd)});
+  };
+  // x is written only with additional_output=True; otherwise the device
+  // leaves it unwritten, which the interpreter models as zeros (as `empty`).
+  t["npu::npu_add_layer_norm"] = [](const KernelCall& c) {
+    AddLayerNormResult r = add_layer_norm_core(c);
+    Tensor x = c.bool_arg("additional_output") ? from_doubles(r.dtype, r.shape, r.x)
+                                               : Tensor::zeros(r.dtype, r.shape);
+    return tuple({from_doubles(r.dtype, r.shape, r.y),
+                  from_doubles(DType::Float32, r.stats_shape, r.mean),
+                  from_doubles(DType::Float32, r.stats_shape, r.rstd), x});
   };
   t["npu::npu_add_rms_norm_cast"] = [](const KernelCall& c) {
     Tensor x1 = c.tensor("x1");

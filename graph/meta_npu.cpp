@@ -1,5 +1,5 @@
 // Meta functions for the torch_npu ops of docs/reference/torchair-passes.md §7: the
-// rms_norm families (add/cast/quant/dynamic_quant/v2), dynamic quant and
+// rms_norm families (add/cast/quant/dynamic_quant/v2), add_layer_norm, dynamic quant and
 // quantize, transpose_batchmatmul, kv_rmsnorm_rope_cache, mla_prolog_v3,
 // swiglu, quant_matmul and _npu_dtype_cast (in meta_misc.cpp).
 #include "graph/meta_common.hpp"
@@ -108,6 +108,30 @@ ValueType add_rms_norm(const CallContext& ctx) {
   check_trailing(x, ctx, "gamma");
   return meta::tuple(
       {tensor(d, x), tensor(DType::Float32, rstd_shape(x, ctx, "gamma")), tensor(d, x)});
+}
+
+// npu_add_layer_norm -> (y, mean, rstd, x), as torch_npu's op-plugin allocates
+// them (AddLayerNormKernelNpuOpApi.cpp): y and x in x1's dtype when x1 and x2
+// agree, else fp32; mean and rstd fp32 of x's leading dims then ONE 1, which
+// is aten.native_layer_norm's stats shape only for a 1-D gamma.
+ValueType add_layer_norm(const CallContext& ctx) {
+  auto x = paired_shape(ctx, "x1", "x2");
+  DType a = meta::dtype_of_arg(ctx, "x1"), b = meta::dtype_of_arg(ctx, "x2");
+  DType d = a != DType::Unknown && b != DType::Unknown && a != b ? DType::Float32
+                                                                 : paired_dtype(ctx, "x1", "x2");
+  check_trailing(x, ctx, "gamma");
+  check_trailing(x, ctx, "beta");
+  auto g = meta::shape_arg(ctx, "gamma"), beta = meta::shape_arg(ctx, "beta");
+  if (g && beta && !same_shape(*g, *beta))
+    meta::fail("arguments 'gamma' {} and 'beta' {} must have the same shape", meta::shape_str(*g),
+               meta::shape_str(*beta));
+  std::optional<Shape> stats;
+  if (x && g) {
+    stats = Shape(x->begin(), x->end() - static_cast<std::ptrdiff_t>(g->size()));
+    stats->push_back(SymInt(1));
+  }
+  return meta::tuple(
+      {tensor(d, x), tensor(DType::Float32, stats), tensor(DType::Float32, stats), tensor(d, x)});
 }
 
 ValueType rms_norm(const CallContext& ctx) {
@@ -439,6 +463,7 @@ void add_npu_meta(OpRegistry& reg) {
       scatter_into_self);
   meta::set_all(reg, {"npu::npu_add_rms_norm"}, add_rms_norm);
   meta::set_all(reg, {"npu::npu_rms_norm"}, rms_norm);
+  meta::set_all(reg, {"npu::npu_add_layer_norm"}, add_layer_norm);
   meta::set_all(reg, {"npu::npu_add_rms_norm_cast"}, add_rms_norm_cast);
   meta::set_all(reg, {"npu::npu_add_rms_norm_v2"}, add_rms_norm_v2);
   meta::set_all(reg, {"npu::npu_add_rms_norm_v2_functional"}, add_rms_norm_v2_functional);

@@ -282,6 +282,39 @@ std::map<std::string, std::vector<NodeCost>> fused_output_nodes(const Ctx& c) {
   return out;
 }
 
+// The kernels a fused node brings with it: classes below it that hold no
+// input node were made by the same rewrite (mindspore/matmul-split's wide
+// matmul and the weights' concatenation under its split), so they are part of
+// the fused side's price. Each is priced by its chosen node, else its
+// cheapest; input classes end the walk (their cost is paid either way).
+void add_new_operands(const Ctx& c, Id fused, std::set<Id>& seen, CostSum& sum, int depth = 8) {
+  if (depth == 0) return;
+  for (Id child : c.g.node(fused).children) {
+    Id cls = c.g.find(child);
+    if (c.inputs_at.count(cls) || !seen.insert(cls).second) continue;
+    Id best = kNoId;
+    if (auto it = c.chosen.find(cls); it != c.chosen.end()) {
+      best = it->second;
+    } else {
+      double best_us = 0;
+      for (Id n : c.g.class_nodes(cls)) {
+        double us = c.cost(n).total_us;
+        if (best == kNoId || us < best_us) best = n, best_us = us;
+      }
+    }
+    if (best == kNoId) continue;
+    sum.add(c.cost(best));
+    add_new_operands(c, best, seen, sum, depth - 1);
+  }
+}
+
+CostSum new_operands_cost(const Ctx& c, Id fused) {
+  std::set<Id> seen;
+  CostSum sum;
+  add_new_operands(c, fused, seen, sum);
+  return sum;
+}
+
 std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt) {
   std::map<size_t, const NodeCost*> input_cost;
   for (const NodeCost& nc : c.r.before.nodes) input_cost[static_cast<size_t>(nc.node.index)] = &nc;
@@ -305,6 +338,12 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
     f.op = c.op_name(n);
     f.rule = c.credit.rule_of(n);
     f.cost = c.cost(n);
+    const CostSum extra = new_operands_cost(c, n);
+    f.cost.launch_us += extra.launch_us;
+    f.cost.fixed_us += extra.fixed_us;
+    f.cost.memory_us += extra.memory_us;
+    f.cost.compute_us += extra.compute_us;
+    f.cost.total_us += extra.total_us;
     size_t k = used[f.op]++;
     const auto& outs = outputs[f.op];
     f.node = k < outs.size() ? c.r.graph.node(outs[k].node).name : c.name_of(cls);
@@ -421,7 +460,7 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
   u.rule = c.credit.rule_of(fused);
   u.for_node = covered.empty() ? c.name_of(cls) : c.name_of(covered.front());
   for (Id r : region) u.unfused_us += c.cost(c.chosen.at(r)).total_us;
-  u.fused_total_us = c.cost(fused).total_us;
+  u.fused_total_us = c.cost(fused).total_us + new_operands_cost(c, fused).total_us;
   std::string short_op =
       u.op.substr(u.op.find("::") == std::string::npos ? 0 : u.op.find("::") + 2);
   auto [shared, user] = shared_intermediate(c, region, covered);
@@ -577,7 +616,8 @@ void annotate_fusions(OptimizeResult& r, const OpRegistry& reg) {
     std::string replaced;
     for (const std::string& name : f.replaces) replaced += (replaced.empty() ? "" : ", ") + name;
     r.graph.node(*n).meta.note =
-        fmt::format("{} fuses {}", f.rule, replaced.empty() ? "(no input node)" : replaced);
+        replaced.empty() ? fmt::format("{}: a new kernel, in place of no input node", f.rule)
+                         : fmt::format("{} fuses {}", f.rule, replaced);
   }
 }
 

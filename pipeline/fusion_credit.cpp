@@ -5,11 +5,42 @@
 #include "pipeline/optimize_state.hpp"
 
 namespace eqfuse {
+namespace {
+
+// A view or size query a rule adds launches nothing: not a fused kernel.
+bool is_free_op(const OpRegistry& reg, const std::string& op) {
+  std::optional<OpId> id = reg.find(op);
+  return id && reg.info(*id).traits.kind == OpKind::Free;
+}
+
+// The op of a rule's fused node: the introduced op that produces its outputs
+// (directly or through projections), e.g. npu_add_rms_norm_quant, or
+// mindspore/matmul-split's split_with_sizes, whose projections stand where
+// the separate matmuls were. A rule whose outputs come from ops its search
+// has too (vllm/quantize-mul-as-div: npu_quantize) is credited by the kernels
+// it introduces (reciprocal).
+std::set<std::string> fused_ops_of(const RuleDef& r, const OpRegistry& reg) {
+  const std::set<std::string> introduced = r.introduced_ops();
+  std::set<std::string> producers;
+  for (NodeRef out : r.replace.output_values()) {
+    const Node* n = &r.replace.node(out);
+    if (n->kind == NodeKind::GetItem) n = &r.replace.node(n->getitem_source());
+    if (n->kind == NodeKind::Call && introduced.count(n->target)) producers.insert(n->target);
+  }
+  if (!producers.empty()) return producers;
+  std::set<std::string> kernels;
+  for (const std::string& op : introduced)
+    if (!is_free_op(reg, op)) kernels.insert(op);
+  return kernels;
+}
+
+}  // namespace
 
 FusionCredit::FusionCredit(const OptimizeState& st) : st_(st) {
+  const OpRegistry& reg = st.library->registry();
   for (const RuleDef& r : st.library->rules()) {
     if (!r.has_label("fusion")) continue;
-    for (const std::string& op : r.introduced_ops()) first_rule_.emplace(op, r.name);
+    for (const std::string& op : fused_ops_of(r, reg)) first_rule_.emplace(op, r.name);
   }
   for (const RuleDef& r : st.library->rules())
     if (is_fusion_rule(r)) fusion_rules_.insert(r.name);

@@ -17,6 +17,7 @@
 #include "extract/checker.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
+#include "graph/view_safety.hpp"
 #include "pipeline/egraph_cost.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
@@ -273,6 +274,10 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
       emit_graph(EmitRequest{*cst.egraph, *cst.types, reg, input, cst.loaded, [&cst](Id cls) {
                                return cst.problem.chosen_node(cst.extraction, cls);
                              }});
+  if (opt.view_to_reshape)
+    views_to_reshape(result.graph, reg);
+  else
+    reshape_unsafe_views(result.graph, input, reg);
   stats.phase_ms["emit"] = ms_since(t0);
 
   if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {

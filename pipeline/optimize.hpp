@@ -48,6 +48,11 @@ struct OptimizeOptions {
   // skips both.
   bool reinplace_passes = true;
   ReinplaceOptions reinplace;
+  // TorchAir's view -> reshape normalisation (torchair-passes.md §4.1): every
+  // view, _unsafe_view and row-major _reshape_alias of the output becomes a
+  // reshape. Off: only views whose input a rewrite may have made
+  // non-contiguous are (graph/view_safety.hpp), which keeps the output valid.
+  bool view_to_reshape = false;
   // In-memory profile used instead of `device` when set (sensitivity sweeps,
   // calibrated profiles); must outlive the optimize_graph call.
   const DeviceProfile* profile = nullptr;

@@ -117,12 +117,25 @@ struct CondResult {
 
 using CondEnv = std::function<std::optional<CondValue>(std::string_view name)>;
 
+// Where a bound name's value comes from, for the builtins that ask about the
+// value itself rather than its type: `is_leaf(w)` (a graph input or constant:
+// placeholder or get_attr) and `distinct(a, b, ...)` (different values, not
+// just different types). `id` identifies the value (its e-class); equal ids
+// are the same value.
+struct CondOrigin {
+  uint64_t id = 0;
+  bool is_leaf = false;
+};
+using CondOriginEnv = std::function<std::optional<CondOrigin>(std::string_view name)>;
+
 // `loc` locates text[0]; error columns are offset from it.
 CondExpr parse_condition(std::string_view text, const SourceLoc& loc = {});
 // Throws Error (at the offending token) for names not in `known_names`,
 // unknown functions or attributes.
 void check_condition(const CondExpr& e, std::span<const std::string> known_names,
                      const CondFunctions& fns);
-CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& fns = {});
+// Without `origins`, is_leaf() and distinct() are Unknown.
+CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& fns = {},
+                    const CondOriginEnv& origins = {});
 
 }  // namespace eqfuse

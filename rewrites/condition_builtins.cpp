@@ -261,6 +261,7 @@ int64_t Evaluator::slice_bound(const Node& n, const CondValue& bound, int64_t om
 // ----------------------------------------------------------------------------------
 
 CondValue Evaluator::call(const Node& n) {
+  if (n.name == "is_leaf" || n.name == "distinct" || n.name == "ordered") return origin_builtin(n);
   std::vector<CondValue> args;
   args.reserve(n.children.size());
   for (const Node& c : n.children) args.push_back(value(c));
@@ -280,6 +281,38 @@ CondValue Evaluator::call(const Node& n) {
   } catch (const std::exception& e) {
     fail(n, fmt::format("{}() failed: {}", n.name, e.what()));
   }
+}
+
+// The argument must be a bare bound name: the question is about the value
+// that name is bound to, which no expression over it has.
+CondOrigin Evaluator::origin_of(const Node& arg) {
+  if (arg.kind != CondKind::Name) fail(arg, "expected the name of an input or a value of the rule");
+  std::optional<CondOrigin> o = origins_(arg.name);
+  if (!o) fail(arg, fmt::format("unbound name '{}'", arg.name));
+  return *o;
+}
+
+CondValue Evaluator::origin_builtin(const Node& n) {
+  const bool leaf = n.name == "is_leaf";
+  const size_t count = n.children.size();
+  if (leaf ? count != 1 : count < 2)
+    fail_at_name(n, fmt::format("{}() got {} arguments", n.name, count));
+  if (!origins_) return unknown(fmt::format("{}() needs the matched graph", n.name));
+  if (leaf) return CondValue{origin_of(n.children[0]).is_leaf};
+  // ordered(): strictly increasing ids, i.e. distinct values in the order the
+  // graph defines them (e-class ids follow the input's program order). A rule
+  // symmetric in some inputs uses it to match each set once, not once per
+  // permutation.
+  const bool in_order = n.name == "ordered";
+  std::vector<uint64_t> ids;
+  for (const Node& c : n.children) {
+    uint64_t id = origin_of(c).id;
+    if (in_order ? (!ids.empty() && id <= ids.back())
+                 : std::find(ids.begin(), ids.end(), id) != ids.end())
+      return CondValue{false};
+    ids.push_back(id);
+  }
+  return CondValue{true};
 }
 
 CondValue Evaluator::builtin(const Node& n, std::span<const CondValue> args) {

@@ -404,9 +404,10 @@ std::string_view verdict_name(Verdict v) {
   return "?";
 }
 
-CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& fns) {
+CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& fns,
+                    const CondOriginEnv& origins) {
   if (!e.root()) return {Verdict::True, {}};  // no condition
-  Evaluator evaluator(e, env, fns);
+  Evaluator evaluator(e, env, fns, origins);
   auto error = [&](std::string message, size_t offset) {
     CondResult r{Verdict::Error, std::move(message)};
     r.error_loc = condition_offset_loc(e.text(), e.loc(), offset);

@@ -129,8 +129,9 @@ uint64_t coefficient_bound(const SymInt& s);
 
 class Evaluator {
  public:
-  Evaluator(const CondExpr& e, const CondEnv& env, const CondFunctions& fns)
-      : text_(e.text()), env_(env), fns_(fns) {}
+  Evaluator(const CondExpr& e, const CondEnv& env, const CondFunctions& fns,
+            const CondOriginEnv& origins)
+      : text_(e.text()), env_(env), fns_(fns), origins_(origins) {}
 
   // --- boolean contexts ---------------------------------------------------------
   Truth truth(const Node& n);
@@ -203,6 +204,9 @@ class Evaluator {
   CondValue slice(const Node& n);
   int64_t slice_bound(const Node& n, const CondValue& bound, int64_t omitted, int64_t size);
   CondValue call(const Node& n);
+  // is_leaf(name) and distinct(name, ...): about values, not types.
+  CondValue origin_builtin(const Node& n);
+  CondOrigin origin_of(const Node& arg);
   CondValue builtin(const Node& n, std::span<const CondValue> args);
   const CondList& list_argument(const Node& n, const CondValue& v);
   CondValue length(const Node& n, const CondValue& v);
@@ -222,6 +226,7 @@ class Evaluator {
   std::string_view text_;
   const CondEnv& env_;
   const CondFunctions& fns_;
+  const CondOriginEnv& origins_;
   std::vector<Fact> facts_;
 };
 

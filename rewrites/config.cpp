@@ -26,17 +26,11 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
     {"MindSpore", "FlashAttentionFusionV2",
      "not implemented yet: needs npu_prompt_flash_attention (schema, cost model) and a rule for "
      "the bmm-softmax-bmm attention chain"},
-    {"MindSpore", "add_layer_norm_fusion",
-     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
-    {"MindSpore", "add_layer_norm_v3_fusion",
-     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
-    {"MindSpore", "add_layer_norm_ext_fusion",
-     "not implemented yet: needs npu_add_layer_norm (schema, kernel, cost model)"},
+    {"MindSpore", "add_layer_norm_fusion", ""},
+    {"MindSpore", "add_layer_norm_v3_fusion", ""},
+    {"MindSpore", "add_layer_norm_ext_fusion", ""},
     {"MindSpore", "inference_swiglu_fusion", ""},
-    {"MindSpore", "inference_matmul_split_fusion",
-     "not implemented yet: in FX it is aten ops only (three mm sharing x <=> one mm on the "
-     "concatenated weights + split_with_sizes), kept both ways for the cost model to choose; "
-     "the rule is not written yet"},
+    {"MindSpore", "inference_matmul_split_fusion", ""},
     {"MindSpore", "shape_reshape",
      "no FX equivalent: fuses MindSpore's scalar shape subgraph into ReshapeExt; FX sizes are "
      "SymInt values"},

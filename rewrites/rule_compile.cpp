@@ -178,6 +178,27 @@ struct ConditionContext {
     };
   }
 
+  // For is_leaf() and distinct(): the e-class of a bound name, and whether it
+  // holds a graph input or constant.
+  CondOriginEnv origins(const EGraph& g, std::span<const Id> values) const {
+    return [this, &g, values](std::string_view name) -> std::optional<CondOrigin> {
+      std::optional<Id> c = value_class(g, name, values);
+      if (!c) return std::nullopt;
+      const Id cls = g.find(*c);
+      return CondOrigin{cls, class_is_leaf(g, cls)};
+    };
+  }
+
+  static bool class_is_leaf(const EGraph& g, Id cls) {
+    static const Symbol kPlaceholder = Symbol::intern(graph_ops::kPlaceholder);
+    static const Symbol kGetAttr = Symbol::intern(graph_ops::kGetAttr);
+    for (Id n : g.class_nodes(cls)) {
+      const Symbol op = g.node(n).op;
+      if (op == kPlaceholder || op == kGetAttr) return true;
+    }
+    return false;
+  }
+
   void reject(const EGraph& g, std::span<const Id> values, const std::string& cond,
               const std::string& detail) const {
     if (!log || log->entries.size() >= log->limit) return;
@@ -298,12 +319,18 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
 
   std::vector<Condition> conds;
   for (const CondExpr& c : rule.where) {
-    conds.push_back({c.text(), ctx->vars, [ctx, c](const EGraph& g, std::span<const Id> vals) {
-                       CondResult r = evaluate(c, ctx->env(g, vals), *ctx->functions);
-                       if (r.verdict == Verdict::True) return true;
-                       ctx->reject(g, vals, c.text(), r.detail);
-                       return false;
-                     }});
+    // A where line that is only ordered(...) picks one permutation of a
+    // symmetric match; the others are the same match, not rejections.
+    const bool symmetry_only = c.text().starts_with("ordered(") && c.text().ends_with(")") &&
+                               c.text().find(" and ") == std::string::npos &&
+                               c.text().find(" or ") == std::string::npos;
+    conds.push_back(
+        {c.text(), ctx->vars, [ctx, c, symmetry_only](const EGraph& g, std::span<const Id> vals) {
+           CondResult r = evaluate(c, ctx->env(g, vals), *ctx->functions, ctx->origins(g, vals));
+           if (r.verdict == Verdict::True) return true;
+           if (!symmetry_only) ctx->reject(g, vals, c.text(), r.detail);
+           return false;
+         }});
   }
   if (rule.extra_check) {
     ExtraCheck check = rule.extra_check;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 namespace eqfuse {
 namespace {
 
@@ -144,8 +147,19 @@ void check_example(const RuleDef& rule, const OpRegistry& reg, const CondFunctio
     if (const ValueType* t = named_type(*ex, name)) return type_cond_value(*t);
     return std::nullopt;
   };
+  // The example's inputs are distinct graph inputs; its intermediates are neither.
+  std::map<std::string, uint64_t, std::less<>> intermediate_ids;
+  CondOriginEnv origins = [&](std::string_view name) -> std::optional<CondOrigin> {
+    auto it = std::find(rule.inputs.begin(), rule.inputs.end(), name);
+    if (it != rule.inputs.end())
+      return CondOrigin{static_cast<uint64_t>(it - rule.inputs.begin()), true};
+    if (named_type(*ex, name) == nullptr) return std::nullopt;
+    auto [slot, added] = intermediate_ids.try_emplace(std::string(name),
+                                                      rule.inputs.size() + intermediate_ids.size());
+    return CondOrigin{slot->second, false};
+  };
   for (const CondExpr& c : rule.where) {
-    CondResult r = evaluate(c, env, fns);
+    CondResult r = evaluate(c, env, fns, origins);
     if (r.verdict == Verdict::True) continue;
     throw Error(fmt::format("rule '{}': condition `{}` is {} on the example inputs: {}", rule.name,
                             c.text(), verdict_name(r.verdict), r.detail),

@@ -20,6 +20,9 @@ SCHEMAS = {
         "Tensor? smooth_scale1=None, Tensor? smooth_scale2=None, Tensor? beta=None, "
         "float epsilon=1e-6, bool[2]? output_mask=None, int? y_dtype=None) "
         "-> (Tensor y1, Tensor y2, Tensor x_out, Tensor scale1, Tensor scale2)",
+    "npu_add_layer_norm": "npu_add_layer_norm(Tensor x1, Tensor x2, Tensor gamma, Tensor beta, "
+                          "float epsilon=1e-05, bool additional_output=False) "
+                          "-> (Tensor y, Tensor mean, Tensor rstd, Tensor x)",
     "npu_add_rms_norm_cast": "npu_add_rms_norm_cast(Tensor x1, Tensor x2, Tensor gamma, "
                              "float epsilon=1e-06) -> (Tensor y_fp32, Tensor y, Tensor rstd, Tensor x)",
     "npu_transpose_batchmatmul":
@@ -84,6 +87,21 @@ def npu_add_rms_norm_dynamic_quant(x1, x2, gamma, smooth_scale1=None, smooth_sca
     y2, s2 = npu_dynamic_quant(y, smooth_scales=smooth_scale2, dst_type=y_dtype) if out2 \
         else (empty_q.clone(), empty_s.clone())
     return y1, y2, x_out, s1, s2
+
+
+def npu_add_layer_norm(x1, x2, gamma, beta, epsilon=1e-05, additional_output=False):
+    """torch_npu.npu_add_layer_norm (MindSpore's add_layer_norm_fusion target),
+    written as the add + native_layer_norm chain it replaces so y and x are
+    bit-identical; mean and rstd are fp32 of x's leading dims then one 1, as
+    op-plugin allocates them.  Without additional_output x is zeros (the
+    device leaves it unwritten)."""
+    x = x1 + x2
+    y, _, _ = torch.ops.aten.native_layer_norm(x, list(gamma.shape), gamma, beta, epsilon)
+    _, mean, rstd = torch.ops.aten.native_layer_norm(x.float(), list(gamma.shape), gamma.float(),
+                                                     beta.float(), epsilon)
+    stats = tuple(x.shape[:x.dim() - gamma.dim()]) + (1,)
+    return (y, mean.reshape(stats), rstd.reshape(stats),
+            x if additional_output else torch.zeros_like(x))
 
 
 def npu_add_rms_norm_cast(x1, x2, gamma, epsilon=1e-06):

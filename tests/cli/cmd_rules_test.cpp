@@ -170,6 +170,16 @@ TEST(RulesCli, GraphKernelPassesListsMindSporesPassesWithOnOff) {
   EXPECT_THAT(r.out, HasSubstr("on  add_rms_norm_fusion"));
   EXPECT_THAT(r.out, HasSubstr("mindspore/add-rms-norm"));
   EXPECT_THAT(r.out, HasSubstr("on  inference_swiglu_fusion"));
+  // FX has one layer norm op for MindSpore's LayerNorm / V3 / Ext: each of the three
+  // pass names switches all three add-layer-norm rules.
+  for (const std::string pass :
+       {"add_layer_norm_fusion", "add_layer_norm_v3_fusion", "add_layer_norm_ext_fusion"}) {
+    const size_t at = r.out.find("\non  " + pass + " ");
+    ASSERT_NE(at, std::string::npos) << pass;
+    EXPECT_THAT(r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1),
+                ::testing::EndsWith("mindspore/add-layer-norm, mindspore/add-layer-norm-half, "
+                                    "mindspore/add-layer-norm-functional"));
+  }
   EXPECT_THAT(r.out, HasSubstr("off MatMulAllReduce"));
   EXPECT_THAT(r.out, HasSubstr("no FX equivalent: needs a collective"));
   // One line per pass (22 passes) after the header.
@@ -179,6 +189,11 @@ TEST(RulesCli, GraphKernelPassesListsMindSporesPassesWithOnOff) {
       "rules --graph-kernel-passes --graph-kernel-flags=--disable_pass=add_rms_norm_fusion");
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_THAT(off.out, HasSubstr("off add_rms_norm_fusion"));
+
+  CliRun ln = run_eqfuse("rules --graph-kernel-flags=--disable_pass=add_layer_norm_ext_fusion");
+  ASSERT_EQ(ln.exit_code, 0) << ln.err;
+  EXPECT_THAT(rule_line(ln.out, "mindspore/add-layer-norm"),
+              HasSubstr("disabled by --disable-rule add_layer_norm_ext_fusion"));
 
   CliRun json = run_eqfuse("rules --graph-kernel-passes --json");
   ASSERT_EQ(json.exit_code, 0) << json.err;

@@ -210,5 +210,97 @@ TEST(NpuKernels, AddRmsNormV2MutatesItsInputs) {
   EXPECT_EQ(r.mutated_inputs[1].second.values(), (std::vector<double>{3, 4}));
 }
 
+TEST(NpuKernels, AddLayerNormByHand) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f32[2, 4]", x2: "f32[2, 4]", gamma: "f32[4]", beta: "f32[4]"):
+        r = torch.ops.npu.npu_add_layer_norm.default(x1, x2, gamma, beta, 0.0, True)
+        y: "f32[2, 4]" = r[0]
+        mean: "f32[2, 1]" = r[1]
+        rstd: "f32[2, 1]" = r[2]
+        x: "f32[2, 4]" = r[3]
+        n = torch.ops.npu.npu_add_layer_norm.default(x1, x2, gamma, beta, 0.0)
+        nx: "f32[2, 4]" = n[3]
+        return (y, mean, rstd, x, nx)
+)FX");
+  // Row 0: x = [1,2,3,4] + [1,0,1,0] = [2,2,4,4]; mean 3, var 1, rstd 1;
+  //   y = [-1,-1,1,1] * gamma [1,2,1,0.5] + beta [0,1,0,-1] = [-1, -1, 1, -0.5].
+  // Row 1: x = [0,0,0,4]; mean 1, var (1+1+1+9)/4 = 3, rstd = 1/sqrt(3) = 0.5773502692;
+  //   y = [-r, -2r + 1, -r, 3r/2 - 1] = [-0.5773502692, -0.1547005384, -0.5773502692,
+  //   -0.1339745962].
+  RunResult r =
+      run(g, {f32({2, 4}, {1, 2, 3, 4, 0, 0, 0, 4}), f32({2, 4}, {1, 0, 1, 0, 0, 0, 0, 0}),
+              f32({4}, {1, 2, 1, 0.5}), f32({4}, {0, 1, 0, -1})});
+  expect_near(vals(r.outputs[0]),
+              {-1, -1, 1, -0.5, -0.5773502692, -0.1547005384, -0.5773502692, -0.1339745962});
+  EXPECT_EQ(r.outputs[1].tensor().shape(), (Dims{2, 1}));
+  EXPECT_EQ(r.outputs[1].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{3, 1}));
+  expect_near(vals(r.outputs[2]), {1, 0.5773502692});
+  EXPECT_EQ(vals(r.outputs[3]), (std::vector<double>{2, 2, 4, 4, 0, 0, 0, 4}));
+  // additional_output=False: x is not written (zeros, as the interpreter's `empty`).
+  EXPECT_EQ(vals(r.outputs[4]), std::vector<double>(8, 0.0));
+}
+
+// The device normalizes the fp32 sum; the unfused aten.add stores it in bf16
+// first. Under reference numerics the fused kernel does the same, so add +
+// native_layer_norm and npu_add_layer_norm agree exactly (y and x).
+TEST(NpuKernels, AddLayerNormMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[1, 3]", x2: "bf16[1, 3]", gamma: "bf16[3]", beta: "bf16[3]"):
+        add: "bf16[1, 3]" = torch.ops.aten.add.Tensor(x1, x2)
+        ln = torch.ops.aten.native_layer_norm.default(add, [3], gamma, beta, 0.0)
+        ln_y: "bf16[1, 3]" = ln[0]
+        r = torch.ops.npu.npu_add_layer_norm.default(x1, x2, gamma, beta, 0.0, True)
+        y: "bf16[1, 3]" = r[0]
+        x: "bf16[1, 3]" = r[3]
+        return (ln_y, add, y, x)
+)FX");
+  // 1 + 2^-8 lies halfway between two bf16 values: the stored sum is 1 (ties
+  // to even), so the chain normalizes [1, 3, 2] (mean 2, rstd sqrt(1.5)) and
+  // y = [-1.2247, 1.2247, 0] -> bf16 [-1.2265625, 1.2265625, 0]. The device's
+  // mean is 2.0013 and its y[2] is not 0.
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {1, 3}, {1, 3, 2}),
+                               tensor(DType::BFloat16, {1, 3}, {0.00390625, 0, 0}),
+                               tensor(DType::BFloat16, {3}, {1, 1, 1}),
+                               tensor(DType::BFloat16, {3}, {0, 0, 0})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), vals(same.outputs[2]));
+  EXPECT_EQ(vals(same.outputs[2]), (std::vector<double>{-1.2265625, 1.2265625, 0}));
+  EXPECT_EQ(vals(same.outputs[1]), vals(same.outputs[3]));
+  RunResult device = run(g, in);
+  EXPECT_NE(vals(device.outputs[2]), vals(device.outputs[0]));
+  EXPECT_EQ(vals(device.outputs[3]), (std::vector<double>{1, 3, 2}));
+}
+
+// fp32: every output of the chain (y, mean, rstd, the add) equals the fused
+// op's, bit for bit, under reference numerics.
+TEST(NpuKernels, AddLayerNormStatsMatchNativeLayerNormInFp32) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "f32[2, 5]", x2: "f32[2, 5]", gamma: "f32[5]", beta: "f32[5]"):
+        add: "f32[2, 5]" = torch.ops.aten.add.Tensor(x1, x2)
+        ln = torch.ops.aten.native_layer_norm.default(add, [5], gamma, beta, 1e-05)
+        a: "f32[2, 5]" = ln[0]
+        b: "f32[2, 1]" = ln[1]
+        c: "f32[2, 1]" = ln[2]
+        r = torch.ops.npu.npu_add_layer_norm.default(x1, x2, gamma, beta, 1e-05, True)
+        y: "f32[2, 5]" = r[0]
+        mean: "f32[2, 1]" = r[1]
+        rstd: "f32[2, 1]" = r[2]
+        x: "f32[2, 5]" = r[3]
+        return (a, b, c, add, y, mean, rstd, x)
+)FX");
+  // 1 + 2^-24 ties to 1 in fp32: the stored sum, not the exact one, is normalized.
+  std::vector<RuntimeValue> in{
+      f32({2, 5}, {1, 0.1, -3.25, 7, 1e-3, -2, 0.5, 0.3, 11, -0.7}),
+      f32({2, 5}, {5.9604644775390625e-08, 0.2, 1.5, -6.5, 4, 0.25, 0.125, -0.3, 1, 0.7}),
+      f32({5}, {1, -0.5, 2, 0.25, 1.5}), f32({5}, {0.1, 0, -1, 0.5, 2})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult r = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 4; ++i) EXPECT_EQ(vals(r.outputs[i]), vals(r.outputs[i + 4])) << i;
+}
+
 }  // namespace
 }  // namespace eqfuse

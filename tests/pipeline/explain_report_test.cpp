@@ -201,6 +201,56 @@ TEST(ExplainNotChosen, ReturnedBmmIsUsedByTheGraphOutput) {  // D12
   EXPECT_THAT(u->reason, HasSubstr("also used by the graph output, so the unfused bmm"));
 }
 
+// ---- pass order ---------------------------------------------------------------
+
+// P1 (vLLM PR #42411 style): mul + add could become vllm.muls_add, but the add
+// is also the x1 + x2 of add_rms_norm + dynamic_quant. A first-come pipeline
+// that runs MulsAddFusionPass first is left with 3 kernels (muls_add,
+// npu_rms_norm, npu_dynamic_quant); eqfuse keeps the mul and fuses the rest
+// (2 kernels), and explain says why muls_add lost, with the numbers.
+TEST(ExplainPassOrder, MulsAddLosesToTheCheaperAddRmsNormDynamicQuant) {
+  const std::string file = scenario("P1_muls_add_vs_add_rms_norm_dynamic_quant.fx");
+  Explained e = explain_file(file);
+  ASSERT_EQ(e.report.chosen.size(), 1u);
+  const ChosenFusion& f = e.report.chosen[0];
+  EXPECT_EQ(f.op, "npu::npu_add_rms_norm_dynamic_quant");
+  EXPECT_EQ(f.rule, "torchair/add-rms-norm-dynamic-quant");
+  EXPECT_EQ(f.replaced_kernels,
+            (std::vector<std::string>{"add", "npu_rms_norm", "npu_dynamic_quant"}));
+  bool via_add_rms_norm = false;  // the add + rms_norm step comes from MindSpore's rule
+  for (const ProofStep& s : f.proof)
+    via_add_rms_norm |= s.rule.starts_with("mindspore/add-rms-norm");
+  EXPECT_TRUE(via_add_rms_norm);
+  EXPECT_EQ(testing_support::count_calls(e.result.graph, "aten::mul.Tensor"), 1);
+  EXPECT_EQ(testing_support::count_calls(e.result.graph, "vllm::muls_add"), 0);
+  EXPECT_EQ(e.result.stats.kernels_after, 2u);
+
+  const UnchosenFusion* u = find_unchosen(e.report, "vllm/muls-add");
+  ASSERT_NE(u, nullptr);
+  EXPECT_EQ(u->op, "vllm::muls_add");
+  EXPECT_EQ(u->for_node, "add");
+  // The mul and the fused kernel would still run next to muls_add.
+  EXPECT_THAT(u->kind, ::testing::AnyOf("intermediate_used_elsewhere", "costs_more"));
+  EXPECT_GT(u->fused_total_us, u->unfused_us);
+  EXPECT_THAT(u->reason, HasSubstr(" us vs "));
+  const std::string text = format_explanation_text(e.report);
+  EXPECT_THAT(text,
+              HasSubstr("npu_add_rms_norm_dynamic_quant = npu::npu_add_rms_norm_dynamic_quant "
+                        "by torchair/add-rms-norm-dynamic-quant"));
+  EXPECT_THAT(text, HasSubstr("muls_add not used for add"));
+
+  // The first-come outcome, forced by turning the chosen fusion off: muls_add
+  // fuses, rms_norm and dynamic_quant stay, one kernel more and slower.
+  OptimizeOptions first_come;
+  first_come.rules.disable = {"torchair/add-rms-norm-dynamic-quant"};
+  Explained fc = testing_support::explain_source_file(file, first_come);
+  EXPECT_EQ(testing_support::count_calls(fc.result.graph, "vllm::muls_add"), 1);
+  EXPECT_EQ(testing_support::count_calls(fc.result.graph, "npu::npu_rms_norm"), 1);
+  EXPECT_EQ(testing_support::count_calls(fc.result.graph, "npu::npu_dynamic_quant"), 1);
+  EXPECT_EQ(fc.result.stats.kernels_after, 3u);
+  EXPECT_LT(e.result.stats.cost_after_us, fc.result.stats.cost_after_us);
+}
+
 // ---- rejected by a condition ------------------------------------------------
 
 // The text lists fusion rules' refusals under "rejected by a condition" and

@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -19,6 +21,9 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "graph/value_type.hpp"
+#include "rewrites/register_replacement.hpp"
+#include "rewrites/rule.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/fusion_scenarios.hpp"
 
@@ -82,6 +87,68 @@ std::string scenario_name(const ::testing::TestParamInfo<Json>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Spec, FusionScenario, ::testing::ValuesIn(scenarios()), scenario_name);
+
+// §8.2 Q16 (TorchAir's skip_duplicates test) is not a graph property, so it
+// has no scenario file (README.md, "Upstream case → scenario(s)"): the user
+// registers the epsilon/dtype form of rule (e) again, although the default
+// library has it, with skip_duplicates, then compiles x1 + x2 without error.
+// eqfuse keys duplicates by rule name (TorchAir: by the pattern's printed
+// form), so the same pattern under a new name is a second rule, not an
+// error; where the default rule applies it makes the same unions, and rule
+// (e) scenarios still fuse.
+std::vector<Arg> add_rms_norm_then_quantize(GraphBuilder& b, std::span<const Arg> in) {
+  Arg norm = b.call("npu::npu_add_rms_norm", {in[0], in[1], in[2], in[5]});
+  Arg quant =
+      b.call("npu::npu_quantize", {b.getitem(norm, 0), in[3], in[4], in[6], Arg(int64_t{-1})});
+  return {quant, b.getitem(norm, 2)};
+}
+
+std::vector<Arg> add_rms_norm_quant(GraphBuilder& b, std::span<const Arg> in) {
+  Arg fused = b.call("npu::npu_add_rms_norm_quant", {in[0], in[1], in[2], in[3], in[4]},
+                     {{"axis", Arg(int64_t{-1})}, {"epsilon", in[5]}});
+  return {b.getitem(fused, 0), b.getitem(fused, 2)};
+}
+
+TEST(UpstreamQ16, ReRegisteringADefaultPatternWithSkipDuplicatesIsNoError) {
+  const OpRegistry& reg = builtin_registry();
+  RuleLibrary lib = RuleLibrary::builtin(reg);
+  const std::vector<ExampleInput> ex{{"x1", parse_annotation("f16[2, 16]"), {}},
+                                     {"x2", parse_annotation("f16[2, 16]"), {}},
+                                     {"gamma", parse_annotation("f16[16]"), {}},
+                                     {"scales", parse_annotation("f32[16]"), {}},
+                                     {"zero_points", parse_annotation("i32[16]"), {}},
+                                     {"epsilon", ValueType::unknown(), Arg(2e-6)},
+                                     {"dtype", ValueType::unknown(), Arg(int64_t{1})}};
+  ReplacementOptions again{
+      .name = "torchair/add-rms-norm-quant", .bidirectional = false, .skip_duplicates = true};
+  EXPECT_FALSE(
+      register_replacement(lib, add_rms_norm_then_quantize, add_rms_norm_quant, ex, again));
+  again.skip_duplicates = false;
+  EXPECT_THROW(register_replacement(lib, add_rms_norm_then_quantize, add_rms_norm_quant, ex, again),
+               Error);
+  ReplacementOptions renamed{
+      .name = "user/add-rms-norm-quant-eps", .bidirectional = false, .skip_duplicates = true};
+  EXPECT_TRUE(
+      register_replacement(lib, add_rms_norm_then_quantize, add_rms_norm_quant, ex, renamed));
+
+  OptimizeOptions opt;
+  opt.library = &lib;
+  const Graph add = load_graph(R"(class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f16[2, 16]", arg1_1: "f16[2, 16]"):
+        add: "f16[2, 16]" = torch.ops.aten.add.Tensor(arg0_1, arg1_1)
+        return (add,)
+)",
+                               "q16.fx", reg)
+                        .graph;
+  OptimizeResult r;
+  ASSERT_NO_THROW(r = optimize_graph(add, reg, opt));
+  EXPECT_EQ(call_target_counts(r.graph)["aten::add.Tensor"], 1);
+
+  const fs::path e1 = kDir / "E1_add_rms_norm_quant_bf16.fx";
+  const Graph quant = load_graph(read_file_or_stdin(e1.string()), e1.string(), reg).graph;
+  r = optimize_graph(quant, reg, opt);
+  EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_rms_norm_quant"], 1);
+}
 
 }  // namespace
 }  // namespace eqfuse

@@ -94,6 +94,42 @@ TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
                      << eq.first_differing_node << "\nfusions:" << fusions;
 }
 
+// The LayerNorm architectures: every residual add that feeds a LayerNorm
+// becomes one npu_add_layer_norm (MindSpore add_layer_norm_fusion) — fp32
+// StarCoder2 (tests/data/measurements/h100-heldout) through
+// mindspore/add-layer-norm on an H100 and an Ascend 910B profile, the fp16
+// GPT-2 and BERT traces through mindspore/add-layer-norm-half.
+TEST(ModelCorpus, ResidualAddsBeforeLayerNormFuse) {
+  struct Case {
+    fs::path file;
+    std::string device, rule;
+    size_t fusions;
+  };
+  const fs::path data(EQFUSE_TEST_DATA);
+  const fs::path starcoder2 = data / "measurements" / "h100-heldout" / "starcoder2.fx";
+  const std::vector<Case> cases = {
+      {starcoder2, "h100", "mindspore/add-layer-norm", 4},
+      {starcoder2, "ascend910b2", "mindspore/add-layer-norm", 4},
+      {corpus_dir() / "gpt2_aten_static.txt", std::string(kDefaultDevice),
+       "mindspore/add-layer-norm-half", 4},
+      {corpus_dir() / "bert_npu_static.txt", std::string(kDefaultDevice),
+       "mindspore/add-layer-norm-half", 4},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.file.filename().string() + " on " + c.device);
+    Graph in =
+        load_graph(read_file_or_stdin(c.file.string()), c.file.string(), builtin_registry()).graph;
+    OptimizeOptions opt;
+    opt.device = c.device;
+    OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+    EXPECT_EQ(r.stats.fusions[c.rule], c.fusions);
+    EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_layer_norm"],
+              static_cast<int64_t>(c.fusions));
+    EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
+    EXPECT_TRUE(equivalent(in, r.graph, builtin_registry()).ok);
+  }
+}
+
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string n = info.param.substr(0, info.param.size() - 4);
   for (char& c : n)

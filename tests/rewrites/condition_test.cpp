@@ -886,5 +886,53 @@ TEST(ConditionEval, TorchairAddRmsNormQuantConditions) {
   for (const char* line : lines) EXPECT_EQ(verdict(line, bad), Verdict::False) << line;
 }
 
+// ---- is_leaf, distinct, ordered: questions about the bound value ----------------
+
+TEST(ConditionOrigins, LeafDistinctAndOrderedReadTheOriginEnv) {
+  const Facts facts{{"a", tensor(DType::BFloat16, {4})},
+                    {"b", tensor(DType::BFloat16, {4})},
+                    {"c", tensor(DType::BFloat16, {4})}};
+  // a and c are graph inputs with ids 1 and 5; b is computed (id 3); d is a
+  // second name bound to a's value.
+  const std::map<std::string, CondOrigin, std::less<>> origin{
+      {"a", {1, true}}, {"b", {3, false}}, {"c", {5, true}}, {"d", {1, true}}};
+  CondOriginEnv origins = [&](std::string_view name) -> std::optional<CondOrigin> {
+    auto it = origin.find(name);
+    if (it == origin.end()) return std::nullopt;
+    return it->second;
+  };
+  Facts with_d = facts;
+  with_d.emplace("d", tensor(DType::BFloat16, {4}));
+  auto v = [&](std::string_view text) {
+    return evaluate(parse_condition(text), env_of(with_d), {}, origins).verdict;
+  };
+  EXPECT_EQ(v("is_leaf(a)"), Verdict::True);
+  EXPECT_EQ(v("is_leaf(b)"), Verdict::False);
+  EXPECT_EQ(v("is_leaf(a) and is_leaf(c)"), Verdict::True);
+  EXPECT_EQ(v("distinct(a, b, c)"), Verdict::True);
+  EXPECT_EQ(v("distinct(a, d)"), Verdict::False);   // same value under two names
+  EXPECT_EQ(v("ordered(a, b, c)"), Verdict::True);  // ids 1 < 3 < 5
+  EXPECT_EQ(v("ordered(c, a)"), Verdict::False);
+  EXPECT_EQ(v("ordered(a, d)"), Verdict::False);  // equal is not ordered
+  // Not a bare name: the value's origin is not defined for an expression.
+  CondResult r = evaluate(parse_condition("is_leaf(a.shape)"), env_of(with_d), {}, origins);
+  EXPECT_EQ(r.verdict, Verdict::Error);
+  EXPECT_THAT(r.detail, HasSubstr("expected the name of an input"));
+  // Without a matched graph the answer is unknown, never a guess.
+  EXPECT_EQ(verdict("is_leaf(a)", facts), Verdict::Unknown);
+  EXPECT_EQ(verdict("distinct(a, b)", facts), Verdict::Unknown);
+}
+
+TEST(ConditionOrigins, ArgumentCountsAreChecked) {
+  CondOriginEnv origins = [](std::string_view) -> std::optional<CondOrigin> {
+    return CondOrigin{0, true};
+  };
+  const Facts facts{{"a", int_value(1)}};
+  EXPECT_EQ(evaluate(parse_condition("distinct(a)"), env_of(facts), {}, origins).verdict,
+            Verdict::Error);
+  EXPECT_EQ(evaluate(parse_condition("is_leaf(a, a)"), env_of(facts), {}, origins).verdict,
+            Verdict::Error);
+}
+
 }  // namespace
 }  // namespace eqfuse

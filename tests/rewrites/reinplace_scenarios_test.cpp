@@ -14,10 +14,14 @@
 // custom_ops.json through the reinplace config section. The E-series and A1
 // use streams, so they run with MultiStreamPolicy::PerNode (TorchAir's code
 // path); the default policy would skip those graphs entirely.
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -508,6 +512,35 @@ TEST(ReinplaceScenarios, EveryFileHasACase) {
     EXPECT_TRUE(ids.count(entry.path().stem().string())) << entry.path();
   }
   EXPECT_EQ(ids.size(), 39u);
+}
+
+// Every upstream case of torchair-passes.md §8.4–§8.6 (R1–R15, E1–E15, A1–A8)
+// has an FX file here and a case above that checks something: a file
+// "<id>.fx" or "<id>_<variant>.fx" (R11_v1, R11_v2), and a case with that id
+// holding at least one expectation. (The auto_functionalized cases always
+// check counters, clones and copies.)
+TEST(ReinplaceScenarios, EveryUpstreamCaseHasAFileAndAnExpectation) {
+  std::vector<std::string> upstream;
+  for (const auto& [letter, count] : {std::pair{'R', 15}, std::pair{'E', 15}, std::pair{'A', 8}})
+    for (int i = 1; i <= count; ++i) upstream.push_back(fmt::format("{}{}", letter, i));
+  auto is_case_of = [](const std::string& name, const std::string& id) {
+    return name == id || name.starts_with(id + "_");
+  };
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(kDir))
+    if (entry.path().extension() == ".fx") files.push_back(entry.path().stem().string());
+  for (const std::string& id : upstream) {
+    EXPECT_TRUE(std::any_of(files.begin(), files.end(),
+                            [&](const std::string& f) { return is_case_of(f, id); }))
+        << id << ": no file " << id << ".fx";
+    bool checked = false;
+    for (const Scenario& s : scenarios())
+      checked |=
+          is_case_of(s.id, id) && (!s.targets.empty() || !s.refused.empty() || !s.counts.empty() ||
+                                   !s.log.empty() || !s.not_in_log.empty());
+    for (const HopScenario& s : hop_scenarios()) checked |= is_case_of(s.id, id);
+    EXPECT_TRUE(checked) << id << ": no case with an expectation";
+  }
 }
 
 TEST(ReinplaceScenarios, DefaultPolicySkipsMultiStreamGraphs) {

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "bridge/from_graph.hpp"
-#include "egraph/runner.hpp"
 #include "bridge/tensor_analysis.hpp"
+#include "egraph/runner.hpp"
 #include "graph/load.hpp"
 #include "rewrites/rule.hpp"
 #include "tests/support/builtins.hpp"
@@ -233,6 +233,53 @@ TEST(RuleSaturation, ExamplesSaturateWithinBoundedGrowth) {
     // Layout rules may add a few spellings per node, never a blow-up.
     EXPECT_LT(s.g->num_nodes(), 8 * s.graph.size() + 64) << name;
   }
+}
+
+// mindspore/matmul-split-*: three matmuls of one activation by constant weights
+// gain the concatenated form; computed weights and the fused matmul's own
+// concatenated weight never match, so saturation stays small.
+constexpr std::string_view kThreeProjections = R"(
+def forward(self, x: "bf16[16, 64]"):
+    wq: "bf16[64, 64]" = self.wq
+    wk: "bf16[32, 64]" = self.wk
+    wv: "bf16[32, 64]" = self.wv
+    t = torch.ops.aten.t.default(wq)
+    mm = torch.ops.aten.mm.default(x, t)
+    t_1 = torch.ops.aten.t.default(wk)
+    mm_1 = torch.ops.aten.mm.default(x, t_1)
+    t_2 = torch.ops.aten.t.default(wv)
+    mm_2 = torch.ops.aten.mm.default(x, t_2)
+    return (mm, mm_1, mm_2)
+)";
+
+TEST(RuleSaturation, MatmulSplitJoinsConstantWeightsOnce) {
+  Saturated s = saturate(kThreeProjections);
+  EXPECT_EQ(s.report.stop, StopReason::Saturated);
+  EXPECT_TRUE(s.egraph_has("aten::cat"));
+  EXPECT_TRUE(s.egraph_has("aten::split_with_sizes"));
+  // One cat of three (the ordered set) and three of two (each ordered pair).
+  size_t cats = 0;
+  static const Symbol cat = Symbol::intern("aten::cat");
+  for (Id c : s.g->class_ids())
+    for (Id n : s.g->class_nodes(c))
+      if (s.g->node(n).op == cat) ++cats;
+  EXPECT_EQ(cats, 4u);
+}
+
+TEST(RuleSaturation, MatmulSplitLeavesComputedWeightsAlone) {
+  std::string fx(kThreeProjections);
+  // wk is computed from wq: not a leaf, so only the (wq, wv) pair joins.
+  fx.replace(fx.find("    wk: \"bf16[32, 64]\" = self.wk\n"),
+             std::string_view("    wk: \"bf16[32, 64]\" = self.wk\n").size(),
+             "    wk0: \"bf16[32, 64]\" = self.wk\n"
+             "    wk = torch.ops.aten.mul.Tensor(wk0, 2)\n");
+  Saturated s = saturate(fx);
+  size_t cats = 0;
+  static const Symbol cat = Symbol::intern("aten::cat");
+  for (Id c : s.g->class_ids())
+    for (Id n : s.g->class_nodes(c))
+      if (s.g->node(n).op == cat) ++cats;
+  EXPECT_EQ(cats, 1u);
 }
 
 }  // namespace

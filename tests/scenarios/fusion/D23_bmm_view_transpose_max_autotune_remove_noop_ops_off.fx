@@ -1,0 +1,12 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "f16[4, 2, 128]", arg1_1: "f16[4, 128, 256]"):
+        # Negative for rule (d) in max-autotune (GE) (torchair-passes.md §3.0 mode exclusion; §8.3 B15,
+        # the ge_test run of B5): the `pattern1` graph with remove_noop_ops off. Same graph as D15.
+        expand: "f16[4, 2, 128]" = torch.ops.aten.expand.default(arg0_1, [4, 2, 128])
+        view: "f16[4, 2, 128]" = torch.ops.aten.view.default(expand, [4, 2, 128])
+        expand_1: "f16[4, 128, 256]" = torch.ops.aten.expand.default(arg1_1, [4, 128, 256])
+        view_1: "f16[4, 128, 256]" = torch.ops.aten.view.default(expand_1, [4, 128, 256])
+        bmm: "f16[4, 2, 256]" = torch.ops.aten.bmm.default(view, view_1)
+        view_2: "f16[4, 2, 256]" = torch.ops.aten.view.default(bmm, [4, 2, 256])
+        transpose: "f16[2, 4, 256]" = torch.ops.aten.transpose.int(view_2, 0, 1)
+        return (transpose,)
