@@ -110,6 +110,32 @@ ValueType add_rms_norm(const CallContext& ctx) {
       {tensor(d, x), tensor(DType::Float32, rstd_shape(x, ctx, "gamma")), tensor(d, x)});
 }
 
+// _C_ascend::npu_add_rms_norm_bias -> (y, rstd, x): npu_add_rms_norm's outputs
+// (vllm-ascend's csrc allocates y and x like x1, rstd fp32); beta, when given,
+// has gamma's shape.
+ValueType add_rms_norm_bias(const CallContext& ctx) {
+  ValueType out = add_rms_norm(ctx);
+  auto g = meta::shape_arg(ctx, "gamma"), beta = meta::shape_arg(ctx, "beta");
+  if (g && beta && !same_shape(*g, *beta))
+    meta::fail("argument 'beta' {} must have gamma's shape {}", meta::shape_str(*beta),
+               meta::shape_str(*g));
+  return out;
+}
+
+// vllm::quantize -> int8 of the input's shape (npu_quantize to qint8 along the
+// last dim): the reciprocal scale and the offset are 1-D, of size 1 or the last dim.
+ValueType vllm_quantize(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "in_tensor");
+  for (std::string_view n : {"input_scale", "input_scale_reciprocal", "input_offset"}) {
+    auto s = meta::shape_arg(ctx, n);
+    if (!x || !s || x->empty()) continue;
+    if (s->size() != 1 || ((*s)[0] != SymInt(1) && meta::dims_differ((*s)[0], x->back())))
+      meta::fail("argument '{}' {} must be 1-D of size 1 or {}", n, meta::shape_str(*s),
+                 x->back().to_string());
+  }
+  return tensor(DType::Int8, x);
+}
+
 // npu_add_layer_norm -> (y, mean, rstd, x), as torch_npu's op-plugin allocates
 // them (AddLayerNormKernelNpuOpApi.cpp): y and x in x1's dtype when x1 and x2
 // agree, else fp32; mean and rstd fp32 of x's leading dims then ONE 1, which
@@ -453,6 +479,91 @@ ValueType scatter_into_self(const CallContext& ctx) {
   return tensor(self->dtype, self->shape);
 }
 
+// An int literal argument that must be positive (sizes of heads and hidden dims).
+std::optional<int64_t> positive_int(const CallContext& ctx, std::string_view name) {
+  std::optional<int64_t> v = meta::int_arg(ctx, name);
+  if (v && *v <= 0) meta::fail("argument '{}' must be positive, got {}", name, *v);
+  return v;
+}
+
+// A known dim that is not a multiple of `n` (an unknown or symbolic dim passes).
+bool not_multiple(const SymInt& d, int64_t n) {
+  auto c = d.constant();
+  return c && n > 0 && *c % n != 0;
+}
+
+// positions [T] and a 2-D cos_sin_cache whose last dim is `rope_dim` when known.
+void check_rope_inputs(const CallContext& ctx, std::optional<int64_t> rope_dim) {
+  auto pos = meta::shape_arg(ctx, "positions");
+  if (pos && pos->size() != 1) meta::fail("argument 'positions' must be 1-D");
+  if (DType p = meta::dtype_of_arg(ctx, "positions");
+      p != DType::Unknown && p != DType::Int64 && p != DType::Int32)
+    meta::fail("argument 'positions' must be int32 or int64");
+  auto cache = meta::shape_arg(ctx, "cos_sin_cache");
+  if (cache && cache->size() != 2) meta::fail("argument 'cos_sin_cache' must be 2-D");
+  if (cache && rope_dim && meta::dims_differ(cache->back(), SymInt(*rope_dim)))
+    meta::fail("argument 'cos_sin_cache' {}: last dim must be the rotary dim {}",
+               meta::shape_str(*cache), *rope_dim);
+}
+
+// vllm.npu_rotary_embedding -> (query, key), each keeping its own type.
+ValueType npu_rotary_embedding(const CallContext& ctx) {
+  std::optional<int64_t> head = positive_int(ctx, "head_size");
+  std::optional<int64_t> rot = positive_int(ctx, "rotary_dim");
+  if (head && rot && (*rot > *head || *rot % 2 != 0))
+    meta::fail("argument 'rotary_dim' {} must be even and at most head_size {}", *rot, *head);
+  check_rope_inputs(ctx, rot);
+  std::vector<ValueType> out;
+  for (const char* name : {"query", "key"}) {
+    const TensorType* t = meta::tensor_arg(ctx, name);
+    if (!t) {
+      out.push_back(ValueType::unknown());
+      continue;
+    }
+    if (t->shape && t->shape->empty()) meta::fail("argument '{}' must have at least 1 dim", name);
+    if (t->shape && head && not_multiple(t->shape->back(), *head) && t->shape->size() <= 2)
+      meta::fail("argument '{}' {}: last dim must be a multiple of head_size {}", name,
+                 meta::shape_str(*t->shape), *head);
+    out.push_back(tensor(t->dtype, t->shape));
+  }
+  return meta::tuple(std::move(out));
+}
+
+// vllm.qkv_rmsnorm_rope(input [T, q + 2 kv], ...) -> (q [T, q], k [T, kv], v [T, kv]),
+// all in input's dtype.
+ValueType qkv_rmsnorm_rope(const CallContext& ctx) {
+  std::optional<int64_t> q = positive_int(ctx, "q_hidden_size");
+  std::optional<int64_t> kv = positive_int(ctx, "kv_hidden_size");
+  std::optional<int64_t> head = positive_int(ctx, "head_dim");
+  if (head && ((q && *q % *head != 0) || (kv && *kv % *head != 0)))
+    meta::fail("q_hidden_size and kv_hidden_size must be multiples of head_dim {}", *head);
+  check_rope_inputs(ctx, std::nullopt);
+  if (auto cache = meta::shape_arg(ctx, "cos_sin_cache"); cache && head) {
+    if (auto r = cache->back().constant(); r && (*r > *head || *r % 2 != 0))
+      meta::fail("argument 'cos_sin_cache': rotary dim {} must be even and at most head_dim {}",
+                 *r, *head);
+  }
+  for (const char* w : {"q_weight", "k_weight", "q_bias", "k_bias"}) {
+    auto s = meta::shape_arg(ctx, w);
+    if (s && head && (s->size() != 1 || meta::dims_differ((*s)[0], SymInt(*head))))
+      meta::fail("argument '{}' {} must be [head_dim] = [{}]", w, meta::shape_str(*s), *head);
+  }
+  const TensorType* in = meta::tensor_arg(ctx, "input");
+  if (!in) return ValueType::unknown();
+  DType d = in->dtype;
+  if (!in->shape) return meta::tuple({tensor(d, std::nullopt), tensor(d, std::nullopt),
+                                      tensor(d, std::nullopt)});
+  const Shape& s = *in->shape;
+  if (s.size() != 2) meta::fail("argument 'input' {} must be 2-D", meta::shape_str(s));
+  if (q && kv && meta::dims_differ(s[1], SymInt(*q + 2 * *kv)))
+    meta::fail("argument 'input' {}: last dim must be q_hidden_size + 2 * kv_hidden_size = {}",
+               meta::shape_str(s), *q + 2 * *kv);
+  auto part = [&](std::optional<int64_t> n) {
+    return n ? tensor(d, Shape{s[0], SymInt(*n)}) : tensor(d, std::nullopt);
+  };
+  return meta::tuple({part(q), part(kv), part(kv)});
+}
+
 }  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
@@ -471,6 +582,8 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_quantize"}, quantize);
   meta::set_all(reg, {"npu::npu_add_rms_norm_dynamic_quant"}, add_rms_norm_dynamic_quant);
   meta::set_all(reg, {"npu::npu_add_rms_norm_quant"}, add_rms_norm_quant);
+  meta::set_all(reg, {"_C_ascend::npu_add_rms_norm_bias"}, add_rms_norm_bias);
+  meta::set_all(reg, {"vllm::quantize"}, vllm_quantize);
   meta::set_all(reg, {"npu::npu_transpose_batchmatmul"}, transpose_batchmatmul);
   meta::set_all(reg, {"npu::npu_kv_rmsnorm_rope_cache"}, kv_rmsnorm_rope_cache);
   meta::set_all(reg, {"npu::npu_kv_rmsnorm_rope_cache_v2"}, kv_rmsnorm_rope_cache_v2);
@@ -480,6 +593,8 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_mla_prolog_v3_functional"}, mla_prolog_v3_functional);
   meta::set_all(reg, {"npu::npu_swiglu"}, swiglu);
   meta::set_all(reg, {"npu::npu_quant_matmul"}, quant_matmul);
+  meta::set_all(reg, {"vllm::npu_rotary_embedding"}, npu_rotary_embedding);
+  meta::set_all(reg, {"vllm::qkv_rmsnorm_rope"}, qkv_rmsnorm_rope);
 }
 
 }  // namespace eqfuse

@@ -282,16 +282,20 @@ std::map<std::string, std::vector<NodeCost>> fused_output_nodes(const Ctx& c) {
   return out;
 }
 
-// The kernels a fused node brings with it: classes below it that hold no
-// input node were made by the same rewrite (mindspore/matmul-split's wide
-// matmul and the weights' concatenation under its split), so they are part of
-// the fused side's price. Each is priced by its chosen node, else its
-// cheapest; input classes end the walk (their cost is paid either way).
-void add_new_operands(const Ctx& c, Id fused, std::set<Id>& seen, CostSum& sum, int depth = 8) {
+// The kernels a fused node brings with it. For a chosen one: the classes
+// below it that hold no input node, which the same rewrite made
+// (mindspore/matmul-split's wide matmul and the weights' concatenation under
+// its split). For one not chosen: the classes below it the extraction did not
+// compute, which it would need (the mul feeding an npu_add_rms_norm that
+// would replace a muls_add). Each is priced by its chosen node, else its
+// cheapest; the walk stops at classes paid for either way.
+void add_new_operands(const Ctx& c, Id fused, bool chosen_side, std::set<Id>& seen, CostSum& sum,
+                      int depth = 8) {
   if (depth == 0) return;
   for (Id child : c.g.node(fused).children) {
     Id cls = c.g.find(child);
-    if (c.inputs_at.count(cls) || !seen.insert(cls).second) continue;
+    const bool paid_anyway = chosen_side ? c.inputs_at.count(cls) > 0 : c.extracted(cls);
+    if (paid_anyway || !seen.insert(cls).second) continue;
     Id best = kNoId;
     if (auto it = c.chosen.find(cls); it != c.chosen.end()) {
       best = it->second;
@@ -304,14 +308,14 @@ void add_new_operands(const Ctx& c, Id fused, std::set<Id>& seen, CostSum& sum, 
     }
     if (best == kNoId) continue;
     sum.add(c.cost(best));
-    add_new_operands(c, best, seen, sum, depth - 1);
+    add_new_operands(c, best, chosen_side, seen, sum, depth - 1);
   }
 }
 
-CostSum new_operands_cost(const Ctx& c, Id fused) {
+CostSum new_operands_cost(const Ctx& c, Id fused, bool chosen_side) {
   std::set<Id> seen;
   CostSum sum;
-  add_new_operands(c, fused, seen, sum);
+  add_new_operands(c, fused, chosen_side, seen, sum);
   return sum;
 }
 
@@ -338,7 +342,7 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
     f.op = c.op_name(n);
     f.rule = c.credit.rule_of(n);
     f.cost = c.cost(n);
-    const CostSum extra = new_operands_cost(c, n);
+    const CostSum extra = new_operands_cost(c, n, /*chosen_side=*/true);
     f.cost.launch_us += extra.launch_us;
     f.cost.fixed_us += extra.fixed_us;
     f.cost.memory_us += extra.memory_us;
@@ -460,7 +464,8 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
   u.rule = c.credit.rule_of(fused);
   u.for_node = covered.empty() ? c.name_of(cls) : c.name_of(covered.front());
   for (Id r : region) u.unfused_us += c.cost(c.chosen.at(r)).total_us;
-  u.fused_total_us = c.cost(fused).total_us + new_operands_cost(c, fused).total_us;
+  u.fused_total_us =
+      c.cost(fused).total_us + new_operands_cost(c, fused, /*chosen_side=*/false).total_us;
   std::string short_op =
       u.op.substr(u.op.find("::") == std::string::npos ? 0 : u.op.find("::") + 2);
   auto [shared, user] = shared_intermediate(c, region, covered);
@@ -474,11 +479,27 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
     u.kind = "intermediate_used_elsewhere";
     u.intermediate = c.name_of(shared);
     u.used_by = user_name(c, user);
-    u.reason = fmt::format(
-        "{} not used for {}: its intermediate {} is also used by {}, so the unfused {} must "
-        "still run; fused total {:.2f} us vs unfused {:.2f} us",
-        short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
-        u.unfused_us);
+    // What must keep running may itself be a chosen fusion (a muls_add that
+    // would take the add an npu_add_rms_norm_dynamic_quant already computes):
+    // then it is "the chosen" kernel, not an unfused intermediate.
+    const bool stays_fused = std::any_of(stay.begin(), stay.end(), [&](Id s) {
+      return c.is_fused(c.chosen.at(s)) ||
+             (c.is_getitem(c.chosen.at(s)) &&
+              c.chosen.count(c.g.find(c.g.node(c.chosen.at(s)).children[0])) &&
+              c.is_fused(c.chosen.at(c.g.find(c.g.node(c.chosen.at(s)).children[0]))));
+    });
+    if (stays_fused)
+      u.reason = fmt::format(
+          "{} not used for {}: the chosen {} is also used by {}, so {} must still run; {:.2f} us "
+          "with {} vs {:.2f} us as chosen",
+          short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
+          short_op, u.unfused_us);
+    else
+      u.reason = fmt::format(
+          "{} not used for {}: its intermediate {} is also used by {}, so the unfused {} must "
+          "still run; fused total {:.2f} us vs unfused {:.2f} us",
+          short_op, u.for_node, u.intermediate, u.used_by, kernel_ops(c, stay), u.fused_total_us,
+          u.unfused_us);
   } else if (std::abs(u.fused_total_us - u.unfused_us) < 0.005) {
     u.kind = "tie";
     u.reason = fmt::format(

@@ -151,6 +151,10 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
     const auto& conds = st.rules.rewrites[i].conditions();
     for (size_t k = 0; k < t.condition_failures.size() && k < conds.size(); ++k) {
       if (t.condition_failures[k] == 0) continue;
+      if (is_symmetry_condition(conds[k].name)) {
+        s.matches -= std::min(s.matches, t.condition_failures[k]);  // the same match again
+        continue;
+      }
       s.rejected += t.condition_failures[k];
       s.rejected_by[conds[k].name] += t.condition_failures[k];
     }

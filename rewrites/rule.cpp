@@ -14,6 +14,12 @@
 
 namespace eqfuse {
 
+bool is_symmetry_condition(std::string_view text) {
+  return text.starts_with("ordered(") && text.ends_with(")") &&
+         text.find(" and ") == std::string_view::npos &&
+         text.find(" or ") == std::string_view::npos;
+}
+
 bool RuleDef::has_label(std::string_view l) const {
   return std::find(labels.begin(), labels.end(), l) != labels.end();
 }

@@ -82,6 +82,11 @@ class RuleMatch {
 };
 using ExtraCheck = std::function<bool(const RuleMatch&)>;
 
+// A `where:` line that is only `ordered(...)`: it picks one permutation of a
+// match symmetric in some inputs (docs/conditions.md). Its failures are the
+// same match again, not rejections: explain and the rule statistics skip them.
+bool is_symmetry_condition(std::string_view condition_text);
+
 struct RuleDef {
   std::string name;  // unique: "torchair/add-rms-norm-dynamic-quant"
   std::vector<std::string> labels;

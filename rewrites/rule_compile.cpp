@@ -321,9 +321,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
   for (const CondExpr& c : rule.where) {
     // A where line that is only ordered(...) picks one permutation of a
     // symmetric match; the others are the same match, not rejections.
-    const bool symmetry_only = c.text().starts_with("ordered(") && c.text().ends_with(")") &&
-                               c.text().find(" and ") == std::string::npos &&
-                               c.text().find(" or ") == std::string::npos;
+    const bool symmetry_only = is_symmetry_condition(c.text());
     conds.push_back(
         {c.text(), ctx->vars, [ctx, c, symmetry_only](const EGraph& g, std::span<const Id> vals) {
            CondResult r = evaluate(c, ctx->env(g, vals), *ctx->functions, ctx->origins(g, vals));
