@@ -2,7 +2,8 @@
 four architectures traced with make_fx in both flavours, static shapes.  The
 optimized GraphModule must compute exactly what the original does in PyTorch
 (the npu stand-ins reproduce the unfused rounding), never cost more, and on the
-npu flavour of the RMSNorm decoders fuse the residual add into the norm."""
+npu flavour of the RMSNorm decoders fuse the residual add into the norm; the aten
+flavour joins projections (matmul-split) and fuses LayerNorm's residual add."""
 import os
 import sys
 
@@ -22,6 +23,15 @@ CASES = [(arch, flavour) for arch in ("llama", "mixtral", "gpt2", "bert")
 EXPECTED_NPU_FUSIONS = {
     "llama": {"add-rms-norm": 4},   # 2 layers x (attention, MLP) residual adds
     "mixtral": {"add-rms-norm": 1},
+}
+# ... and the aten flavour: the q/k/v and gate/up projections joined into one matmul
+# on concatenated weights (its split outputs are strided: the views after them must
+# be reshapes to run in PyTorch), and LayerNorm's residual add fused.
+EXPECTED_ATEN_FUSIONS = {
+    "llama": {"matmul-split": 2},
+    "mixtral": {"matmul-split": 2},
+    "gpt2": {"add-layer-norm": 2},
+    "bert": {"add-layer-norm": 2},
 }
 
 
@@ -48,10 +58,10 @@ def test_corpus_model_optimizes_to_identical_outputs(arch, flavour):
         if not torch.equal(a, b):
             pytest.fail(f"output {i} differs (max abs "
                         f"{float((a.float() - b.float()).abs().max()):g}); fusions {r.fusions}")
-    if flavour == "npu":
-        for family, minimum in EXPECTED_NPU_FUSIONS.get(arch, {}).items():
-            count = sum(v for k, v in r.fusions.items() if family in k)
-            assert count >= minimum, f"{family}: {r.fusions}"
+    expected_fusions = EXPECTED_NPU_FUSIONS if flavour == "npu" else EXPECTED_ATEN_FUSIONS
+    for family, minimum in expected_fusions.get(arch, {}).items():
+        count = sum(v for k, v in r.fusions.items() if family in k)
+        assert count >= minimum, f"{family}: {r.fusions}"
 
 
 def test_corpus_trace_is_deterministic():
