@@ -4,6 +4,7 @@
 // so an equivalence check between fused and unfused graphs compares two
 // independent implementations. Internal math is in double; outputs are
 // rounded once at the op boundary. Quantization rounds half to even.
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -273,6 +274,16 @@ void register_norms(KernelTable& t) {
                   from_doubles(DType::Float32, r.stats_shape, r.mean),
                   from_doubles(DType::Float32, r.stats_shape, r.rstd), x});
   };
+  // vllm-ascend's _C_ascend.npu_add_rms_norm_bias (aclnnAddRmsNormBias): npu_add_rms_norm
+  // with beta added after gamma, one rounding of y; y and x in x1's dtype, rstd fp32.
+  t["_C_ascend::npu_add_rms_norm_bias"] = [](const KernelCall& c) {
+    Tensor x1 = c.tensor("x1");
+    RmsNormResult r = add_rms_norm_core(c, x1, c.tensor("x2"), c.tensor("gamma"),
+                                        epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+    return tuple({from_doubles(x1.dtype(), r.shape, r.y),
+                  from_doubles(DType::Float32, r.rstd_shape, r.rstd),
+                  from_doubles(x1.dtype(), r.shape, r.x)});
+  };
   t["npu::npu_add_rms_norm_cast"] = [](const KernelCall& c) {
     Tensor x1 = c.tensor("x1");
     RmsNormResult r =
@@ -370,7 +381,33 @@ void register_quant(KernelTable& t) {
   };
 }
 
+// vllm-ascend's vllm.quantize(x, scale, scale_reciprocal, offset) is
+// npu_quantize(x, scale_reciprocal, offset, qint8, -1, div_mode=False):
+// int8 round_half_even(x * scale_reciprocal + offset), saturated; `scale`
+// is not read (register_custom_ops.py).
+RuntimeValue vllm_quantize(const KernelCall& c) {
+  Tensor x = c.tensor("in_tensor");
+  if (x.rank() < 1) c.fail("in_tensor must have rank >= 1");
+  int64_t cols = x.size(-1);
+  auto per_column = [&](std::string_view name) {
+    Tensor p = c.tensor(name);
+    if (p.rank() != 1 || (p.numel() != 1 && p.numel() != cols))
+      c.fail(
+          fmt::format("{} {} must be 1-D of size 1 or {}", name, dims_to_string(p.shape()), cols));
+    return p.expand({cols}).values();
+  };
+  std::vector<double> r = per_column("input_scale_reciprocal"), o = per_column("input_offset");
+  std::vector<double> q = x.values();
+  QuantTarget target;
+  for (size_t i = 0; i < q.size(); ++i) {
+    size_t j = i % static_cast<size_t>(cols);
+    q[i] = quantize_value(q[i] * r[j] + o[j], target);
+  }
+  return RuntimeValue(from_doubles(DType::Int8, x.shape(), q));
+}
+
 void register_fused_quant(KernelTable& t) {
+  t["vllm::quantize"] = vllm_quantize;
   t["npu::npu_add_rms_norm_dynamic_quant"] = [](const KernelCall& c) {
     Tensor x1 = c.tensor("x1");
     std::optional<Tensor> smooth1 = c.opt_tensor("smooth_scale1");
@@ -485,7 +522,8 @@ void register_matmuls(KernelTable& t) {
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
   // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the
-  // integer accumulation (+ bias).
+  // integer accumulation (+ bias). A float bias with a float output: see below
+  // for reference numerics.
   t["npu::npu_quant_matmul"] = [](const KernelCall& c) {
     Tensor x1 = c.tensor("x1"), x2 = c.tensor("x2"), scale = c.tensor("scale");
     for (const char* unsupported : {"group_sizes", "y_scale", "x1_dtype", "x2_dtype"}) {
@@ -527,7 +565,14 @@ void register_matmuls(KernelTable& t) {
                                                         : static_cast<size_t>(flat_row);
         v *= pt.at(r);
       }
-      if (bias && !int_bias) v += bias_b[static_cast<size_t>(i)];
+      if (bias && !int_bias) {
+        // The device adds a float bias before its one rounding. Under reference
+        // numerics the result is first stored in the output dtype, as the
+        // unfused npu_quant_matmul + aten.add chain does (MindSpore's
+        // inference_qbmm_add_fusion, rewrites/library/mindspore.rules).
+        if (c.round_like_unfused() && out != DType::Int8) v = cast_double(v, out);
+        v += bias_b[static_cast<size_t>(i)];
+      }
       if (out == DType::Int8) {
         if (offset) v += off[off.size() == 1 ? 0 : static_cast<size_t>(col)];
         return quantize_value(v, target);
@@ -577,8 +622,8 @@ void apply_rope(std::vector<double>& x, int64_t tokens, int64_t head_size, const
   int64_t half = t.rotary_dim / 2;
   auto f32 = [](double v) { return round_to_fp32(v); };
   for (int64_t tok = 0; tok < tokens; ++tok) {
-    const double* row = &t.cache[static_cast<size_t>(t.pos[static_cast<size_t>(tok)] *
-                                                     t.rotary_dim)];
+    const double* row =
+        &t.cache[static_cast<size_t>(t.pos[static_cast<size_t>(tok)] * t.rotary_dim)];
     for (int64_t h = 0; h < heads; ++h) {
       size_t base = static_cast<size_t>((tok * heads + h) * head_size);
       for (int64_t i = 0; i < half; ++i) {
@@ -627,9 +672,10 @@ RuntimeValue qkv_rmsnorm_rope(const KernelCall& c) {
   int64_t qh = c.int_arg("q_hidden_size"), kvh = c.int_arg("kv_hidden_size");
   int64_t head = c.int_arg("head_dim");
   if (head <= 0 || qh <= 0 || kvh <= 0 || qh % head != 0 || kvh % head != 0)
-    c.fail(fmt::format("q_hidden_size {} and kv_hidden_size {} must be positive multiples of "
-                       "head_dim {}",
-                       qh, kvh, head));
+    c.fail(
+        fmt::format("q_hidden_size {} and kv_hidden_size {} must be positive multiples of "
+                    "head_dim {}",
+                    qh, kvh, head));
   if (in.rank() != 2 || in.size(1) != qh + 2 * kvh)
     c.fail(fmt::format("input {} must be [tokens, {}]", dims_to_string(in.shape()), qh + 2 * kvh));
   int64_t tokens = in.size(0);
@@ -657,7 +703,8 @@ RuntimeValue qkv_rmsnorm_rope(const KernelCall& c) {
     round_y_like_unfused(c, in.dtype(), r);
     if (std::optional<Tensor> b = c.opt_tensor(bias)) {
       if (b->rank() != 1 || b->size(0) != head)
-        c.fail(fmt::format("{} {} must be [head_dim = {}]", bias, dims_to_string(b->shape()), head));
+        c.fail(
+            fmt::format("{} {} must be [head_dim = {}]", bias, dims_to_string(b->shape()), head));
       std::vector<double> bv = b->values();
       for (size_t i = 0; i < r.y.size(); ++i) r.y[i] += bv[i % static_cast<size_t>(head)];
       if (c.round_like_unfused()) r.y = from_doubles(in.dtype(), heads, r.y).values();

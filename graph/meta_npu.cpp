@@ -540,8 +540,8 @@ ValueType qkv_rmsnorm_rope(const CallContext& ctx) {
   check_rope_inputs(ctx, std::nullopt);
   if (auto cache = meta::shape_arg(ctx, "cos_sin_cache"); cache && head) {
     if (auto r = cache->back().constant(); r && (*r > *head || *r % 2 != 0))
-      meta::fail("argument 'cos_sin_cache': rotary dim {} must be even and at most head_dim {}",
-                 *r, *head);
+      meta::fail("argument 'cos_sin_cache': rotary dim {} must be even and at most head_dim {}", *r,
+                 *head);
   }
   for (const char* w : {"q_weight", "k_weight", "q_bias", "k_bias"}) {
     auto s = meta::shape_arg(ctx, w);
@@ -551,8 +551,8 @@ ValueType qkv_rmsnorm_rope(const CallContext& ctx) {
   const TensorType* in = meta::tensor_arg(ctx, "input");
   if (!in) return ValueType::unknown();
   DType d = in->dtype;
-  if (!in->shape) return meta::tuple({tensor(d, std::nullopt), tensor(d, std::nullopt),
-                                      tensor(d, std::nullopt)});
+  if (!in->shape)
+    return meta::tuple({tensor(d, std::nullopt), tensor(d, std::nullopt), tensor(d, std::nullopt)});
   const Shape& s = *in->shape;
   if (s.size() != 2) meta::fail("argument 'input' {} must be 2-D", meta::shape_str(s));
   if (q && kv && meta::dims_differ(s[1], SymInt(*q + 2 * *kv)))

@@ -84,6 +84,9 @@ constexpr IndexUse kIndexUses[] = {
     {"aten::index_put_", "indices", "self", "", true},
     {"aten::_unsafe_index", "indices", "self", "", true},
     {"aten::_unsafe_index_put", "indices", "self", "", true},
+    // rows of the rotary cos/sin cache (graph/kernels_npu.cpp)
+    {"vllm::npu_rotary_embedding", "positions", "cos_sin_cache", ""},
+    {"vllm::qkv_rmsnorm_rope", "positions", "cos_sin_cache", ""},
 };
 
 // The known size of dim `dim` (negative counts from the end) of `shape`.

@@ -34,13 +34,33 @@ std::set<std::string> fused_ops_of(const RuleDef& r, const OpRegistry& reg) {
   return kernels;
 }
 
+// A rule that introduces no kernel but folds ops into one its search has
+// too (mindspore/quant-matmul-bias: the add goes into npu_quant_matmul's
+// bias): the op producing its outputs. Credited only to nodes that rule made,
+// since other rules rewrite that op without fusing anything.
+std::set<std::string> absorbing_ops_of(const RuleDef& r) {
+  std::set<std::string> in_search;
+  for (const Node& n : r.search.nodes())
+    if (n.kind == NodeKind::Call) in_search.insert(n.target);
+  std::set<std::string> out;
+  for (NodeRef o : r.replace.output_values()) {
+    const Node* n = &r.replace.node(o);
+    if (n->kind == NodeKind::GetItem) n = &r.replace.node(n->getitem_source());
+    if (n->kind == NodeKind::Call && in_search.count(n->target)) out.insert(n->target);
+  }
+  return out;
+}
+
 }  // namespace
 
 FusionCredit::FusionCredit(const OptimizeState& st) : st_(st) {
   const OpRegistry& reg = st.library->registry();
   for (const RuleDef& r : st.library->rules()) {
     if (!r.has_label("fusion")) continue;
-    for (const std::string& op : fused_ops_of(r, reg)) first_rule_.emplace(op, r.name);
+    std::set<std::string> fused = fused_ops_of(r, reg);
+    for (const std::string& op : fused) first_rule_.emplace(op, r.name);
+    if (fused.empty())
+      for (const std::string& op : absorbing_ops_of(r)) absorbing_[op].insert(r.name);
   }
   for (const RuleDef& r : st.library->rules())
     if (is_fusion_rule(r)) fusion_rules_.insert(r.name);
@@ -55,16 +75,32 @@ bool FusionCredit::is_fusion_rule(const RuleDef& rule) const {
   return false;
 }
 
+bool FusionCredit::is_fused_op(std::string_view op) const {
+  return first_rule_.count(std::string(op)) > 0 || absorbing_.count(std::string(op)) > 0;
+}
+
 bool FusionCredit::is_new_fused_node(Id node) const {
-  return node >= st_.input_node_ids && is_fused_op(st_.egraph->node_op(node).str());
+  if (node < st_.input_node_ids) return false;
+  const std::string op(st_.egraph->node_op(node).str());
+  if (first_rule_.count(op)) return true;
+  auto absorbing = absorbing_.find(op);
+  if (absorbing == absorbing_.end()) return false;
+  const std::string by = creating_base_rule(node);
+  return absorbing->second.count(by) > 0;
+}
+
+std::string FusionCredit::creating_base_rule(Id node) const {
+  const EGraph& g = *st_.egraph;
+  std::optional<uint32_t> rule = creating_rule(g, node);
+  if (!rule) return {};
+  auto base = base_of_rewrite_.find(g.rule_name(*rule));
+  return base == base_of_rewrite_.end() ? std::string() : base->second;
 }
 
 std::string FusionCredit::rule_of(Id node) const {
   const EGraph& g = *st_.egraph;
-  if (std::optional<uint32_t> rule = creating_rule(g, node)) {
-    auto base = base_of_rewrite_.find(g.rule_name(*rule));
-    if (base != base_of_rewrite_.end() && fusion_rules_.count(base->second)) return base->second;
-  }
+  std::string by = creating_base_rule(node);
+  if (!by.empty() && fusion_rules_.count(by)) return by;
   auto first = first_rule_.find(std::string(g.node_op(node).str()));
   return first == first_rule_.end() ? std::string() : first->second;
 }

@@ -35,7 +35,9 @@ class FusionCredit {
 
   // An op some rule labelled "fusion" introduces (calls in its replace side
   // but not in its search side): a fused kernel.
-  bool is_fused_op(std::string_view op) const { return first_rule_.count(std::string(op)) > 0; }
+  // Or the op a rule folds others into without introducing a kernel
+  // (mindspore/quant-matmul-bias: npu_quant_matmul takes the add as its bias).
+  bool is_fused_op(std::string_view op) const;
   // Labelled "fusion" and its replace side calls a fused op: it introduces
   // one, or turns one into another form of it (the perm_x1 rule).
   bool is_fusion_rule(const RuleDef& rule) const;
@@ -49,9 +51,13 @@ class FusionCredit {
 
  private:
   const OptimizeState& st_;
-  std::map<std::string, std::string> first_rule_;       // fused op -> first introducing rule
-  std::map<std::string, std::string> base_of_rewrite_;  // compiled rewrite -> base rule name
-  std::set<std::string> fusion_rules_;                  // base names, is_fusion_rule
+  // Base name of the rule whose application added `node`; "" if none.
+  std::string creating_base_rule(Id node) const;
+
+  std::map<std::string, std::string> first_rule_;           // fused op -> first introducing rule
+  std::map<std::string, std::set<std::string>> absorbing_;  // absorbing op -> its rules
+  std::map<std::string, std::string> base_of_rewrite_;      // compiled rewrite -> base rule name
+  std::set<std::string> fusion_rules_;                      // base names, is_fusion_rule
 };
 
 }  // namespace eqfuse

@@ -62,9 +62,7 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
     {"MindSpore", "matmul_elem_gelu_fusion",
      "no FX equivalent: FusedMatmulElemUnary is a MindSpore internal kernel; torch_npu has no "
      "matmul+gelu op"},
-    {"MindSpore", "inference_qbmm_add_fusion",
-     "not implemented yet: needs a rule folding an fp16/bf16 bias into npu_quant_matmul's int32 "
-     "bias (a computed constant)"},
+    {"MindSpore", "inference_qbmm_add_fusion", ""},
     {"MindSpore", "inference_qbmm_allreduce_add_fusion",
      "no FX equivalent: needs a collective (all_reduce) in the graph"},
     {"MindSpore", "transpose_batch_matmul_transpose", ""},
@@ -72,12 +70,8 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
     {"vllm-ascend", "AddRMSNormQuantFusionPass", ""},
     {"vllm-ascend", "fuse_norm_quant", ""},
     {"vllm-ascend", "NoOpEliminationPass", ""},
-    {"vllm-ascend", "QKNormRopeFusionPass",
-     "not implemented yet: needs vllm.qkv_rmsnorm_rope and vllm.npu_rotary_embedding (schemas, "
-     "kernels, cost model)"},
-    {"vllm-ascend", "fuse_qknorm_rope",
-     "not implemented yet: needs vllm.qkv_rmsnorm_rope and vllm.npu_rotary_embedding (schemas, "
-     "kernels, cost model)"},
+    {"vllm-ascend", "QKNormRopeFusionPass", ""},
+    {"vllm-ascend", "fuse_qknorm_rope", ""},
     {"vllm-ascend", "MulsAddFusionPass", ""},
     {"vllm-ascend", "fuse_muls_add", ""},
     {"vllm-ascend", "AllGatherChunkNoOpCleanupPass",

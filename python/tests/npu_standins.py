@@ -1,6 +1,8 @@
 """CPU stand-ins for the torch_npu ops eqfuse's rules use, registered with
 torch.library under the ``npu`` namespace (only when torch_npu has not
-defined them), and vllm-ascend's ``vllm::muls_add``.  Schemas are those of graph/ops/builtin.schemas; semantics
+defined them), and vllm-ascend's ``vllm::muls_add``, ``vllm::npu_rotary_embedding``,
+``vllm::qkv_rmsnorm_rope``, ``vllm::quantize`` and
+``_C_ascend::npu_add_rms_norm_bias``.  Schemas are those of graph/ops/builtin.schemas; semantics
 follow torch_npu's documentation, computed in float32 and rounded to the
 input dtype at the op boundary.  Each fused op is written as the unfused
 chain it replaces, so optimized and original graphs give bit-identical
@@ -133,27 +135,134 @@ def npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
     return acc.to(out)
 
 
+def npu_add_rms_norm_bias(x1, x2, gamma, beta=None, epsilon=1e-06):
+    """vllm-ascend's _C_ascend.npu_add_rms_norm_bias: npu_add_rms_norm with beta added
+    after gamma, rounded as the npu_add_rms_norm_dynamic_quant stand-in rounds it."""
+    y, rstd, x_out = _add_rms_norm(x1, x2, gamma, epsilon)
+    if beta is not None:
+        y = (y.float() + beta.float()).to(x1.dtype)
+    return y, rstd, x_out
+
+
+def vllm_quantize(in_tensor, input_scale, input_scale_reciprocal, input_offset):
+    """vllm-ascend's vllm.quantize: npu_quantize(x, scale_reciprocal, offset, qint8, -1,
+    div_mode=False), i.e. int8 round(x * scale_reciprocal + offset); the scale is unused."""
+    q = in_tensor.float() * input_scale_reciprocal.float() + input_offset.float()
+    return torch.round(q).clamp(-128, 127).to(torch.int8)
+
+
 def muls_add(x, y, scale):
     """vllm.muls_add (vllm-ascend's MulsAddFusionPass kernel): x * scale + y,
     written as the chain it replaces so outputs are bit-identical."""
     return x * scale + y
 
 
+def npu_rotary_embedding(positions, query, key, cos_sin_cache, head_size, rotary_dim,
+                         is_neox_style):
+    """vllm-ascend's vllm.npu_rotary_embedding (functional: mutates_args=[]): the rows
+    cos_sin_cache[positions] are [cos | sin] of rotary_dim / 2 each; neox rotates the
+    halves of each head's first rotary_dim dims, GPT-J the even/odd pairs, in float32
+    (each product and sum rounded to float32, as the Triton kernel), stored in the
+    input's dtype."""
+    cos_sin = cos_sin_cache.float()[positions.long()]
+    half = rotary_dim // 2
+    cos = cos_sin[:, None, :half]
+    sin = cos_sin[:, None, half:rotary_dim]
+
+    def rotate(x):
+        heads = x.float().reshape(x.shape[0], -1, head_size).clone()
+        rot = heads[..., :rotary_dim]
+        if is_neox_style:
+            x1, x2 = rot[..., :half].clone(), rot[..., half:].clone()
+            rot[..., :half] = x1 * cos - x2 * sin
+            rot[..., half:] = x2 * cos + x1 * sin
+        else:
+            x1, x2 = rot[..., 0::2].clone(), rot[..., 1::2].clone()
+            rot[..., 0::2] = x1 * cos - x2 * sin
+            rot[..., 1::2] = x2 * cos + x1 * sin
+        return heads.reshape(x.shape).to(x.dtype)
+
+    return rotate(query), rotate(key)
+
+
+def qkv_rmsnorm_rope(input, cos_sin_cache, positions, q_weight, k_weight, q_hidden_size,
+                     kv_hidden_size, head_dim, eps, q_bias=None, k_bias=None):
+    """vllm-ascend's vllm.qkv_rmsnorm_rope (QKNormRopeFusionPass), written as the chain
+    it replaces (split, per-head npu_rms_norm, optional bias, neox rope) so outputs are
+    bit-identical."""
+    q, k, v = input.split([q_hidden_size, kv_hidden_size, kv_hidden_size], dim=-1)
+    tokens = input.shape[0]
+    qn = npu_rms_norm(q.reshape(tokens, -1, head_dim), q_weight, eps)[0]
+    kn = npu_rms_norm(k.reshape(tokens, -1, head_dim), k_weight, eps)[0]
+    if q_bias is not None:
+        qn = qn + q_bias
+    if k_bias is not None:
+        kn = kn + k_bias
+    q_rope, k_rope = npu_rotary_embedding(positions, qn.reshape(tokens, q_hidden_size),
+                                          kn.reshape(tokens, kv_hidden_size), cos_sin_cache,
+                                          head_dim, cos_sin_cache.shape[-1], True)
+    return q_rope, k_rope, v.contiguous()
+
+
 _LIB = None
 _VLLM_LIB = None
+_VLLM_QUANTIZE_LIB = None
+_C_ASCEND_LIB = None
+_VLLM_DEF = None
+
+
+def _vllm_library():
+    """The one library of the `vllm` namespace: torch 1.13 allows one "DEF" library
+    per namespace and has no "FRAGMENT" kind, so every vllm stand-in goes in it."""
+    global _VLLM_DEF
+    if _VLLM_DEF is None:
+        _VLLM_DEF = torch.library.Library("vllm", "DEF")
+    return _VLLM_DEF
+
+
+def _register_vllm_ascend():
+    """vllm::quantize and _C_ascend::npu_add_rms_norm_bias, when vllm-ascend has not
+    defined them."""
+    global _VLLM_QUANTIZE_LIB, _C_ASCEND_LIB
+    try:
+        torch.ops.vllm.quantize.default
+    except (AttributeError, RuntimeError):
+        _VLLM_QUANTIZE_LIB = _vllm_library()
+        _VLLM_QUANTIZE_LIB.define("quantize(Tensor in_tensor, Tensor input_scale, "
+                                  "Tensor input_scale_reciprocal, Tensor input_offset) -> Tensor")
+        _VLLM_QUANTIZE_LIB.impl("quantize", vllm_quantize, "CompositeExplicitAutograd")
+    try:
+        torch.ops._C_ascend.npu_add_rms_norm_bias.default
+    except (AttributeError, RuntimeError):
+        _C_ASCEND_LIB = torch.library.Library("_C_ascend", "DEF")
+        _C_ASCEND_LIB.define("npu_add_rms_norm_bias(Tensor x1, Tensor x2, Tensor gamma, "
+                             "Tensor? beta=None, float epsilon=1e-06) "
+                             "-> (Tensor y, Tensor rstd, Tensor x)")
+        _C_ASCEND_LIB.impl("npu_add_rms_norm_bias", npu_add_rms_norm_bias,
+                           "CompositeExplicitAutograd")
 
 
 def _register_vllm():
-    """vllm::muls_add, when vllm has not defined it."""
+    """vllm::muls_add, npu_rotary_embedding and qkv_rmsnorm_rope, when vllm has not
+    defined them."""
     global _VLLM_LIB
     try:
         torch.ops.vllm.muls_add.default
         return
     except (AttributeError, RuntimeError):
         pass
-    _VLLM_LIB = torch.library.Library("vllm", "DEF")
+    _VLLM_LIB = _vllm_library()
     _VLLM_LIB.define("muls_add(Tensor x, Tensor y, float scale) -> Tensor")
     _VLLM_LIB.impl("muls_add", muls_add, "CompositeExplicitAutograd")
+    _VLLM_LIB.define("npu_rotary_embedding(Tensor positions, Tensor query, Tensor key, "
+                     "Tensor cos_sin_cache, int head_size, int rotary_dim, bool is_neox_style) "
+                     "-> (Tensor, Tensor)")
+    _VLLM_LIB.impl("npu_rotary_embedding", npu_rotary_embedding, "CompositeExplicitAutograd")
+    _VLLM_LIB.define("qkv_rmsnorm_rope(Tensor input, Tensor cos_sin_cache, Tensor positions, "
+                     "Tensor q_weight, Tensor k_weight, int q_hidden_size, int kv_hidden_size, "
+                     "int head_dim, float eps, Tensor? q_bias=None, Tensor? k_bias=None) "
+                     "-> (Tensor, Tensor, Tensor)")
+    _VLLM_LIB.impl("qkv_rmsnorm_rope", qkv_rmsnorm_rope, "CompositeExplicitAutograd")
 
 
 def register():
@@ -162,6 +271,7 @@ def register():
     if _LIB is not None:
         return
     _register_vllm()
+    _register_vllm_ascend()
     try:
         torch.ops.npu.npu_add_rms_norm.default
         return  # torch_npu (or someone) already defines them

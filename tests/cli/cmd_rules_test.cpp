@@ -122,8 +122,9 @@ TEST(RulesCli, GraphKernelFlagsErrorsNameTheBadPart) {
 
 TEST(RulesCli, VllmAscendConfigKeysSwitchTheLabelledRules) {
   const std::string cfg = write_scratch("vllm.json", R"({"additional_config":
-      {"ascend_compilation_config": {"fuse_norm_quant": false, "fuse_qknorm_rope": true,
-                                     "fuse_muls_add": false, "enable_npugraph_ex": true}}})")
+      {"ascend_compilation_config": {"fuse_norm_quant": false, "fuse_qknorm_rope": false,
+                                     "fuse_allreduce_rms": true, "fuse_muls_add": false,
+                                     "enable_npugraph_ex": true}}})")
                               .string();
   CliRun r = run_eqfuse("rules --config '" + cfg + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -132,7 +133,9 @@ TEST(RulesCli, VllmAscendConfigKeysSwitchTheLabelledRules) {
   EXPECT_THAT(rule_line(r.out, "torchair/add-rms-norm-dynamic-quant"), HasSubstr("disabled by"));
   EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"), ::testing::StartsWith("on "));
   // Passes eqfuse has no rule for: a note each, not silence.
-  EXPECT_THAT(r.err, HasSubstr("fuse_qknorm_rope: vllm-ascend pass with no eqfuse rule"));
+  EXPECT_THAT(r.err, HasSubstr("fuse_allreduce_rms: vllm-ascend pass with no eqfuse rule"));
+  EXPECT_THAT(rule_line(r.out, "vllm/qknorm-rope"),
+              HasSubstr("disabled by --disable-rule fuse_qknorm_rope"));
   EXPECT_THAT(rule_line(r.out, "vllm/muls-add"),
               HasSubstr("disabled by --disable-rule fuse_muls_add"));
   EXPECT_THAT(r.err, HasSubstr("enable_npugraph_ex chooses vllm-ascend's backend"));

@@ -165,6 +165,72 @@ TEST(NpuKernels, AddRmsNormCastAndQuant) {
   EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{1, -1}));
 }
 
+// vllm-ascend's _C_ascend.npu_add_rms_norm_bias and vllm.quantize by hand.
+TEST(NpuKernels, AddRmsNormBiasAndVllmQuantize) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[1, 2]", x2: "bf16[1, 2]", gamma: "bf16[2]", beta: "bf16[2]", s: "bf16[2]", r: "bf16[2]", o: "bf16[2]", big: "bf16[2]"):
+        n = torch.ops._C_ascend.npu_add_rms_norm_bias.default(x1, x2, gamma, beta, 0.0)
+        y: "bf16[1, 2]" = n[0]
+        rstd: "f32[1, 1]" = n[1]
+        x: "bf16[1, 2]" = n[2]
+        m = torch.ops._C_ascend.npu_add_rms_norm_bias.default(x1, x2, gamma, None, 0.0)
+        y0: "bf16[1, 2]" = m[0]
+        q: "i8[1, 2]" = torch.ops.vllm.quantize.default(y, s, r, o)
+        sat: "i8[1, 2]" = torch.ops.vllm.quantize.default(y, s, big, o)
+        return (y, rstd, x, y0, q, sat)
+)FX");
+  // x = [1, -1], rstd = 1 (eps 0); y = x * gamma [1, 0.5] + beta [0.25, -0.5] = [1.25, -1];
+  // without beta y = [1, -0.5]. quantize reads the reciprocal scale, not s:
+  // [1.25 * 2 + 0.5, -1 * 2.5 + 1] = [3, -1.5] -> [3, -2] (half to even);
+  // with 200: [250.5, -199] saturates to [127, -128].
+  RunResult res =
+      run(g, {tensor(DType::BFloat16, {1, 2}, {1, 1}), tensor(DType::BFloat16, {1, 2}, {0, -2}),
+              tensor(DType::BFloat16, {2}, {1, 0.5}), tensor(DType::BFloat16, {2}, {0.25, -0.5}),
+              tensor(DType::BFloat16, {2}, {100, 100}), tensor(DType::BFloat16, {2}, {2, 2.5}),
+              tensor(DType::BFloat16, {2}, {0.5, 1}), tensor(DType::BFloat16, {2}, {200, 200})});
+  EXPECT_EQ(vals(res.outputs[0]), (std::vector<double>{1.25, -1}));
+  EXPECT_EQ(res.outputs[1].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(vals(res.outputs[1]), (std::vector<double>{1}));
+  EXPECT_EQ(vals(res.outputs[2]), (std::vector<double>{1, -1}));
+  EXPECT_EQ(vals(res.outputs[3]), (std::vector<double>{1, -0.5}));
+  EXPECT_EQ(res.outputs[4].tensor().dtype(), DType::Int8);
+  EXPECT_EQ(ints(res.outputs[4]), (std::vector<int64_t>{3, -2}));
+  EXPECT_EQ(ints(res.outputs[5]), (std::vector<int64_t>{127, -128}));
+}
+
+// npu_add_rms_norm_bias -> npu_dynamic_quant equals npu_add_rms_norm_dynamic_quant
+// with beta under reference numerics (y stored in bf16 before quantizing); the
+// device quantizes the unrounded y. 1 * 1 + 2^-8 is a bf16 tie: the chain's y[0]
+// is 1, and so is the fused op's under reference numerics.
+TEST(NpuKernels, AddRmsNormBiasDynamicQuantMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[1, 4]", x2: "bf16[1, 4]", gamma: "bf16[4]", beta: "bf16[4]"):
+        n = torch.ops._C_ascend.npu_add_rms_norm_bias.default(x1, x2, gamma, beta, 0.0)
+        y: "bf16[1, 4]" = n[0]
+        x: "bf16[1, 4]" = n[2]
+        d = torch.ops.npu.npu_dynamic_quant.default(y)
+        q: "i8[1, 4]" = d[0]
+        s: "f32[1]" = d[1]
+        f = torch.ops.npu.npu_add_rms_norm_dynamic_quant.default(x1, x2, gamma, epsilon = 0.0, output_mask = [True, False], beta = beta)
+        fq: "i8[1, 4]" = f[0]
+        fx: "bf16[1, 4]" = f[2]
+        fs: "f32[1]" = f[3]
+        return (q, s, x, fq, fs, fx)
+)FX");
+  // x = [1, -1, 1, -1]: rstd 1, y = x * [1, 1, 1, 3] + [2^-8, 0, 0, 0] = [1 + 2^-8, -1, 1, -3].
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {1, 4}, {1, -1, 1, -1}),
+                               tensor(DType::BFloat16, {1, 4}, {0, 0, 0, 0}),
+                               tensor(DType::BFloat16, {4}, {1, 1, 1, 3}),
+                               tensor(DType::BFloat16, {4}, {0.00390625, 0, 0, 0})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(vals(same.outputs[i]), vals(same.outputs[i + 3])) << i;
+  // y = [1, -1, 1, -3] / (3 / 127) = [42.33, -42.33, 42.33, -127] -> [42, -42, 42, -127].
+  EXPECT_EQ(ints(same.outputs[3]), (std::vector<int64_t>{42, -42, 42, -127}));
+  EXPECT_EQ(vals(same.outputs[5]), (std::vector<double>{1, -1, 1, -1}));
+}
+
 TEST(NpuKernels, TransposeBatchMatmulSwigluQuantMatmul) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, a: "f32[2, 1, 2]", w: "f32[1, 2, 1]", s: "f32[1, 4]", x1: "i8[1, 2]", x2: "i8[2, 1]", qs: "f32[1]", qsi: "i64[1]", pt: "f32[1]", off: "f32[1]"):
@@ -192,6 +258,32 @@ TEST(NpuKernels, TransposeBatchMatmulSwigluQuantMatmul) {
   EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{5.5}));
   EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{6}));
   EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{11}));
+}
+
+// A float bias: the device adds it before its one bf16 rounding; reference
+// numerics round the product first, as npu_quant_matmul + aten.add does.
+TEST(NpuKernels, QuantMatmulFloatBiasRoundsLikeTheChainUnderReference) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "i8[1, 2]", x2: "i8[2, 1]", qs: "f32[1]", bias: "bf16[1]"):
+        fused: "bf16[1, 1]" = torch.ops.npu.npu_quant_matmul.default(x1, x2, qs, bias = bias, output_dtype = 15)
+        mm: "bf16[1, 1]" = torch.ops.npu.npu_quant_matmul.default(x1, x2, qs, output_dtype = 15)
+        chain: "bf16[1, 1]" = torch.ops.aten.add.Tensor(mm, bias)
+        return (fused, chain)
+)FX");
+  // [1, 2] @ [[3], [4]] = 11; * 0.35546875 = 3.91015625, between the bf16 neighbours
+  // 3.90625 and 3.921875 (step 2^-6). Device: 3.91015625 + 2^-7 = 3.91796875 -> 3.921875.
+  // Chain: bf16(3.91015625) = 3.90625; + 2^-7 = 3.9140625, a tie -> even 3.90625.
+  std::vector<RuntimeValue> in{Tensor::from_ints(DType::Int8, {1, 2}, std::vector<int64_t>{1, 2}),
+                               Tensor::from_ints(DType::Int8, {2, 1}, std::vector<int64_t>{3, 4}),
+                               f32({1}, {0.35546875}), tensor(DType::BFloat16, {1}, {0.0078125})};
+  RunResult device = run(g, in);
+  EXPECT_EQ(vals(device.outputs[0]), (std::vector<double>{3.921875}));
+  EXPECT_EQ(vals(device.outputs[1]), (std::vector<double>{3.90625}));
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), (std::vector<double>{3.90625}));
+  EXPECT_EQ(vals(same.outputs[1]), (std::vector<double>{3.90625}));
 }
 
 TEST(NpuKernels, AddRmsNormV2MutatesItsInputs) {
@@ -300,6 +392,89 @@ TEST(NpuKernels, AddLayerNormStatsMatchNativeLayerNormInFp32) {
   reference.round_like_unfused = true;
   RunResult r = Interpreter(testing::registry(), reference).run(g, in);
   for (size_t i = 0; i < 4; ++i) EXPECT_EQ(vals(r.outputs[i]), vals(r.outputs[i + 4])) << i;
+}
+
+// vllm.npu_rotary_embedding by hand: cos_sin_cache row 1 is [cos 0.5, 1 | sin 0.25, 0].
+// neox pairs the halves: (1, 3) -> (1*0.5 - 3*0.25, 3*0.5 + 1*0.25) = (-0.25, 1.75) and
+// (2, 4) -> (2, 4); GPT-J pairs neighbours: (1, 2) -> (0, 1.25), (3, 4) -> (3, 4).
+TEST(NpuKernels, RotaryEmbeddingNeoxAndGptjByHand) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, pos: "i64[1]", q: "f32[1, 4]", k: "f32[1, 1, 4]", cache: "f32[2, 4]"):
+        a = torch.ops.vllm.npu_rotary_embedding.default(pos, q, k, cache, 4, 4, True)
+        aq: "f32[1, 4]" = a[0]
+        ak: "f32[1, 1, 4]" = a[1]
+        b = torch.ops.vllm.npu_rotary_embedding.default(pos, q, k, cache, 4, 4, False)
+        bq: "f32[1, 4]" = b[0]
+        return (aq, ak, bq)
+)FX");
+  RunResult r = run(g, {tensor(DType::Int64, {1}, {1}), f32({1, 4}, {1, 2, 3, 4}),
+                        f32({1, 1, 4}, {1, 2, 3, 4}), f32({2, 4}, {1, 1, 0, 0, 0.5, 1, 0.25, 0})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{-0.25, 2, 1.75, 4}));
+  EXPECT_EQ(r.outputs[1].tensor().shape(), (Dims{1, 1, 4}));
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{-0.25, 2, 1.75, 4}));
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{0, 1.25, 3, 4}));
+}
+
+// vllm.qkv_rmsnorm_rope equals the chain it replaces (split, per-head npu_rms_norm,
+// optional bias add, npu_rotary_embedding) bit for bit under reference numerics.
+// By hand: token 0 (position 2: cos 0.5, sin 0.25) has q head 0 = [2, 2, 2, 2], normed
+// to 1s, rotated to [0.25, 0.25, 0.75, 0.75]; token 1 (position 0: cos 1, sin 0) has
+// k = [3, 4, 0, 0], rms 2.5, times k's weight [1, 0.5, 2, 1]: [1.2, 0.8, 0, 0] -> bf16
+// [1.203125, 0.80078125, 0, 0], not rotated.
+TEST(NpuKernels, QkvRmsNormRopeMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, qkv: "bf16[2, 16]", qw: "bf16[4]", kw: "bf16[4]", cache: "bf16[3, 4]", pos: "i64[2]", qb: "bf16[4]", kb: "bf16[4]"):
+        split = torch.ops.aten.split_with_sizes.default(qkv, [8, 4, 4], -1)
+        q: "bf16[2, 8]" = split[0]
+        k: "bf16[2, 4]" = split[1]
+        v: "bf16[2, 4]" = split[2]
+        qh: "bf16[2, 2, 4]" = torch.ops.aten.view.default(q, [2, 2, 4])
+        qr = torch.ops.npu.npu_rms_norm.default(qh, qw, 1e-06)
+        qn: "bf16[2, 2, 4]" = qr[0]
+        kh: "bf16[2, 1, 4]" = torch.ops.aten.view.default(k, [2, 1, 4])
+        kr = torch.ops.npu.npu_rms_norm.default(kh, kw, 1e-06)
+        kn: "bf16[2, 1, 4]" = kr[0]
+        qf: "bf16[2, 8]" = torch.ops.aten.view.default(qn, [2, 8])
+        kf: "bf16[2, 4]" = torch.ops.aten.view.default(kn, [2, 4])
+        rope = torch.ops.vllm.npu_rotary_embedding.default(pos, qf, kf, cache, 4, 4, True)
+        cq: "bf16[2, 8]" = rope[0]
+        ck: "bf16[2, 4]" = rope[1]
+        qbn: "bf16[2, 2, 4]" = torch.ops.aten.add.Tensor(qn, qb)
+        kbn: "bf16[2, 1, 4]" = torch.ops.aten.add.Tensor(kn, kb)
+        qbf: "bf16[2, 8]" = torch.ops.aten.view.default(qbn, [2, 8])
+        kbf: "bf16[2, 4]" = torch.ops.aten.view.default(kbn, [2, 4])
+        rope_b = torch.ops.vllm.npu_rotary_embedding.default(pos, qbf, kbf, cache, 4, 4, True)
+        cqb: "bf16[2, 8]" = rope_b[0]
+        ckb: "bf16[2, 4]" = rope_b[1]
+        f = torch.ops.vllm.qkv_rmsnorm_rope.default(qkv, cache, pos, qw, kw, 8, 4, 4, 1e-06)
+        fq: "bf16[2, 8]" = f[0]
+        fk: "bf16[2, 4]" = f[1]
+        fv: "bf16[2, 4]" = f[2]
+        fb = torch.ops.vllm.qkv_rmsnorm_rope.default(qkv, cache, pos, qw, kw, 8, 4, 4, 1e-06, qb, kb)
+        fqb: "bf16[2, 8]" = fb[0]
+        fkb: "bf16[2, 4]" = fb[1]
+        return (cq, ck, v, cqb, ckb, fq, fk, fv, fqb, fkb)
+)FX");
+  std::vector<RuntimeValue> in{
+      tensor(DType::BFloat16, {2, 16},
+             {2,    2, 2,  2, 1, -1, 0.5, 3, 1, 2, 3, 4, 5,  6,  7,  8,  //
+              0.25, 1, -2, 1, 4, 4,  -4,  1, 3, 4, 0, 0, -1, -2, -3, -4}),
+      tensor(DType::BFloat16, {4}, {1, 1, 1, 1}),
+      tensor(DType::BFloat16, {4}, {1, 0.5, 2, 1}),
+      tensor(DType::BFloat16, {3, 4}, {1, 1, 0, 0, 0, 1, 1, 0, 0.5, 0.5, 0.25, 0.25}),
+      tensor(DType::Int64, {2}, {2, 0}),
+      tensor(DType::BFloat16, {4}, {0.125, -1, 3, 0.3}),
+      tensor(DType::BFloat16, {4}, {-0.7, 0.01, 2, 1})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult r = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 5; ++i) EXPECT_EQ(vals(r.outputs[i]), vals(r.outputs[i + 5])) << i;
+  std::vector<double> fq = vals(r.outputs[5]), fk = vals(r.outputs[6]);
+  EXPECT_EQ(std::vector<double>(fq.begin(), fq.begin() + 4),
+            (std::vector<double>{0.25, 0.25, 0.75, 0.75}));
+  EXPECT_EQ(std::vector<double>(fk.begin() + 4, fk.end()),
+            (std::vector<double>{1.203125, 0.80078125, 0, 0}));
+  EXPECT_EQ(vals(r.outputs[7]), (std::vector<double>{5, 6, 7, 8, -1, -2, -3, -4}));
 }
 
 }  // namespace

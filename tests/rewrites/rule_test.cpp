@@ -415,7 +415,8 @@ TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
   std::vector<std::string> inexact;
   for (const RuleDef& r : lib.rules())
     if (r.has_label("inexact")) inexact.push_back(r.name);
-  EXPECT_EQ(inexact, (std::vector<std::string>{"vllm/quantize-mul-as-div"}));
+  EXPECT_EQ(inexact, (std::vector<std::string>{"vllm/quantize-mul-as-div",
+                                               "vllm/add-rms-norm-bias-quantize"}));
   const RuleDef* r = lib.find("vllm/quantize-mul-as-div");
   ASSERT_NE(r, nullptr);
   auto compiled = [&](const RuleConfig& cfg) {
