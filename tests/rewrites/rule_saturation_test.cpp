@@ -41,13 +41,15 @@ struct Saturated {
     }
     return false;
   }
-  bool egraph_has(std::string_view op) const {
+  size_t egraph_count(std::string_view op) const {
     Symbol want = Symbol::intern(op);
+    size_t n = 0;
     for (Id c : g->class_ids())
-      for (Id n : g->class_nodes(c))
-        if (g->node(n).op == want) return true;
-    return false;
+      for (Id m : g->class_nodes(c))
+        if (g->node(m).op == want) ++n;
+    return n;
   }
+  bool egraph_has(std::string_view op) const { return egraph_count(op) > 0; }
 };
 
 Saturated saturate(std::string_view fx, RuleConfig cfg = {}) {
@@ -258,12 +260,7 @@ TEST(RuleSaturation, MatmulSplitJoinsConstantWeightsOnce) {
   EXPECT_TRUE(s.egraph_has("aten::cat"));
   EXPECT_TRUE(s.egraph_has("aten::split_with_sizes"));
   // One cat of three (the ordered set) and three of two (each ordered pair).
-  size_t cats = 0;
-  static const Symbol cat = Symbol::intern("aten::cat");
-  for (Id c : s.g->class_ids())
-    for (Id n : s.g->class_nodes(c))
-      if (s.g->node(n).op == cat) ++cats;
-  EXPECT_EQ(cats, 4u);
+  EXPECT_EQ(s.egraph_count("aten::cat"), 4u);
 }
 
 TEST(RuleSaturation, MatmulSplitLeavesComputedWeightsAlone) {
@@ -274,12 +271,7 @@ TEST(RuleSaturation, MatmulSplitLeavesComputedWeightsAlone) {
              "    wk0: \"bf16[32, 64]\" = self.wk\n"
              "    wk = torch.ops.aten.mul.Tensor(wk0, 2)\n");
   Saturated s = saturate(fx);
-  size_t cats = 0;
-  static const Symbol cat = Symbol::intern("aten::cat");
-  for (Id c : s.g->class_ids())
-    for (Id n : s.g->class_nodes(c))
-      if (s.g->node(n).op == cat) ++cats;
-  EXPECT_EQ(cats, 1u);
+  EXPECT_EQ(s.egraph_count("aten::cat"), 1u);
 }
 
 }  // namespace
