@@ -77,6 +77,21 @@ TEST(Cli, FusedNodesCarryANoteNamingTheRule) {
   EXPECT_EQ(again.out, r.out);
 }
 
+// --view-to-reshape is TorchAir's normalisation: no view is left; without it
+// the seed graph keeps its traced views (none sees a strided input).
+TEST(Cli, ViewToReshapeLeavesNoView) {
+  CliRun plain = run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr("torch.ops.aten.view.default("));
+  CliRun r = run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q --view-to-reshape");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("torch.ops.aten.view.default(")));
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.reshape.default("));
+  fs::path out = write_scratch("reshaped.fx", r.out);
+  CliRun check = run_eqfuse(fmt::format("check examples/seed_add_rms_norm_dynamic_quant.fx {}", out.string()));
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
+}
+
 // A call that does not fit its schema is found after parsing; it still
 // prints the offending line and a caret under the node, as docs/cli.md shows.
 TEST(Cli, WrongArityShowsTheLineAndCaret) {
