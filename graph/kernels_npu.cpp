@@ -515,9 +515,15 @@ void register_matmuls(KernelTable& t) {
     if (n % 2 != 0) c.fail(fmt::format("size {} along dim {} must be even", n, dim));
     Tensor a = x.slice(dim, 0, n / 2, 1), b = x.slice(dim, n / 2, n, 1);
     std::vector<double> avs = a.values(), bvs = b.values();
+    // Reference numerics store silu(A) in x's dtype before the product, as the
+    // unfused aten.silu + aten.mul chain does (same formula as that silu
+    // kernel: x * sigmoid(x)); the device keeps it in float.
+    const bool unfused = c.round_like_unfused();
     return RuntimeValue(make_tensor(x.dtype(), a.shape(), [&](int64_t i) {
       double av = avs[static_cast<size_t>(i)];
-      return av / (1.0 + std::exp(-av)) * bvs[static_cast<size_t>(i)];
+      double silu = unfused ? cast_double(av * (1.0 / (1.0 + std::exp(-av))), x.dtype())
+                            : av / (1.0 + std::exp(-av));
+      return silu * bvs[static_cast<size_t>(i)];
     }));
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],

@@ -31,6 +31,7 @@
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/random_inputs.hpp"
+#include "rewrites/rule.hpp"
 
 namespace eqfuse {
 namespace {
@@ -313,6 +314,25 @@ TEST(ScenarioManifest, FollowsTheSchema) {
     letters.insert(entry["id"].get<std::string>().substr(0, 1));
   EXPECT_EQ(letters,
             (std::set<std::string>{"A", "B", "C", "D", "E", "F", "K", "L", "M", "P", "S", "V"}));
+}
+
+// Issue 20: every built-in fusion rule has a positive scenario (it fires) and
+// a negative one (a condition fails or it loses on cost), named in `rules`.
+TEST(ScenarioManifest, EveryFusionRuleHasAPositiveAndANegativeScenario) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  RuleLibrary lib = RuleLibrary::builtin(reg);
+  json doc = read_manifest();
+  std::map<std::string, std::set<std::string>> kinds;  // rule -> kinds of its scenarios
+  for (const json& entry : doc["scenarios"])
+    for (const json& rule : entry["rules"]) kinds[rule.get<std::string>()].insert(entry["kind"]);
+  size_t rules = 0;
+  for (const RuleDef& r : lib.rules()) {
+    if (!r.has_label("fusion")) continue;
+    ++rules;
+    EXPECT_TRUE(kinds[r.name].count("positive")) << r.name << " has no positive scenario";
+    EXPECT_TRUE(kinds[r.name].count("negative")) << r.name << " has no negative scenario";
+  }
+  EXPECT_GE(rules, 20u);
 }
 
 TEST(ScenarioManifest, EveryScenarioFileHasOneEntry) {
