@@ -303,7 +303,11 @@ def _is_multi_output(src: Node, values: Dict[str, Any]) -> bool:
     if src.op != "call_function":
         return False
     if isinstance(src.target, torch._ops.OpOverload):
-        return len(src.target._schema.returns) > 1
+        # A tuple of results, or one list of tensors (split, split_with_sizes,
+        # unbind): either way its items are projections, not calls.
+        returns = src.target._schema.returns
+        return len(returns) > 1 or (len(returns) == 1
+                                    and isinstance(returns[0].type, torch._C.ListType))
     v = src.meta.get("val", values.get(src.name))
     return isinstance(v, (tuple, list))
 

@@ -124,7 +124,8 @@ def npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
                      output_dtype=None, x1_dtype=None, x2_dtype=None, pertoken_scale_dtype=None,
                      scale_dtype=None, group_sizes=None, y_scale=None):
     acc = x1.float() @ x2.float()
-    if bias is not None:
+    int_bias = bias is not None and not bias.is_floating_point()
+    if int_bias:  # int32 bias: added to the accumulator, before the scales
         acc = acc + bias.float()
     acc = acc * scale.float()
     if pertoken_scale is not None:
@@ -132,6 +133,10 @@ def npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
     out = _CODES.get(output_dtype, torch.int8) if output_dtype is not None else torch.int8
     if out == torch.int8:
         return torch.round(acc).clamp(-128, 127).to(torch.int8)
+    if bias is not None and not int_bias:
+        # A float bias after the scales; rounded like the npu_quant_matmul + add chain
+        # it replaces (mindspore/quant-matmul-bias), so outputs stay bit-identical.
+        return acc.to(out) + bias
     return acc.to(out)
 
 

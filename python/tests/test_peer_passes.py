@@ -1,0 +1,73 @@
+"""Fusions of other frameworks' passes (issue 20) on make_fx graphs built from the
+ops those passes match: eqfuse fuses them and the optimized GraphModule computes
+bit-identical outputs in PyTorch (the fused ops' stand-ins in npu_standins.py are
+written as the chains they replace)."""
+import torch
+from torch.fx.experimental.proxy_tensor import make_fx
+
+import eqfuse
+import npu_standins  # noqa: F401  (torch.ops.npu / vllm / _C_ascend stand-ins)
+
+
+def _assert_same(a, b):
+    a = a if isinstance(a, (tuple, list)) else (a,)
+    b = b if isinstance(b, (tuple, list)) else (b,)
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert x.dtype == y.dtype and x.shape == y.shape
+        assert torch.equal(x, y)
+
+
+def _optimize_and_compare(fn, inputs, rule):
+    gm = make_fx(fn)(*inputs)
+    r = eqfuse.optimize(gm, inputs)
+    assert r.stats["fusions"].get(rule, 0) == 1, r.stats["fusions"]
+    assert r.stats["kernels_after"] < r.stats["kernels_before"]
+    _assert_same(gm(*inputs), r.graph_module(*inputs))
+    return r
+
+
+def test_qknorm_rope_fuses_into_qkv_rmsnorm_rope():
+    # vllm-ascend QKNormRopeFusionPass: 2 q heads, 1 kv head of 128, bf16, 4 tokens.
+    def attention_prologue(qkv, q_weight, k_weight, cos_sin_cache, positions):
+        q, k, v = qkv.split([256, 128, 128], -1)
+        qn = torch.ops.npu.npu_rms_norm(q.view(4, 2, 128), q_weight, 1e-6)[0]
+        kn = torch.ops.npu.npu_rms_norm(k.view(4, 1, 128), k_weight, 1e-6)[0]
+        q_rope, k_rope = torch.ops.vllm.npu_rotary_embedding(
+            positions, qn.view(4, 256), kn.view(4, 128), cos_sin_cache, 128, 128, True)
+        return q_rope, k_rope, v
+
+    g = torch.Generator().manual_seed(0)
+    inputs = (torch.randn(4, 512, generator=g).to(torch.bfloat16),
+              torch.randn(128, generator=g).to(torch.bfloat16),
+              torch.randn(128, generator=g).to(torch.bfloat16),
+              torch.randn(64, 128, generator=g).to(torch.bfloat16),
+              torch.tensor([0, 5, 17, 63]))
+    r = _optimize_and_compare(attention_prologue, inputs, "vllm/qknorm-rope")
+    assert "qkv_rmsnorm_rope" in r.fx_text
+
+
+def test_add_rms_norm_bias_then_dynamic_quant_fuses():
+    # vllm-ascend AddRMSNormQuantFusionPass, the npu_add_rms_norm_bias variant.
+    def norm_quant(x, residual, weight, bias):
+        y, _, x_out = torch.ops._C_ascend.npu_add_rms_norm_bias(x, residual, weight, bias, 1e-6)
+        q, scale = torch.ops.npu.npu_dynamic_quant(y)
+        return q, scale, x_out
+
+    g = torch.Generator().manual_seed(1)
+    inputs = tuple(torch.randn(*shape, generator=g).to(torch.bfloat16)
+                   for shape in ((16, 256), (16, 256), (256,), (256,)))
+    _optimize_and_compare(norm_quant, inputs, "vllm/add-rms-norm-bias-dynamic-quant")
+
+
+def test_quant_matmul_bias_add_folds_the_bias():
+    # MindSpore inference_qbmm_add_fusion: w8a8 matmul, bf16 output, then a bf16 bias.
+    def qbmm_add(x, weight, deq_scale, bias):
+        return torch.ops.npu.npu_quant_matmul(x, weight, deq_scale, output_dtype=15) + bias
+
+    g = torch.Generator().manual_seed(2)
+    inputs = (torch.randint(-128, 128, (16, 64), generator=g, dtype=torch.int8),
+              torch.randint(-128, 128, (64, 128), generator=g, dtype=torch.int8),
+              torch.rand(128, generator=g) * 0.01,
+              torch.randn(128, generator=g).to(torch.bfloat16))
+    _optimize_and_compare(qbmm_add, inputs, "mindspore/quant-matmul-bias")
