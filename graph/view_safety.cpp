@@ -78,6 +78,10 @@ bool row_major_strides(const Arg& size, const Arg& stride) {
   return true;
 }
 
+bool input_contiguous(const Node& n, const std::vector<bool>& c) {
+  return !n.args.empty() && n.args[0].is_node() && c[static_cast<size_t>(n.args[0].node().index)];
+}
+
 // contiguous[i]: node i's value is known to be contiguous (kernels' results,
 // inputs, and views that keep contiguity of a contiguous input).
 std::vector<bool> contiguity(const Graph& g, const OpRegistry& reg) {
@@ -89,23 +93,18 @@ std::vector<bool> contiguity(const Graph& g, const OpRegistry& reg) {
       continue;
     }
     if (n.kind != NodeKind::Call || n.op == kNoOp || !reg.info(n.op).traits.is_view) continue;
-    const bool input_contiguous =
-        !n.args.empty() && n.args[0].is_node() && c[static_cast<size_t>(n.args[0].node().index)];
+    const bool from_contiguous = input_contiguous(n, c);
     const std::string_view op = n.target;
     if (op == "aten::_reshape_alias")
-      c[i] = input_contiguous && n.args.size() >= 3 && row_major_strides(n.args[1], n.args[2]);
+      c[i] = from_contiguous && n.args.size() >= 3 && row_major_strides(n.args[1], n.args[2]);
     else if (keeps_contiguity(op))
-      c[i] = input_contiguous;
+      c[i] = from_contiguous;
     else if (cuts_leading_dim(op))
-      c[i] = input_contiguous && cuts_dim0(g, n, dim_position(op)) && unit_step(n);
+      c[i] = from_contiguous && cuts_dim0(g, n, dim_position(op)) && unit_step(n);
     else
       c[i] = false;  // transpose, permute, expand, as_strided, diagonal, ...
   }
   return c;
-}
-
-bool input_contiguous(const Node& n, const std::vector<bool>& c) {
-  return !n.args.empty() && n.args[0].is_node() && c[static_cast<size_t>(n.args[0].node().index)];
 }
 
 void make_reshape(Node& n, const OpRegistry& reg) {

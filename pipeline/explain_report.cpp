@@ -369,16 +369,19 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
 // True when the candidate's outputs are already produced by a chosen node
 // of the same fused op (another spelling of a chosen fusion, e.g. with a
 // different layout of its inputs): not a separate decision.
+// The node chosen at extracted class `cls`, or, when that is a projection,
+// the chosen node it projects (the multi-output kernel that computes it).
+Id chosen_producer(const Ctx& c, Id cls) {
+  Id n = c.chosen.at(cls);
+  if (!c.is_getitem(n)) return n;
+  auto source = c.chosen.find(c.g.find(c.g.node(n).children[0]));
+  return source == c.chosen.end() ? n : source->second;
+}
+
 bool variant_of_chosen(const Ctx& c, Id fused) {
   Id cls = c.g.find(fused);
-  for (Id covered : covered_classes(c, cls)) {
-    Id n = c.chosen.at(covered);
-    if (c.is_getitem(n))
-      n = c.chosen.count(c.g.find(c.g.node(n).children[0]))
-              ? c.chosen.at(c.g.find(c.g.node(n).children[0]))
-              : n;
-    if (c.g.node_op(n) == c.g.node_op(fused)) return true;
-  }
+  for (Id covered : covered_classes(c, cls))
+    if (c.g.node_op(chosen_producer(c, covered)) == c.g.node_op(fused)) return true;
   return false;
 }
 
@@ -482,12 +485,8 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
     // What must keep running may itself be a chosen fusion (a muls_add that
     // would take the add an npu_add_rms_norm_dynamic_quant already computes):
     // then it is "the chosen" kernel, not an unfused intermediate.
-    const bool stays_fused = std::any_of(stay.begin(), stay.end(), [&](Id s) {
-      return c.is_fused(c.chosen.at(s)) ||
-             (c.is_getitem(c.chosen.at(s)) &&
-              c.chosen.count(c.g.find(c.g.node(c.chosen.at(s)).children[0])) &&
-              c.is_fused(c.chosen.at(c.g.find(c.g.node(c.chosen.at(s)).children[0]))));
-    });
+    const bool stays_fused = std::any_of(stay.begin(), stay.end(),
+                                         [&](Id s) { return c.is_fused(chosen_producer(c, s)); });
     if (stays_fused)
       u.reason = fmt::format(
           "{} not used for {}: the chosen {} is also used by {}, so {} must still run; {:.2f} us "

@@ -13,42 +13,33 @@ bool is_free_op(const OpRegistry& reg, const std::string& op) {
   return id && reg.info(*id).traits.kind == OpKind::Free;
 }
 
-// The op of a rule's fused node: the introduced op that produces its outputs
-// (directly or through projections), e.g. npu_add_rms_norm_quant, or
-// mindspore/matmul-split's split_with_sizes, whose projections stand where
-// the separate matmuls were. A rule whose outputs come from ops its search
-// has too (vllm/quantize-mul-as-div: npu_quantize) is credited by the kernels
-// it introduces (reciprocal).
+// The ops whose calls produce a rule's replace outputs, directly or
+// through projections.
+std::set<std::string> output_producer_ops(const RuleDef& r) {
+  std::set<std::string> out;
+  for (NodeRef o : r.replace.output_values()) {
+    const Node* n = &r.replace.node(o);
+    if (n->kind == NodeKind::GetItem) n = &r.replace.node(n->getitem_source());
+    if (n->kind == NodeKind::Call) out.insert(n->target);
+  }
+  return out;
+}
+
+// The op of a rule's fused node: the introduced op that produces its outputs,
+// e.g. npu_add_rms_norm_quant, or mindspore/matmul-split's split_with_sizes,
+// whose projections stand where the separate matmuls were. A rule whose
+// outputs come from ops its search has too (vllm/quantize-mul-as-div:
+// npu_quantize) is credited by the kernels it introduces (reciprocal).
 std::set<std::string> fused_ops_of(const RuleDef& r, const OpRegistry& reg) {
   const std::set<std::string> introduced = r.introduced_ops();
   std::set<std::string> producers;
-  for (NodeRef out : r.replace.output_values()) {
-    const Node* n = &r.replace.node(out);
-    if (n->kind == NodeKind::GetItem) n = &r.replace.node(n->getitem_source());
-    if (n->kind == NodeKind::Call && introduced.count(n->target)) producers.insert(n->target);
-  }
+  for (const std::string& op : output_producer_ops(r))
+    if (introduced.count(op)) producers.insert(op);
   if (!producers.empty()) return producers;
   std::set<std::string> kernels;
   for (const std::string& op : introduced)
     if (!is_free_op(reg, op)) kernels.insert(op);
   return kernels;
-}
-
-// A rule that introduces no kernel but folds ops into one its search has
-// too (mindspore/quant-matmul-bias: the add goes into npu_quant_matmul's
-// bias): the op producing its outputs. Credited only to nodes that rule made,
-// since other rules rewrite that op without fusing anything.
-std::set<std::string> absorbing_ops_of(const RuleDef& r) {
-  std::set<std::string> in_search;
-  for (const Node& n : r.search.nodes())
-    if (n.kind == NodeKind::Call) in_search.insert(n.target);
-  std::set<std::string> out;
-  for (NodeRef o : r.replace.output_values()) {
-    const Node* n = &r.replace.node(o);
-    if (n->kind == NodeKind::GetItem) n = &r.replace.node(n->getitem_source());
-    if (n->kind == NodeKind::Call && in_search.count(n->target)) out.insert(n->target);
-  }
-  return out;
 }
 
 }  // namespace
@@ -59,8 +50,13 @@ FusionCredit::FusionCredit(const OptimizeState& st) : st_(st) {
     if (!r.has_label("fusion")) continue;
     std::set<std::string> fused = fused_ops_of(r, reg);
     for (const std::string& op : fused) first_rule_.emplace(op, r.name);
+    // A rule that introduces no kernel but folds ops into one its search has
+    // too (mindspore/quant-matmul-bias: the add goes into npu_quant_matmul's
+    // bias) absorbs into its output producers, which its search has (none is
+    // introduced). Credited only to nodes that rule made: other rules rewrite
+    // those ops without fusing anything.
     if (fused.empty())
-      for (const std::string& op : absorbing_ops_of(r)) absorbing_[op].insert(r.name);
+      for (const std::string& op : output_producer_ops(r)) absorbing_[op].insert(r.name);
   }
   for (const RuleDef& r : st.library->rules())
     if (is_fusion_rule(r)) fusion_rules_.insert(r.name);

@@ -9,19 +9,11 @@ from torch.fx.experimental.proxy_tensor import make_fx
 
 import eqfuse
 import models
+from checks import assert_same_outputs as _assert_same_outputs
 
 
 def _snapshot(gm):
     return gm.code, [(n.name, n.op, n.target, dict(n.meta)) for n in gm.graph.nodes]
-
-
-def _assert_same_outputs(a, b):
-    a = a if isinstance(a, (tuple, list)) else (a,)
-    b = b if isinstance(b, (tuple, list)) else (b,)
-    assert len(a) == len(b)
-    for x, y in zip(a, b):
-        assert x.dtype == y.dtype and x.shape == y.shape
-        assert torch.equal(x, y)
 
 
 def _targets(gm):

@@ -7,15 +7,7 @@ from torch.fx.experimental.proxy_tensor import make_fx
 
 import eqfuse
 import npu_standins  # noqa: F401  (torch.ops.npu / vllm / _C_ascend stand-ins)
-
-
-def _assert_same(a, b):
-    a = a if isinstance(a, (tuple, list)) else (a,)
-    b = b if isinstance(b, (tuple, list)) else (b,)
-    assert len(a) == len(b)
-    for x, y in zip(a, b):
-        assert x.dtype == y.dtype and x.shape == y.shape
-        assert torch.equal(x, y)
+from checks import assert_same_outputs
 
 
 def _optimize_and_compare(fn, inputs, rule):
@@ -23,7 +15,7 @@ def _optimize_and_compare(fn, inputs, rule):
     r = eqfuse.optimize(gm, inputs)
     assert r.stats["fusions"].get(rule, 0) == 1, r.stats["fusions"]
     assert r.stats["kernels_after"] < r.stats["kernels_before"]
-    _assert_same(gm(*inputs), r.graph_module(*inputs))
+    assert_same_outputs(gm(*inputs), r.graph_module(*inputs))
     return r
 
 
