@@ -19,7 +19,8 @@ namespace {
 // x viewed as rows x cols, where cols = numel(gamma) (gamma = trailing dims).
 struct RmsNormResult {
   std::vector<double> x;     // the normalized input (x1 + x2), unrounded but see below
-  std::vector<double> y;     // x * rstd * gamma (+ beta), unrounded
+  std::vector<double> y;     // x * rstd * gamma (+ beta), unrounded; under reference
+                             // numerics x * rstd * gamma rounded as the chain rounds it
   std::vector<double> rstd;  // one per row
   int64_t rows = 0, cols = 0;
   Dims shape;       // x1's shape
@@ -33,6 +34,28 @@ void check_trailing(const KernelCall& c, const Tensor& x, const Tensor& gamma) {
     c.fail(fmt::format("gamma shape {} must equal the trailing dims of input shape {}",
                        dims_to_string(gamma.shape()), dims_to_string(x.shape())));
   }
+}
+
+// rstd = 1 / sqrt(mean(x^2) + eps) of one row, in double: the device's fp32
+// accumulation, at least as precise.
+double rms_norm_rstd_exact(const double* x, int64_t n, double eps) {
+  double sum_sq = 0;
+  for (int64_t j = 0; j < n; ++j) sum_sq += x[j] * x[j];
+  return 1.0 / std::sqrt(sum_sq / static_cast<double>(n) + eps);
+}
+
+// The same rstd as the unfused chain computes it in eager PyTorch (LlamaRMSNorm,
+// TorchAir's npu_rms_norm joint-graph pattern), op by op as this interpreter runs
+// those aten ops: x upcast to fp32, x*x stored in fp32, their mean (summed in
+// order, divided, stored in fp32), + eps (a Python scalar, so fp32 first),
+// rsqrt stored in fp32.
+double rms_norm_rstd_like_chain(const double* x, int64_t n, double eps) {
+  constexpr DType f32 = DType::Float32;
+  double sum_sq = 0;
+  for (int64_t j = 0; j < n; ++j) sum_sq += cast_double(x[j] * x[j], f32);
+  double mean = cast_double(sum_sq / static_cast<double>(n), f32);
+  double var = cast_double(mean + cast_double(eps, f32), f32);
+  return cast_double(1.0 / std::sqrt(var), f32);
 }
 
 RmsNormResult add_rms_norm_core(const KernelCall& c, const Tensor& x1,
@@ -61,14 +84,18 @@ RmsNormResult add_rms_norm_core(const KernelCall& c, const Tensor& x1,
   }
   r.y.resize(r.x.size());
   r.rstd.resize(static_cast<size_t>(r.rows));
+  const bool chain = c.round_like_unfused();
   for (int64_t row = 0; row < r.rows; ++row) {
     const double* xr = &r.x[static_cast<size_t>(row * r.cols)];
-    double sum_sq = 0;
-    for (int64_t j = 0; j < r.cols; ++j) sum_sq += xr[j] * xr[j];
-    double rstd = 1.0 / std::sqrt(sum_sq / static_cast<double>(r.cols) + eps);
+    double rstd = chain ? rms_norm_rstd_like_chain(xr, r.cols, eps)
+                        : rms_norm_rstd_exact(xr, r.cols, eps);
     r.rstd[static_cast<size_t>(row)] = rstd;
     for (int64_t j = 0; j < r.cols; ++j) {
-      double y = xr[j] * rstd * g[static_cast<size_t>(j)];
+      double gj = g[static_cast<size_t>(j)];
+      double y = chain ? cast_double(gj * cast_double(cast_double(xr[j] * rstd, DType::Float32),
+                                                      x1.dtype()),
+                                     x1.dtype())
+                       : xr[j] * rstd * gj;
       if (beta) y += b[static_cast<size_t>(j)];
       r.y[static_cast<size_t>(row * r.cols + j)] = y;
     }
@@ -724,9 +751,53 @@ RuntimeValue qkv_rmsnorm_rope(const KernelCall& c) {
   return tuple({q, k, v});
 }
 
+// The partner of element j of a row of `d` under npu_rotary_mul's rotation, and its
+// sign: 'half' pairs j with j +- d/2 (cat(-x2, x1)), 'interleave' pairs 2i with 2i + 1
+// (stack(-x_odd, x_even) flattened).
+std::pair<int64_t, double> rotary_partner(int64_t j, int64_t d, bool half) {
+  if (half) return j < d / 2 ? std::pair{j + d / 2, -1.0} : std::pair{j - d / 2, 1.0};
+  return j % 2 == 0 ? std::pair{j + 1, -1.0} : std::pair{j - 1, 1.0};
+}
+
+// torch_npu.npu_rotary_mul(self, r1, r2, rotary_mode): self * r1 + rotate(self) * r2
+// along the last dim. The device computes in fp32 and stores once; under reference
+// numerics (round_like_unfused) both products and the sum are stored in self's dtype,
+// as the aten.mul, aten.mul, aten.add chain it replaces does (the rotation itself only
+// moves and negates, which is exact).
+RuntimeValue rotary_mul(const KernelCall& c) {
+  Tensor x = c.tensor("self");
+  std::string mode = c.has("rotary_mode") ? c.str_arg("rotary_mode") : "half";
+  if (mode != "half" && mode != "interleave")
+    c.fail(fmt::format("rotary_mode must be 'half' or 'interleave', got '{}'", mode));
+  if (x.rank() != 4 || x.size(-1) % 2 != 0)
+    c.fail(fmt::format("self {} must be 4-D with an even last dim", dims_to_string(x.shape())));
+  auto broadcast_to_x = [&](const char* name) {
+    Tensor r = c.tensor(name);
+    bool ok = r.rank() == 4;
+    for (int i = 0; ok && i < 4; ++i) ok = r.size(i) == 1 || r.size(i) == x.size(i);
+    if (!ok)
+      c.fail(fmt::format("{} {} must be 4-D and broadcast to self {}", name,
+                         dims_to_string(r.shape()), dims_to_string(x.shape())));
+    return r.expand(x.shape()).values();
+  };
+  std::vector<double> xv = x.values(), r1 = broadcast_to_x("r1"), r2 = broadcast_to_x("r2");
+  const int64_t d = x.size(-1);
+  const bool chain = c.round_like_unfused();
+  std::vector<double> out(xv.size());
+  for (size_t i = 0; i < xv.size(); ++i) {
+    auto j = static_cast<int64_t>(i) % d;
+    auto [partner, sign] = rotary_partner(j, d, mode == "half");
+    double rotated = sign * xv[i - static_cast<size_t>(j) + static_cast<size_t>(partner)];
+    double a = xv[i] * r1[i], b = rotated * r2[i];
+    out[i] = chain ? cast_double(a, x.dtype()) + cast_double(b, x.dtype()) : a + b;
+  }
+  return RuntimeValue(from_doubles(x.dtype(), x.shape(), out));
+}
+
 void register_vllm_rope(KernelTable& t) {
   t["vllm::npu_rotary_embedding"] = npu_rotary_embedding;
   t["vllm::qkv_rmsnorm_rope"] = qkv_rmsnorm_rope;
+  t["npu::npu_rotary_mul"] = rotary_mul;
 }
 
 void register_npu_kernels(KernelTable& table) {

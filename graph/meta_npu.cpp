@@ -1,7 +1,7 @@
 // Meta functions for the torch_npu ops of docs/reference/torchair-passes.md §7: the
 // rms_norm families (add/cast/quant/dynamic_quant/v2), add_layer_norm, dynamic quant and
 // quantize, transpose_batchmatmul, kv_rmsnorm_rope_cache, mla_prolog_v3,
-// swiglu, quant_matmul and _npu_dtype_cast (in meta_misc.cpp).
+// swiglu, quant_matmul, rotary_mul and _npu_dtype_cast (in meta_misc.cpp).
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -564,6 +564,30 @@ ValueType qkv_rmsnorm_rope(const CallContext& ctx) {
   return meta::tuple({part(q), part(kv), part(kv)});
 }
 
+// npu_rotary_mul(self, r1, r2) -> self's type: self 4-D with an even last dim, r1 and r2
+// 4-D and broadcast to self (each dim 1 or self's).
+ValueType rotary_mul(const CallContext& ctx) {
+  const TensorType* x = meta::tensor_arg(ctx, "self");
+  if (!x) return ValueType::unknown();
+  if (x->shape) {
+    const Shape& s = *x->shape;
+    if (s.size() != 4) meta::fail("argument 'self' {} must be 4-D", meta::shape_str(s));
+    if (not_multiple(s.back(), 2))
+      meta::fail("argument 'self' {}: last dim must be even", meta::shape_str(s));
+    for (const char* name : {"r1", "r2"}) {
+      auto r = meta::shape_arg(ctx, name);
+      if (!r) continue;
+      bool ok = r->size() == 4;
+      for (size_t i = 0; ok && i < 4; ++i)
+        ok = (*r)[i] == SymInt(1) || !meta::dims_differ((*r)[i], s[i]);
+      if (!ok)
+        meta::fail("argument '{}' {} must be 4-D and broadcast to self {}", name,
+                   meta::shape_str(*r), meta::shape_str(s));
+    }
+  }
+  return tensor(x->dtype, x->shape);
+}
+
 }  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
@@ -595,6 +619,7 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_quant_matmul"}, quant_matmul);
   meta::set_all(reg, {"vllm::npu_rotary_embedding"}, npu_rotary_embedding);
   meta::set_all(reg, {"vllm::qkv_rmsnorm_rope"}, qkv_rmsnorm_rope);
+  meta::set_all(reg, {"npu::npu_rotary_mul"}, rotary_mul);
 }
 
 }  // namespace eqfuse

@@ -12,6 +12,7 @@ import torch
 
 SCHEMAS = {
     "npu_rms_norm": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor y, Tensor rstd)",
+    "npu_rotary_mul": "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode=\"half\") -> Tensor",
     "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
                         "-> (Tensor y, Tensor rstd, Tensor x)",
     "npu_dynamic_quant": "npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, "
@@ -45,16 +46,27 @@ _CODES = {1: torch.int8, 5: torch.float16, 6: torch.float32, 15: torch.bfloat16}
 def _add_rms_norm(x1, x2, gamma, epsilon):
     # The sum is normalized as the unfused add would hand it on: stored in x1's dtype.
     x_out = (x1.float() + x2.float()).to(x1.dtype)
-    x = x_out.float()
-    rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
-    y = (x * rstd * gamma.float()).to(x1.dtype)
+    y, rstd = npu_rms_norm(x_out, gamma, epsilon)
     return y, rstd, x_out
 
 
 def npu_rms_norm(self, gamma, epsilon=1e-06):
+    # LlamaRMSNorm's eager chain (TorchAir's npu_fx_pass pattern): x * rstd stored in
+    # self's dtype, then times gamma, so the decomposed form and this agree bit for bit.
     x = self.float()
     rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
-    return (x * rstd * gamma.float()).to(self.dtype), rstd
+    return gamma * (x * rstd).to(self.dtype), rstd
+
+
+def npu_rotary_mul(self, r1, r2, rotary_mode="half"):
+    """torch_npu.npu_rotary_mul: self * r1 + rotate(self) * r2 over the last dim, written
+    as the chain TorchAir's npu_fx_pass pattern replaces (bit-identical)."""
+    if rotary_mode == "half":
+        half = self.shape[-1] // 2
+        rotated = torch.cat((-self[..., half:], self[..., :half]), dim=-1)
+    else:
+        rotated = torch.stack((-self[..., 1::2], self[..., ::2]), dim=-1).flatten(-2)
+    return self * r1 + rotated * r2
 
 
 def npu_add_rms_norm(x1, x2, gamma, epsilon=1e-06):

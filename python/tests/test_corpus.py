@@ -1,9 +1,10 @@
 """eqfuse.optimize on the model corpus (tests/data/corpus/trace_corpus.py):
-four architectures traced with make_fx in both flavours, static shapes.  The
+five architectures traced with make_fx in both flavours, static shapes.  The
 optimized GraphModule must compute exactly what the original does in PyTorch
 (the npu stand-ins reproduce the unfused rounding), never cost more, and on the
 npu flavour of the RMSNorm decoders fuse the residual add into the norm; the aten
-flavour joins projections (matmul-split) and fuses LayerNorm's residual add."""
+flavour joins projections (matmul-split), fuses LayerNorm's residual add and turns
+the eager RMSNorm and rotary embedding into npu_rms_norm / npu_rotary_mul."""
 import os
 import sys
 
@@ -16,7 +17,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
                                 "tests", "data", "corpus"))
 import trace_corpus  # noqa: E402
 
-CASES = [(arch, flavour) for arch in ("llama", "mixtral", "gpt2", "bert")
+CASES = [(arch, flavour) for arch in ("llama", "mixtral", "qwen3", "gpt2", "bert")
          for flavour in trace_corpus.FLAVOURS]
 
 # Fusions each npu-flavour graph must show (rule-name substring -> minimum count).
@@ -27,9 +28,13 @@ EXPECTED_NPU_FUSIONS = {
 # ... and the aten flavour: the q/k/v and gate/up projections joined into one matmul
 # on concatenated weights (its split outputs are strided: the views after them must
 # be reshapes to run in PyTorch), and LayerNorm's residual add fused.
+# The RMSNorm decoders' eager RMSNorm and rotate_half RoPE become npu_rms_norm (the
+# norms after a residual add then npu_add_rms_norm) and npu_rotary_mul (q and k of
+# both layers); qwen3 also normalizes q and k per head.
 EXPECTED_ATEN_FUSIONS = {
-    "llama": {"matmul-split": 2},
-    "mixtral": {"matmul-split": 2},
+    "llama": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 4, "npu-rotary-mul": 4},
+    "mixtral": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 1, "npu-rotary-mul": 4},
+    "qwen3": {"npu-rms-norm": 5, "add-rms-norm": 4, "npu-rotary-mul": 4},
     "gpt2": {"add-layer-norm": 2},
     "bert": {"add-layer-norm": 2},
 }

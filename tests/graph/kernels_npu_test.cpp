@@ -397,6 +397,52 @@ TEST(NpuKernels, AddLayerNormStatsMatchNativeLayerNormInFp32) {
 // vllm.npu_rotary_embedding by hand: cos_sin_cache row 1 is [cos 0.5, 1 | sin 0.25, 0].
 // neox pairs the halves: (1, 3) -> (1*0.5 - 3*0.25, 3*0.5 + 1*0.25) = (-0.25, 1.75) and
 // (2, 4) -> (2, 4); GPT-J pairs neighbours: (1, 2) -> (0, 1.25), (3, 4) -> (3, 4).
+// npu_rms_norm under reference numerics rounds like LlamaRMSNorm's eager chain (x * rstd
+// stored in bf16, then times gamma), so the two agree exactly; the device keeps x * rstd
+// in fp32 and rounds once, which moves some elements by a bf16 ulp.
+TEST(NpuKernels, RmsNormRoundsLikeTheEagerChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[4, 32]", gamma: "bf16[32]"):
+        up: "f32[4, 32]" = torch.ops.aten._to_copy.default(x, dtype = torch.float32)
+        sq: "f32[4, 32]" = torch.ops.aten.pow.Tensor_Scalar(up, 2)
+        mean: "f32[4, 1]" = torch.ops.aten.mean.dim(sq, [-1], True)
+        add: "f32[4, 1]" = torch.ops.aten.add.Tensor(mean, 1e-06)
+        rsqrt: "f32[4, 1]" = torch.ops.aten.rsqrt.default(add)
+        normed: "f32[4, 32]" = torch.ops.aten.mul.Tensor(up, rsqrt)
+        down: "bf16[4, 32]" = torch.ops.aten._to_copy.default(normed, dtype = torch.bfloat16)
+        chain: "bf16[4, 32]" = torch.ops.aten.mul.Tensor(gamma, down)
+        n = torch.ops.npu.npu_rms_norm.default(x, gamma, 1e-06)
+        fused: "bf16[4, 32]" = n[0]
+        return (chain, fused)
+)FX");
+  std::vector<double> x(128), gamma(32);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.7 * static_cast<double>(i)) * 3.1;
+  for (size_t i = 0; i < gamma.size(); ++i) gamma[i] = 0.55 + 0.037 * static_cast<double>(i);
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {4, 32}, x),
+                               tensor(DType::BFloat16, {32}, gamma)};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), vals(same.outputs[1]));
+  RunResult device = run(g, in);
+  EXPECT_NE(vals(device.outputs[0]), vals(device.outputs[1]));
+}
+
+// npu_rotary_mul: x * r1 + rotate(x) * r2; 'half' rotates [1, 2, 3, 4] to [-3, -4, 1, 2],
+// 'interleave' to [-2, 1, -4, 3]; r1 and r2 broadcast over the leading dims.
+TEST(NpuKernels, RotaryMulHalfAndInterleaveByHand) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[2, 1, 1, 4]", r1: "f32[1, 1, 1, 4]", r2: "f32[1, 1, 1, 4]"):
+        half: "f32[2, 1, 1, 4]" = torch.ops.npu.npu_rotary_mul.default(x, r1, r2)
+        inter: "f32[2, 1, 1, 4]" = torch.ops.npu.npu_rotary_mul.default(x, r1, r2, "interleave")
+        return (half, inter)
+)FX");
+  RunResult r = run(g, {f32({2, 1, 1, 4}, {1, 2, 3, 4, 0, 0, 0, 1}), f32({1, 1, 1, 4}, {1, 1, 1, 1}),
+                        f32({1, 1, 1, 4}, {2, 2, 2, 2})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{-5, -6, 5, 8, 0, -2, 0, 1}));
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{-3, 4, -5, 10, 0, 0, -2, 1}));
+}
+
 TEST(NpuKernels, RotaryEmbeddingNeoxAndGptjByHand) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, pos: "i64[1]", q: "f32[1, 4]", k: "f32[1, 1, 4]", cache: "f32[2, 4]"):

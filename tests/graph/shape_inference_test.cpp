@@ -278,6 +278,9 @@ const Case kCases[] = {
      "tuple(f16[2, 3, 4, 8], f32[2, 3, 1, 1], f16[2, 3, 4, 8])"},
     {"x: \"bf16[s0, 128]\", g: \"bf16[128]\"", "torch.ops.npu.npu_rms_norm.default(x, g)",
      "tuple(bf16[s0, 128], f32[s0, 1])"},
+    // npu_rotary_mul: self's type; r1 and r2 broadcast to it (torch_npu docs).
+    {"x: \"bf16[2, s0, 8, 128]\", c: \"bf16[1, s0, 1, 128]\", s: \"bf16[1, s0, 1, 128]\"",
+     "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "bf16[2, s0, 8, 128]"},
     // npu_add_layer_norm: mean/rstd fp32 of the leading dims then one 1 (op-plugin), y and x
     // in x1's dtype, or fp32 when x1 and x2 differ.
     {"x1: \"bf16[s0, 16, 128]\", x2: \"bf16[s0, 16, 128]\", g: \"bf16[128]\", b: \"bf16[128]\"",
@@ -836,6 +839,12 @@ const ErrorCase kErrors[] = {
      "i: \"i64[4]\", kc: \"bf16[4]\", cc: \"bf16[4]\"",
      "torch.ops.npu.npu_kv_rmsnorm_rope_cache_v2.default(kv, g, c, s, i, kc, cc)",
      "'kv' must be 4-D"},
+    {"x: \"bf16[8, 128]\", c: \"bf16[8, 128]\", s: \"bf16[8, 128]\"",
+     "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "'self' [8, 128] must be 4-D"},
+    {"x: \"bf16[2, 4, 8, 15]\", c: \"bf16[1, 1, 8, 15]\", s: \"bf16[1, 1, 8, 15]\"",
+     "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "last dim must be even"},
+    {"x: \"bf16[2, 4, 8, 16]\", c: \"bf16[1, 2, 8, 16]\", s: \"bf16[1, 1, 8, 16]\"",
+     "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "'r1' [1, 2, 8, 16] must be 4-D and broadcast"},
     // --- issue 16
     {"x: \"f32[4]\", y: \"i32[4]\"", "torch.ops.aten.bitwise_and.Tensor(x, y)", "not defined"},
     {"x: \"bf16[4]\"", "torch.ops.aten.bitwise_not.default(x)", "not defined"},
