@@ -469,6 +469,26 @@ void register_fused_quant(KernelTable& t) {
     auto [y2, scale2] = quantized(want2, smooth2);
     return tuple({y1, y2, from_doubles(x1.dtype(), r.shape, r.x), scale1, scale2});
   };
+  // npu_rms_norm_quant: y = rms_norm(x)·gamma + beta, q = round_half_even(y * scale + offset)
+  // into int8. Under reference numerics y is stored in x's dtype first (after the norm and
+  // after beta), as the npu_rms_norm [+ add] + npu_quantize(div_mode=False) chain does.
+  t["npu::npu_rms_norm_quant"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("x");
+    std::optional<int64_t> dst = c.has("dst_dtype") ? c.opt_int("dst_dtype") : std::nullopt;
+    if (dst && *dst != 1) throw UnsupportedConfig("npu_rms_norm_quant dst_dtype other than int8");
+    auto as_row = [&](const char* name) {
+      Tensor t = c.tensor(name);
+      return t.rank() == 2 && t.size(0) == 1 ? t.reshape({t.size(1)}) : t;
+    };
+    Tensor gamma = as_row("gamma"), scale = c.tensor("scale"), offset = c.tensor("offset");
+    if (scale.numel() != 1 || offset.numel() != 1) c.fail("scale and offset must have shape [1]");
+    RmsNormResult r = add_rms_norm_core(c, x, {}, gamma, epsilon_arg(c, 1e-6), as_row("beta"));
+    round_y_like_unfused(c, x.dtype(), r);
+    const double s = scale.values()[0], z = offset.values()[0];
+    std::vector<double> q(r.y.size());
+    for (size_t i = 0; i < q.size(); ++i) q[i] = quantize_value(r.y[i] * s + z, QuantTarget{});
+    return RuntimeValue(from_doubles(DType::Int8, r.shape, q));
+  };
   t["npu::npu_add_rms_norm_quant"] = [](const KernelCall& c) {
     Tensor x1 = c.tensor("x1"), gamma = c.tensor("gamma");
     if (c.has("axis") && c.int_arg("axis") != -1)

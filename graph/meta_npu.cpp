@@ -290,6 +290,29 @@ ValueType add_rms_norm_quant(const CallContext& ctx) {
   return meta::tuple({y, y, tensor(d, x)});
 }
 
+// npu_rms_norm_quant(x, gamma, beta, scale, offset) -> y of x's shape in the quantized dtype
+// (int8 by default; quint4x2 packs eight int4 into an int32 of the last dim / 8). gamma and
+// beta [D] or [1, D]; scale and offset one element each.
+ValueType rms_norm_quant(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "x");
+  for (std::string_view n : {"gamma", "beta"}) {
+    auto g = meta::shape_arg(ctx, n);
+    bool ok = !g || !x || x->empty() ||
+              ((g->size() == 1 || (g->size() == 2 && (*g)[0] == SymInt(1))) &&
+               !meta::dims_differ(g->back(), x->back()));
+    if (!ok)
+      meta::fail("argument '{}' {} must be [D] or [1, D] with D the last dim of x {}", n,
+                 meta::shape_str(*g), meta::shape_str(*x));
+  }
+  for (std::string_view n : {"scale", "offset"}) {
+    auto s = meta::shape_arg(ctx, n);
+    if (s && !(s->size() == 1 && (*s)[0] == SymInt(1)))
+      meta::fail("argument '{}' {} must have shape [1]", n, meta::shape_str(*s));
+  }
+  QuantOut q = quant_out(ctx, "dst_dtype");
+  return tensor(q.dtype, quantized_shape(x, q));
+}
+
 std::vector<int64_t> perm_arg(const CallContext& ctx, std::string_view name,
                               std::vector<int64_t> dflt) {
   return meta::int_list_arg(ctx, name).value_or(std::move(dflt));
@@ -606,6 +629,7 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_quantize"}, quantize);
   meta::set_all(reg, {"npu::npu_add_rms_norm_dynamic_quant"}, add_rms_norm_dynamic_quant);
   meta::set_all(reg, {"npu::npu_add_rms_norm_quant"}, add_rms_norm_quant);
+  meta::set_all(reg, {"npu::npu_rms_norm_quant"}, rms_norm_quant);
   meta::set_all(reg, {"_C_ascend::npu_add_rms_norm_bias"}, add_rms_norm_bias);
   meta::set_all(reg, {"vllm::quantize"}, vllm_quantize);
   meta::set_all(reg, {"npu::npu_transpose_batchmatmul"}, transpose_batchmatmul);

@@ -21,11 +21,13 @@ namespace {
 constexpr size_t kMindSporePasses = 22;
 constexpr std::array<PeerPass, 39> kPeerPasses{{
     {"MindSpore", "FlashAttentionFusionV1",
-     "not implemented yet: needs npu_prompt_flash_attention (schema, cost model) and a rule for "
-     "the bmm-softmax-bmm attention chain"},
+     "not implemented yet: an additive float mask is exact only as npu_fusion_attention's pse in "
+     "the multiply-then-add form (pse_type 0), not as the bool mask MindSpore and TorchAir pass; "
+     "needs the attention op (schema, kernel, cost) and rules over make_fx's 4-D matmul spelling"},
     {"MindSpore", "FlashAttentionFusionV2",
-     "not implemented yet: needs npu_prompt_flash_attention (schema, cost model) and a rule for "
-     "the bmm-softmax-bmm attention chain"},
+     "not implemented yet: an additive float mask is exact only as npu_fusion_attention's pse in "
+     "the multiply-then-add form (pse_type 0), not as the bool mask MindSpore and TorchAir pass; "
+     "needs the attention op (schema, kernel, cost) and rules over make_fx's 4-D matmul spelling"},
     {"MindSpore", "add_layer_norm_fusion", ""},
     {"MindSpore", "add_layer_norm_v3_fusion", ""},
     {"MindSpore", "add_layer_norm_ext_fusion", ""},
@@ -38,9 +40,7 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
      "no FX equivalent: fuses MindSpore's scalar shape subgraph into ReshapeExt; FX sizes are "
      "SymInt values"},
     {"MindSpore", "add_rms_norm_quant_fusion", ""},
-    {"MindSpore", "rms_norm_quant_fusion",
-     "not implemented yet: needs a fused rms_norm+quantize op (MindSpore's RmsNormQuant) in the "
-     "op catalog (schema, kernel, cost model)"},
+    {"MindSpore", "rms_norm_quant_fusion", ""},
     {"MindSpore", "add_rms_norm_fusion", ""},
     {"MindSpore", "add_cast_rms_norm_cast_fusion",
      "not implemented yet: the chain normalizes an fp32 upcast of the add, the fused kernel works "

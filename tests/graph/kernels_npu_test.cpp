@@ -428,6 +428,32 @@ TEST(NpuKernels, RmsNormRoundsLikeTheEagerChainUnderReferenceNumerics) {
   EXPECT_NE(vals(device.outputs[0]), vals(device.outputs[1]));
 }
 
+// npu_rms_norm_quant: x = [3, 4] has rstd 1/sqrt(12.5); y = x * rstd + beta =
+// [1.3485, 0.6314]; round(y * 10 + 1) = [14, 7]. Under reference numerics it equals the
+// npu_rms_norm + add + npu_quantize(div_mode=False) chain it replaces.
+TEST(NpuKernels, RmsNormQuantByHandAndLikeTheChain) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f16[2, 2]", gamma: "f16[2]", beta: "f16[2]", s: "f16[1]", o: "i8[1]"):
+        fused: "i8[2, 2]" = torch.ops.npu.npu_rms_norm_quant.default(x, gamma, beta, s, o, 0.0)
+        n = torch.ops.npu.npu_rms_norm.default(x, gamma, 0.0)
+        y: "f16[2, 2]" = n[0]
+        add: "f16[2, 2]" = torch.ops.aten.add.Tensor(y, beta)
+        chain: "i8[2, 2]" = torch.ops.npu.npu_quantize.default(add, s, o, 1, -1, False)
+        return (fused, chain)
+)FX");
+  std::vector<RuntimeValue> in{tensor(DType::Float16, {2, 2}, {3, 4, -1.7, 0.3}),
+                               tensor(DType::Float16, {2}, {1, 1}),
+                               tensor(DType::Float16, {2}, {0.5, -0.5}),
+                               tensor(DType::Float16, {1}, {10}), tensor(DType::Int8, {1}, {1})};
+  RunResult device = run(g, in);
+  EXPECT_EQ(vals(device.outputs[0])[0], 14);
+  EXPECT_EQ(vals(device.outputs[0])[1], 7);
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(same.outputs[0]), vals(same.outputs[1]));
+}
+
 // npu_rotary_mul: x * r1 + rotate(x) * r2; 'half' rotates [1, 2, 3, 4] to [-3, -4, 1, 2],
 // 'interleave' to [-2, 1, -4, 3]; r1 and r2 broadcast over the leading dims.
 TEST(NpuKernels, RotaryMulHalfAndInterleaveByHand) {

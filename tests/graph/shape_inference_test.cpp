@@ -278,6 +278,9 @@ const Case kCases[] = {
      "tuple(f16[2, 3, 4, 8], f32[2, 3, 1, 1], f16[2, 3, 4, 8])"},
     {"x: \"bf16[s0, 128]\", g: \"bf16[128]\"", "torch.ops.npu.npu_rms_norm.default(x, g)",
      "tuple(bf16[s0, 128], f32[s0, 1])"},
+    // npu_rms_norm_quant: int8 of x's shape by default.
+    {"x: \"bf16[s0, 64]\", g: \"bf16[64]\", b: \"bf16[64]\", s: \"bf16[1]\", o: \"i8[1]\"",
+     "torch.ops.npu.npu_rms_norm_quant.default(x, g, b, s, o)", "i8[s0, 64]"},
     // npu_rotary_mul: self's type; r1 and r2 broadcast to it (torch_npu docs).
     {"x: \"bf16[2, s0, 8, 128]\", c: \"bf16[1, s0, 1, 128]\", s: \"bf16[1, s0, 1, 128]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "bf16[2, s0, 8, 128]"},
@@ -839,6 +842,8 @@ const ErrorCase kErrors[] = {
      "i: \"i64[4]\", kc: \"bf16[4]\", cc: \"bf16[4]\"",
      "torch.ops.npu.npu_kv_rmsnorm_rope_cache_v2.default(kv, g, c, s, i, kc, cc)",
      "'kv' must be 4-D"},
+    {"x: \"bf16[4, 64]\", g: \"bf16[64]\", b: \"bf16[64]\", s: \"bf16[64]\", o: \"i8[64]\"",
+     "torch.ops.npu.npu_rms_norm_quant.default(x, g, b, s, o)", "'scale' [64] must have shape [1]"},
     {"x: \"bf16[8, 128]\", c: \"bf16[8, 128]\", s: \"bf16[8, 128]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "'self' [8, 128] must be 4-D"},
     {"x: \"bf16[2, 4, 8, 15]\", c: \"bf16[1, 1, 8, 15]\", s: \"bf16[1, 1, 8, 15]\"",
