@@ -75,11 +75,19 @@ bool schema_arg_is_tensor(const CostQuery& q, size_t i) {
   return t == ArgType::Tensor || t == ArgType::TensorList;
 }
 
+// An `.out` variant's destination (`Tensor(a!) out`) is written, not read: its
+// bytes are the result's.
+bool is_out_destination(const CostQuery& q, size_t i) {
+  if (q.info == nullptr || i >= q.info->schema.args.size()) return false;
+  const SchemaArg& a = q.info->schema.args[i];
+  return a.name == "out" && a.mutates();
+}
+
 // Bytes read (tensor arguments) and written (every tensor output).
 Traffic traffic_of(const CostQuery& q, const SymbolHints& hints) {
   Traffic acc;
   for (size_t i = 0; i < q.args.size(); ++i)
-    add_bytes(q.args[i], schema_arg_is_tensor(q, i), hints, acc);
+    if (!is_out_destination(q, i)) add_bytes(q.args[i], schema_arg_is_tensor(q, i), hints, acc);
   add_bytes(q.result, true, hints, acc);
   return acc;
 }
@@ -330,7 +338,16 @@ std::string NpuCostModel::describe() const {
   return fmt::format("{}, {}", profile_.name, exec_mode_name(mode_));
 }
 
+// empty, new_empty, empty_like: an allocation, which writes nothing, so no
+// device kernel (the buffer remove_cat_ops hands to `.out` ops is one).
+bool allocates_only(const OpInfo& info) {
+  const std::string& n = info.schema.name;
+  return info.traits.kind == OpKind::Creation &&
+         (n == "empty" || n == "new_empty" || n == "empty_like" || n == "empty_strided");
+}
+
 CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
+  if (q.info != nullptr && allocates_only(*q.info)) return free_cost(q.op);
   if (q.info != nullptr && q.info->traits.kind == OpKind::Free) {
     FreeVerdict v = classify_free_op(q, hints_);
     if (v == FreeVerdict::Free) return free_cost(q.op);

@@ -179,6 +179,25 @@ static Kernel inplace_from(Kernel base) {
   };
 }
 
+// Wraps a functional kernel into its `.out` variant: compute, then write the
+// result into the `out` argument (same shape and dtype, as torch requires of an
+// out= tensor that is not resized), which is also the result.
+static Kernel out_from(Kernel base) {
+  return [base = std::move(base)](const KernelCall& call) -> RuntimeValue {
+    Tensor out = call.tensor("out");
+    RuntimeValue result = base(call);
+    if (!result.is_tensor()) call.fail(".out op did not produce a tensor");
+    const Tensor& r = result.tensor();
+    if (r.shape() != out.shape() || r.dtype() != out.dtype()) {
+      call.fail(fmt::format("result {} {} does not fit the out tensor {} {}",
+                            dtype_torch_name(r.dtype()), dims_to_string(r.shape()),
+                            dtype_torch_name(out.dtype()), dims_to_string(out.shape())));
+    }
+    out.copy_from(r);
+    return out;
+  };
+}
+
 static KernelTable build_kernel_table() {
   KernelTable table;
   register_elementwise_kernels(table);
@@ -199,6 +218,15 @@ static KernelTable build_kernel_table() {
     if (!table.contains(twin)) twins.emplace_back(twin, inplace_from(kernel));
   }
   for (auto& [key, kernel] : twins) table.emplace(key, std::move(kernel));
+  // `.out` variants (name.out) of the same kernels, found by their full name
+  // before find_kernel's fall back to the base name.
+  std::vector<std::pair<std::string, Kernel>> outs;
+  for (const auto& [key, kernel] : table) {
+    std::string name = key.substr(0, key.find('.'));
+    if (name.ends_with('_')) continue;
+    if (!table.contains(name + ".out")) outs.emplace_back(name + ".out", out_from(kernel));
+  }
+  for (auto& [key, kernel] : outs) table.emplace(key, std::move(kernel));
   return table;
 }
 

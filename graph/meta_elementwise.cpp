@@ -151,6 +151,13 @@ ValueType pow_tensor_tensor(const CallContext& ctx) {
 }
 
 // In-place ops keep self's type; `other` must broadcast to self's shape.
+// An `.out` variant returns its `out` argument, which must have the shape and dtype
+// of what the functional op computes.
+ValueType out_variant(const CallContext& ctx) {
+  const TensorType* out = meta::tensor_arg(ctx, "out");
+  return out ? tensor(out->dtype, out->shape) : ValueType::unknown();
+}
+
 ValueType inplace(const CallContext& ctx) {
   const TensorType* self = meta::tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();
@@ -264,6 +271,10 @@ void add_elementwise_meta(OpRegistry& reg) {
                  "aten::minimum"},
                 binary);
   meta::set_all(reg, {"vllm::muls_add"}, muls_add);
+  meta::set_all(reg,
+                {"aten::mm.out", "aten::bmm.out", "aten::addmm.out", "aten::add.out", "aten::sub.out",
+                 "aten::mul.out", "aten::div.out", "aten::silu.out", "aten::gelu.out"},
+                out_variant);
   meta::set_all(reg, {"aten::div.Tensor", "aten::div.Scalar"}, true_divide);
   meta::set_all(reg, {"aten::div.Tensor_mode"}, div_mode);
   meta::set_all(

@@ -21,6 +21,7 @@
 #include "pipeline/egraph_cost.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
+#include "rewrites/remove_cat_ops.hpp"
 
 namespace eqfuse {
 namespace {
@@ -284,6 +285,13 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
     reshape_unsafe_views(result.graph, input, reg);
   stats.phase_ms["emit"] = ms_since(t0);
 
+  if (opt.remove_cat_ops && opt.rules.mode == ExecMode::ReduceOverhead) {
+    // TorchAir's aclgraph pipeline runs it before the reinplace passes.
+    RemoveCatOpsResult rc = remove_cat_ops(result.graph, reg);
+    result.graph = std::move(rc.graph);
+    stats.removed_cats = rc.removed;
+    stats.remove_cat_log = std::move(rc.log);
+  }
   if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {
     t0 = Clock::now();
     run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
@@ -351,6 +359,9 @@ std::string format_summary(const OptimizeStats& s) {
           af.decomposed_calls, af.decomposed_calls == 1 ? "" : "s", af.missed,
           af.missed == 1 ? "y" : "ies", af.missed_bytes);
   }
+  if (s.removed_cats > 0)
+    out += fmt::format("  remove_cat   {} cat{} written in place (remove_cat_ops)\n", s.removed_cats,
+                       s.removed_cats == 1 ? "" : "s");
   out += fmt::format("  extraction   {} ({})\n", s.extractor, extraction_quality(s));
   for (const std::string& note : s.notes) out += fmt::format("  note         {}\n", note);
   if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);
@@ -396,6 +407,7 @@ std::string stats_to_json(const OptimizeStats& s) {
                       {"missed", s.auto_functionalized.missed},
                       {"missed_bytes", s.auto_functionalized.missed_bytes},
                       {"cloned_tensors", s.auto_functionalized.cloned_tensors}}}};
+  j["remove_cat_ops"] = {{"removed_cats", s.removed_cats}, {"log", s.remove_cat_log}};
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const RuleRunStats& r : s.rules) {
     nlohmann::ordered_json e;
@@ -472,6 +484,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
       config_error(origin, key, fmt::format("expected seconds from 0 to 1e6, got {}", v.dump()));
     o.limits.seconds = s;
     o.extract_time_limit_s = s;
+  } else if (key == "remove_cat_ops" || key == "debug.aclgraph.remove_cat_ops") {
+    o.remove_cat_ops = config_value<bool>(v, origin, key, "true or false");
   } else if (key == kDisableInplaceableKey) {
     o.reinplace.disable_reinplace_inplaceable_ops_pass =
         config_value<bool>(v, origin, key, "true or false");
@@ -486,7 +500,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
                  "unknown key (known: mode, pattern_fusion_pass, "
                  "experimental_config.pattern_fusion_pass, remove_noop_ops, "
                  "experimental_config.remove_noop_ops, disable_rules, enable_rules, device, "
-                 "extractor, node_limit, iter_limit, time_limit, "
+                 "extractor, node_limit, iter_limit, time_limit, remove_cat_ops, "
+                 "debug.aclgraph.remove_cat_ops, "
                  "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
                  "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, reinplace)");
   }

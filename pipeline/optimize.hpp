@@ -48,6 +48,10 @@ struct OptimizeOptions {
   // skips both.
   bool reinplace_passes = true;
   ReinplaceOptions reinplace;
+  // TorchAir's remove_cat_ops (rewrites/remove_cat_ops.hpp; config
+  // debug.aclgraph.remove_cat_ops or npugraph_ex's remove_cat_ops): in
+  // reduce-overhead mode, before the reinplace passes.
+  bool remove_cat_ops = true;
   // TorchAir's view -> reshape normalisation (torchair-passes.md §4.1): every
   // view, _unsafe_view and row-major _reshape_alias of the output becomes a
   // reshape. Off: only views whose input a rewrite may have made
@@ -97,6 +101,8 @@ struct OptimizeStats {
   size_t reinplaced_nodes = 0, removed_copies = 0;
   double reinplace_saved_bytes = 0;       // memory traffic saved, symbols at their hints
   ReinplaceCounters auto_functionalized;  // clones the reinplace passes could not elide
+  size_t removed_cats = 0;                // cats remove_cat_ops turned into one written buffer
+  std::vector<std::string> remove_cat_log;  // its decisions, one line per cat
   // What the caller asked for that did not take effect (an --enable-rule of a
   // rule the mode excludes, ...), one sentence each.
   std::vector<std::string> notes;
