@@ -12,6 +12,10 @@ import torch
 
 SCHEMAS = {
     "npu_rms_norm": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor y, Tensor rstd)",
+    "npu_quantize": "npu_quantize(Tensor self, Tensor scales, Tensor? zero_points, int dtype, "
+                    "int axis=1, bool div_mode=True) -> Tensor",
+    "npu_rms_norm_quant": "npu_rms_norm_quant(Tensor x, Tensor gamma, Tensor beta, Tensor scale, "
+                          "Tensor offset, float epsilon=1e-06, int? dst_dtype=None) -> Tensor",
     "npu_rotary_mul": "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode=\"half\") -> Tensor",
     "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
                         "-> (Tensor y, Tensor rstd, Tensor x)",
@@ -56,6 +60,36 @@ def npu_rms_norm(self, gamma, epsilon=1e-06):
     x = self.float()
     rstd = torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + epsilon)
     return gamma * (x * rstd).to(self.dtype), rstd
+
+
+def npu_quantize(self, scales, zero_points, dtype, axis=1, div_mode=True):
+    """int8 round-half-even(x / scales + zp) (div_mode) or (x * scales + zp), scales and
+    zero points along `axis`, computed in float32."""
+    if dtype not in (1, 12):
+        raise NotImplementedError("stand-in npu_quantize: int8 only")
+
+    def along_axis(p):
+        p = p.float()
+        if p.dim() == 1 and self.dim() > 1:
+            shape = [1] * self.dim()
+            shape[axis] = p.numel()
+            p = p.reshape(shape)
+        return p
+
+    x = self.float()
+    v = x / along_axis(scales) if div_mode else x * along_axis(scales)
+    if zero_points is not None:
+        v = v + along_axis(zero_points)
+    return torch.round(v).clamp(-128, 127).to(torch.int8)
+
+
+def npu_rms_norm_quant(x, gamma, beta, scale, offset, epsilon=1e-06, dst_dtype=None):
+    """torch_npu.npu_rms_norm_quant (MindSpore rms_norm_quant_fusion's target), written as
+    npu_rms_norm + add(beta) + npu_quantize(div_mode=False), the chain it replaces."""
+    if dst_dtype not in (None, 1):
+        raise NotImplementedError("stand-in npu_rms_norm_quant: int8 only")
+    y = npu_rms_norm(x, gamma.reshape(-1), epsilon)[0] + beta.reshape(-1)
+    return npu_quantize(y, scale, offset, 1, -1, False)
 
 
 def npu_rotary_mul(self, r1, r2, rotary_mode="half"):
