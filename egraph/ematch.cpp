@@ -1,5 +1,8 @@
 #include "egraph/ematch.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 namespace eqfuse {
@@ -8,7 +11,17 @@ Matcher::Matcher(MultiPattern pattern) : pattern_(std::move(pattern)) {
   compile();
 }
 
+void Matcher::add_guard(std::vector<uint32_t> vars, GuardFn fn) {
+  for (uint32_t v : vars)
+    if (v >= pattern_.vars().size()) throw std::out_of_range("guard variable index");
+  guards_.push_back({std::move(vars), std::move(fn)});
+  compile();
+}
+
 void Matcher::compile() {
+  program_.clear();
+  num_regs_ = 0;
+  last_bind_ = kNoLastBind;
   var_reg_.assign(pattern_.vars().size(), UINT32_MAX);
   const auto& parts = pattern_.parts();
   bool has_scan_all = false;
@@ -32,12 +45,37 @@ void Matcher::compile() {
     }
     compile_node(p, p.root(), reg);
   }
+  place_guards();
   for (size_t pc = 0; pc < program_.size(); ++pc) {
     if (program_[pc].code == Code::Bind) last_bind_ = pc;
   }
   // A class bound by ScanAll is not a node: semi-naive filtering would
   // miss matches whose only change is a new class there.
   if (has_scan_all) last_bind_ = kNoLastBind;
+}
+
+// Each guard goes right after the instruction that writes the last of its
+// variables' registers (a Scan of a root, or the Bind of a parent node).
+void Matcher::place_guards() {
+  std::vector<size_t> written_at(num_regs_, 0);
+  for (size_t pc = 0; pc < program_.size(); ++pc) {
+    const Instr& in = program_[pc];
+    if (in.code == Code::Scan || in.code == Code::ScanAll) written_at[in.reg] = pc;
+    if (in.code == Code::Bind)
+      for (uint32_t k = 0; k < in.arity; ++k) written_at[in.out + k] = pc;
+  }
+  std::vector<std::pair<size_t, uint32_t>> at;  // (insert after pc, guard)
+  for (uint32_t gi = 0; gi < guards_.size(); ++gi) {
+    size_t after = 0;
+    for (uint32_t v : guards_[gi].vars) after = std::max(after, written_at[var_reg_[v]]);
+    at.emplace_back(after, gi);
+  }
+  // From the back, so the earlier positions stay valid.
+  std::stable_sort(at.begin(), at.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (const auto& [after, gi] : at)
+    program_.insert(program_.begin() + static_cast<std::ptrdiff_t>(after) + 1,
+                    Instr{Code::Guard, gi, {}, 0, 0, 0});
 }
 
 void Matcher::compile_node(const Pattern& p, uint32_t node, uint32_t reg) {
@@ -134,6 +172,21 @@ struct Matcher::Run {
       case Code::Compare:
         if (regs[in.reg] == regs[in.out]) exec(pc + 1, newest);
         return;
+      case Code::Guard: {
+        const GuardDef& guard = m.guards_[in.reg];
+        Id ids[8];
+        std::vector<Id> many;
+        std::span<const Id> vals;
+        if (guard.vars.size() <= 8) {
+          for (size_t i = 0; i < guard.vars.size(); ++i) ids[i] = regs[m.var_reg_[guard.vars[i]]];
+          vals = std::span<const Id>(ids, guard.vars.size());
+        } else {
+          for (uint32_t v : guard.vars) many.push_back(regs[m.var_reg_[v]]);
+          vals = many;
+        }
+        if (guard.fn(g, vals)) exec(pc + 1, newest);
+        return;
+      }
     }
   }
 };
@@ -171,6 +224,9 @@ std::string Matcher::program_string() const {
         break;
       case Code::Compare:
         s += fmt::format("compare r{} r{}\n", in.reg, in.out);
+        break;
+      case Code::Guard:
+        s += fmt::format("guard g{}\n", in.reg);
         break;
     }
   }

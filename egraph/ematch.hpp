@@ -7,6 +7,7 @@
 //   Bind     r op n o  for each node of class r with op/payload/arity n:
 //                      registers o..o+n-1 := its children
 //   Compare  r s       continue only if r == s (repeated variable)
+//   Guard    g         continue only if guard g holds for its variables
 // Execution is depth-first backtracking. Within a class, Bind
 // binary-searches the nodes (sorted by op) for its operator; constants in
 // patterns (the `0` in `(* ?a 0)`) are Binds on a leaf, i.e. one binary
@@ -22,9 +23,19 @@
 //
 // Matches are returned flat: each match is `1 + vars().size()` ids, the
 // class of the first root followed by the variable values in vars() order.
+//
+// Guards: a predicate on some variables (add_guard), run right after the
+// instruction that binds the last of them, so a failing binding prunes the
+// whole search below it instead of every full match being enumerated and
+// then refused. Multi-patterns joined on a shared variable enumerate the
+// product of their parts' matches; a guard on one part's variable keeps that
+// product small (rewrites/rule_compile.cpp turns `is_leaf` and `ordered`
+// conditions into guards).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -36,6 +47,11 @@ namespace eqfuse {
 class Matcher {
  public:
   explicit Matcher(MultiPattern pattern);
+
+  // Holds for the classes bound to the guard's variables, in add_guard order.
+  using GuardFn = std::function<bool(const EGraph&, std::span<const Id>)>;
+  // Prunes matches whose `vars` (indices into vars()) fail `fn`.
+  void add_guard(std::vector<uint32_t> vars, GuardFn fn);
 
   const MultiPattern& pattern() const { return pattern_; }
   const std::vector<std::string>& vars() const { return pattern_.vars(); }
@@ -52,7 +68,7 @@ class Matcher {
   std::string program_string() const;
 
  private:
-  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare };
+  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare, Guard };
   struct Instr {
     Code code;
     uint32_t reg = 0;
@@ -63,14 +79,20 @@ class Matcher {
   };
   static constexpr size_t kNoLastBind = std::numeric_limits<size_t>::max();
   struct Run;
+  struct GuardDef {
+    std::vector<uint32_t> vars;
+    GuardFn fn;
+  };
   void compile();
   void compile_node(const Pattern& p, uint32_t node, uint32_t reg);
+  void place_guards();
   uint32_t new_reg() { return num_regs_++; }
 
   MultiPattern pattern_;
   std::vector<Instr> program_;
   uint32_t num_regs_ = 0;
   std::vector<uint32_t> var_reg_;  // var index -> register
+  std::vector<GuardDef> guards_;
   size_t last_bind_ = kNoLastBind;
 };
 

@@ -26,6 +26,16 @@ Rewrite::Rewrite(std::string name, MultiPattern lhs, CustomApplier applier,
   validate_and_compile();
 }
 
+void Rewrite::add_search_guard(const std::vector<std::string>& vars, Matcher::GuardFn fn) {
+  std::vector<uint32_t> idx;
+  for (const std::string& v : vars) {
+    std::optional<uint32_t> i = matcher_.pattern().var_index(v);
+    if (!i) throw Error(fmt::format("rewrite {}: guard on unknown variable '{}'", name_, v));
+    idx.push_back(*i);
+  }
+  matcher_.add_guard(std::move(idx), std::move(fn));
+}
+
 void Rewrite::validate_and_compile() {
   if (name_.empty()) throw Error("rewrite needs a name");
   const MultiPattern& lhs = matcher_.pattern();

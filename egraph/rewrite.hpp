@@ -69,6 +69,9 @@ class Rewrite {
   const std::vector<std::string>& labels() const { return labels_; }
   bool has_label(std::string_view l) const;
   const Matcher& searcher() const { return matcher_; }
+  // A guard the matcher checks while searching (Matcher::add_guard), on
+  // variables by name: for conditions that can refuse a partial match.
+  void add_search_guard(const std::vector<std::string>& vars, Matcher::GuardFn fn);
   const std::vector<std::string>& vars() const { return matcher_.vars(); }
   const std::vector<Condition>& conditions() const { return conditions_; }
   const std::vector<Equality>& equalities() const { return equalities_; }

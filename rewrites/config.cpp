@@ -49,8 +49,8 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
      "no FX equivalent: needs a collective (all_reduce) in the graph; eqfuse rewrites "
      "single-device graphs"},
     {"MindSpore", "split_concat_fusion",
-     "not implemented yet: split(x, n) -> concat => reshape/transpose/reshape is plain aten, but n "
-     "is the world size of a collective layout"},
+     "no gain in FX: split's outputs are views and cat is one copy; the reshape/transpose/reshape "
+     "form also costs one copy (MindSpore's Split is a kernel, FX's is not)"},
     {"MindSpore", "matmul_elem_biasadd_fusion",
      "no FX equivalent: FusedMatmulElemBinary is a MindSpore internal kernel (matmul+bias is "
      "aten.addmm already)"},

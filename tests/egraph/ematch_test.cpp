@@ -34,5 +34,43 @@ TEST(Matching, ConstantsAndRepeatedVariables) {
   EXPECT_EQ(Matcher(Pattern::parse("(- ?a ?b)")).search(g, out), 1u);
 }
 
+// A guard prunes as soon as its variables are bound: the same matches as
+// filtering afterwards, and the program checks it right after the Bind that
+// binds ?w1 (before the second part is scanned at all).
+TEST(Matching, GuardsPruneAsSoonAsTheirVariablesAreBound) {
+  EGraph g;
+  g.add_expr("(mm a w1)");
+  g.add_expr("(mm a w2)");
+  g.add_expr("(mm a w3)");
+  const Id w2 = g.add_expr("w2");  // the existing leaf
+  g.rebuild();
+  Matcher plain(MultiPattern::parse("?m1 = (mm ?x ?w1), ?m2 = (mm ?x ?w2)"));
+  Matcher guarded = plain;
+  size_t calls = 0;
+  guarded.add_guard({*guarded.pattern().var_index("w1")},
+                    [&](const EGraph& eg, std::span<const Id> ids) {
+                      ++calls;
+                      return eg.find(ids[0]) == w2;
+                    });
+  std::vector<Id> all, kept;
+  EXPECT_EQ(plain.search(g, all), 9u);
+  EXPECT_EQ(guarded.search(g, kept), 3u);  // ?w1 = w2, any ?w2
+  EXPECT_EQ(calls, 3u);                     // once per first-part binding, not per match
+  const size_t w1_slot = 1 + *plain.pattern().var_index("w1");
+  size_t expected = 0;
+  for (size_t off = 0; off < all.size(); off += plain.stride())
+    expected += g.find(all[off + w1_slot]) == w2;
+  EXPECT_EQ(expected, 3u);
+  const std::string program = guarded.program_string();
+  EXPECT_LT(program.find("guard g0"), program.rfind("scan"));
+  // Two guards on one variable set both hold.
+  guarded.add_guard({*guarded.pattern().var_index("w1"), *guarded.pattern().var_index("w2")},
+                    [](const EGraph& eg, std::span<const Id> ids) {
+                      return eg.find(ids[0]) < eg.find(ids[1]);
+                    });
+  kept.clear();
+  EXPECT_EQ(guarded.search(g, kept), 1u);  // w2 with the one class after it
+}
+
 }  // namespace
 }  // namespace eqfuse
