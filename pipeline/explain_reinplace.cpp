@@ -45,6 +45,7 @@ ReinplaceExplanation explain_reinplace(const OptimizeResult& r, const SymbolHint
   e.mode = r.stats.mode;
   e.ran = r.stats.reinplace_ran;
   e.log = r.reinplace_log;  // recover_view_inplace's lines even when the passes did not run
+  e.remove_cat = r.stats.remove_cat_log;
   if (!e.ran) {
     e.not_run = why_not_run(r);
     return e;
@@ -96,6 +97,7 @@ std::string reinplace_summary_sentence(const ReinplaceExplanation& e) {
 
 std::string format_reinplace_text(const ReinplaceExplanation& e) {
   std::string out = fmt::format("reinplace passes: {}\n", reinplace_summary_sentence(e));
+  for (const std::string& line : e.remove_cat) out += fmt::format("  {}\n", line);
   // recover_view_inplace runs in every mode, the passes only in reduce-overhead.
   for (const std::string& line : e.log.recover_view_inplace) out += fmt::format("  {}\n", line);
   if (!e.ran) return out;
@@ -115,6 +117,7 @@ nlohmann::ordered_json reinplace_to_json(const ReinplaceExplanation& e) {
   OJson j = {{"ran", e.ran},
              {"mode", e.mode},
              {"not_run", e.not_run},
+             {"remove_cat_ops", e.remove_cat},
              {"recover_view_inplace", e.log.recover_view_inplace},
              {"notes", e.log.notes},
              {"candidates", e.log.decisions.size()},

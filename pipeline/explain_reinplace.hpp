@@ -29,6 +29,7 @@ struct ReinplaceExplanation {
   std::string mode;
   std::string not_run;               // why the passes did not run ("" when they ran)
   ReinplaceLog log;                  // pass-level notes and one decision per candidate
+  std::vector<std::string> remove_cat;  // remove_cat_ops, run before the passes: one line per cat
   std::vector<int64_t> saved_bytes;  // per decision, symbols at the cost model's hints
   SymInt total_saved;                // over the rewritten decisions
   int64_t total_saved_bytes = 0;     // the same at the hints

@@ -13,6 +13,7 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "pipeline/explain_reinplace.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/remove_cat_ops.hpp"
 #include "tests/support/builtins.hpp"
@@ -126,6 +127,9 @@ TEST(RemoveCatOps, RunsInOptimizeInReduceOverheadOnly) {
   EXPECT_THAT(format_summary(r.stats), HasSubstr("remove_cat   1 cat written in place"));
   EXPECT_THAT(stats_to_json(r.stats), HasSubstr("\"remove_cat_ops\":{\"removed_cats\":1"));
   expect_equivalent(in, r.graph);
+  // explain lists the decision in its reinplace block.
+  EXPECT_THAT(format_reinplace_text(explain_reinplace(r, opt.hints)),
+              HasSubstr("  remove_cat_ops: cat (2 inputs) written in place into one buffer\n"));
 
   opt.rules.mode = ExecMode::MaxAutotune;
   EXPECT_EQ(optimize_graph(in, builtin_registry(), opt).stats.removed_cats, 0u);
