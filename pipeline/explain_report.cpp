@@ -228,9 +228,14 @@ std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const std::set<Id>&
       if (seen.insert(ai).second) todo.push_back(ai);
     }
   }
+  // Graph inputs and constants stay inputs even when the fused graph no longer
+  // reads them (vllm.quantize's unused `scale`): nothing to replace.
   std::vector<size_t> out;
-  for (size_t i : seen)
-    if (!c.input_kept(i)) out.push_back(i);
+  for (size_t i : seen) {
+    const NodeKind kind = in.nodes()[i].kind;
+    if (!c.input_kept(i) && kind != NodeKind::Placeholder && kind != NodeKind::GetAttr)
+      out.push_back(i);
+  }
   return out;
 }
 

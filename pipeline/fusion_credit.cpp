@@ -50,6 +50,12 @@ FusionCredit::FusionCredit(const OptimizeState& st) : st_(st) {
     if (!r.has_label("fusion")) continue;
     std::set<std::string> fused = fused_ops_of(r, reg);
     for (const std::string& op : fused) first_rule_.emplace(op, r.name);
+    // What the rule's own fused nodes may be: its fused ops and the ops that
+    // produce its outputs (torchair/transpose-batchmatmul-perm-x1 rewrites an
+    // npu_transpose_batchmatmul its search already has).
+    std::set<std::string> own = output_producer_ops(r);
+    own.insert(fused.begin(), fused.end());
+    fused_by_rule_.emplace(r.name, std::move(own));
     // A rule that introduces no kernel but folds ops into one its search has
     // too (mindspore/quant-matmul-bias: the add goes into npu_quant_matmul's
     // bias) absorbs into its output producers, which its search has (none is
@@ -78,10 +84,16 @@ bool FusionCredit::is_fused_op(std::string_view op) const {
 bool FusionCredit::is_new_fused_node(Id node) const {
   if (node < st_.input_node_ids) return false;
   const std::string op(st_.egraph->node_op(node).str());
-  if (first_rule_.count(op)) return true;
+  const std::string by = creating_base_rule(node);
+  if (first_rule_.count(op)) {
+    // A kernel a fusion rule adds beside its fused op (the reciprocal of
+    // vllm/add-rms-norm-bias-quantize) is another rule's fused op at most:
+    // the site is credited once, by its fused op.
+    auto made_by = fused_by_rule_.find(by);
+    return made_by == fused_by_rule_.end() || made_by->second.count(op) > 0;
+  }
   auto absorbing = absorbing_.find(op);
   if (absorbing == absorbing_.end()) return false;
-  const std::string by = creating_base_rule(node);
   return absorbing->second.count(by) > 0;
 }
 

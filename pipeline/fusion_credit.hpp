@@ -56,6 +56,7 @@ class FusionCredit {
 
   std::map<std::string, std::string> first_rule_;           // fused op -> first introducing rule
   std::map<std::string, std::set<std::string>> absorbing_;  // absorbing op -> its rules
+  std::map<std::string, std::set<std::string>> fused_by_rule_;  // fusion rule -> ops of its fused nodes
   std::map<std::string, std::string> base_of_rewrite_;      // compiled rewrite -> base rule name
   std::set<std::string> fusion_rules_;                      // base names, is_fusion_rule
 };

@@ -14,6 +14,11 @@ SCHEMAS = {
     "npu_rms_norm": "npu_rms_norm(Tensor self, Tensor gamma, float epsilon=1e-06) -> (Tensor y, Tensor rstd)",
     "npu_quantize": "npu_quantize(Tensor self, Tensor scales, Tensor? zero_points, int dtype, "
                     "int axis=1, bool div_mode=True) -> Tensor",
+    "npu_add_rms_norm_quant":
+        "npu_add_rms_norm_quant(Tensor x1, Tensor x2, Tensor gamma, Tensor scales1, "
+        "Tensor? zero_points1, Tensor? beta=None, Tensor? scales2=None, Tensor? zero_points2=None, "
+        "*, int axis=-1, float epsilon=1e-06, bool div_mode=True, int? dst_type=None) "
+        "-> (Tensor y1, Tensor y2, Tensor x)",
     "npu_rms_norm_quant": "npu_rms_norm_quant(Tensor x, Tensor gamma, Tensor beta, Tensor scale, "
                           "Tensor offset, float epsilon=1e-06, int? dst_dtype=None) -> Tensor",
     "npu_rotary_mul": "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode=\"half\") -> Tensor",
@@ -81,6 +86,21 @@ def npu_quantize(self, scales, zero_points, dtype, axis=1, div_mode=True):
     if zero_points is not None:
         v = v + along_axis(zero_points)
     return torch.round(v).clamp(-128, 127).to(torch.int8)
+
+
+def npu_add_rms_norm_quant(x1, x2, gamma, scales1, zero_points1, beta=None, scales2=None,
+                           zero_points2=None, axis=-1, epsilon=1e-06, div_mode=True,
+                           dst_type=None):
+    """torch_npu.npu_add_rms_norm_quant: npu_add_rms_norm (+ beta, rounded as the
+    npu_add_rms_norm_bias stand-in rounds it), then npu_quantize of y along the last dim
+    with each scale; y2 is zeros without scales2."""
+    if axis != -1 or dst_type not in (None, 1, 12):
+        raise NotImplementedError("stand-in npu_add_rms_norm_quant: axis -1, int8 only")
+    y, _, x_out = npu_add_rms_norm_bias(x1, x2, gamma, beta, epsilon)
+    y1 = npu_quantize(y, scales1, zero_points1, 1, -1, div_mode)
+    y2 = (npu_quantize(y, scales2, zero_points2, 1, -1, div_mode) if scales2 is not None
+          else torch.zeros_like(y1))
+    return y1, y2, x_out
 
 
 def npu_rms_norm_quant(x, gamma, beta, scale, offset, epsilon=1e-06, dst_dtype=None):

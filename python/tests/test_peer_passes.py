@@ -91,3 +91,44 @@ def test_rms_norm_then_per_tensor_quantize_fuses_into_rms_norm_quant():
     bias = torch.randn(4096, generator=g).to(torch.bfloat16)
     _optimize_and_compare(norm_bias_quant, (x, weight, bias, scale, offset),
                           "mindspore/rms-norm-add-quant")
+
+
+def test_rotary_embedding_written_with_chunk_fuses_into_npu_rotary_mul():
+    # TorchAir npu_fx_pass npu_rotary_mul, rotate_half spelled with chunk (one split).
+    def rope(q, cos, sin):
+        x1, x2 = q.chunk(2, -1)
+        return q * cos + torch.cat((-x2, x1), -1) * sin
+
+    g = torch.Generator().manual_seed(5)
+    inputs = (torch.randn(1, 4, 8, 64, generator=g).to(torch.bfloat16),
+              torch.randn(1, 1, 8, 64, generator=g).to(torch.bfloat16),
+              torch.randn(1, 1, 8, 64, generator=g).to(torch.bfloat16))
+    r = _optimize_and_compare(rope, inputs, "torchair/npu-rotary-mul-chunk")
+    assert "npu_rotary_mul" in r.fx_text
+
+
+def test_add_rms_norm_bias_then_vllm_quantize_is_inexact_and_opt_in():
+    # vllm-ascend AddRMSNormQuantFusionPass with vllm.quantize: the fused kernel divides by
+    # reciprocal(scale_reciprocal) where the chain multiplies by scale_reciprocal, so an
+    # int8 value may move by one step; the rule is labelled inexact and off by default.
+    def norm_quant(x, residual, weight, bias, scale, scale_reciprocal, offset):
+        y, _, x_out = torch.ops._C_ascend.npu_add_rms_norm_bias(x, residual, weight, bias, 1e-6)
+        q = torch.ops.vllm.quantize(y, scale, scale_reciprocal, offset)
+        return q, x_out
+
+    g = torch.Generator().manual_seed(6)
+    x, residual = (torch.randn(64, 256, generator=g).to(torch.bfloat16) for _ in range(2))
+    weight, bias = (torch.randn(256, generator=g).to(torch.bfloat16) for _ in range(2))
+    scale = torch.full((256,), 0.03).to(torch.bfloat16)
+    scale_reciprocal = torch.full((256,), 1 / 0.03).to(torch.bfloat16)
+    offset = torch.zeros(256).to(torch.bfloat16)
+    inputs = (x, residual, weight, bias, scale, scale_reciprocal, offset)
+    gm = make_fx(norm_quant)(*inputs)
+    rule = "vllm/add-rms-norm-bias-quantize"
+    assert rule not in eqfuse.optimize(gm, inputs).stats["fusions"]
+    r = eqfuse.optimize(gm, inputs, enable_rules=[rule])
+    assert r.stats["fusions"].get(rule, 0) == 1, r.stats["fusions"]
+    assert "npu_add_rms_norm_quant" in r.fx_text
+    (q0, x0), (q1, x1) = gm(*inputs), r.graph_module(*inputs)
+    assert torch.equal(x0, x1)
+    assert (q0.int() - q1.int()).abs().max() <= 1

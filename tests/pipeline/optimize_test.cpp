@@ -142,6 +142,24 @@ TEST(Optimize, PermX1KernelIsCreditedToThePermX1Rule) {
   }
 }
 
+// vllm/add-rms-norm-bias-quantize adds a reciprocal beside its fused kernel: one
+// fusion site, credited once, and the note names the nodes replaced, not the graph
+// input (`scale`) the fused graph no longer reads.
+TEST(Optimize, AKernelAFusionAddsBesideItsFusedOpIsNotASecondFusion) {
+  const std::string path =
+      std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/fusion/V8_add_rms_norm_bias_quantize.fx";
+  OptimizeOptions opt = defaults();
+  opt.rules.enable.push_back("vllm/add-rms-norm-bias-quantize");
+  OptimizeResult r = optimize_graph(
+      load_graph(read_file_or_stdin(path), path, builtin_registry()).graph, builtin_registry(), opt);
+  EXPECT_EQ(r.stats.fusions,
+            (std::map<std::string, size_t>{{"vllm/add-rms-norm-bias-quantize", 1}}));
+  annotate_fusions(r, builtin_registry());
+  const std::string text = print_fx(r.graph, &builtin_registry());
+  EXPECT_THAT(text, HasSubstr("# eqfuse: vllm/add-rms-norm-bias-quantize fuses "
+                              "npu_add_rms_norm_bias, getitem, getitem_2, quantize\n"));
+}
+
 // vllm-ascend issue 4239: `_1` is the graph before vllm-ascend's
 // AddRMSNorm+Quant pass, `_2` after it (typed copies and the input types in
 // tests/scenarios/vllm/README.md). eqfuse on `_1` must reach at least the
