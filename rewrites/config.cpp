@@ -16,10 +16,11 @@ namespace {
 // MindSpore first, in the order of its "graph kernel passes" INFO line
 // (mindspore.cn r2.4 fusion_pass.md; torchair-passes.md §10), then the
 // newer transpose_batch_matmul_transpose; then vllm-ascend's passes and
-// switches (torchair-passes.md §9, peer-passes.md §1b). Entries with an
-// empty `missing` are labels of built-in rules (rewrites/library/*.rules).
+// switches (torchair-passes.md §9, peer-passes.md §1b), then TorchAir names
+// that are not rule labels. Entries with an empty `missing` are labels of
+// built-in rules (rewrites/library/*.rules).
 constexpr size_t kMindSporePasses = 22;
-constexpr std::array<PeerPass, 39> kPeerPasses{{
+constexpr std::array<PeerPass, 41> kPeerPasses{{
     {"MindSpore", "FlashAttentionFusionV1",
      "not implemented yet: an additive float mask is exact only as npu_fusion_attention's pse in "
      "the multiply-then-add form (pse_type 0), not as the bool mask MindSpore and TorchAir pass; "
@@ -92,6 +93,15 @@ constexpr std::array<PeerPass, 39> kPeerPasses{{
      "no FX equivalent: needs a collective (reduce_scatter)"},
     {"vllm-ascend", "SequenceParallelismPass",
      "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
+    // TorchAir's opt-in npu_fx_pass joint-graph patterns: npu_rms_norm and
+    // npu_rotary_mul are labels of rules; these two are not.
+    {"TorchAir", "npu_fusion_attention",
+     "not implemented yet: TorchAir's replacement turns the additive mask into a bool mask with "
+     "a causal band, equal to the chain only for 0/-inf causal masks; the exact form needs the "
+     "mask as the op's pse and rules over make_fx's 4-D matmul spelling"},
+    {"TorchAir", "remove_cat_ops",
+     "a post-extraction pass, not a rule: switched by the config key remove_cat_ops "
+     "(debug.aclgraph.remove_cat_ops)"},
 }};
 
 // The first entry of `list` naming the rule or one of its labels.
