@@ -34,7 +34,7 @@ using ::testing::Contains;
 using ::testing::HasSubstr;
 
 Graph load(const std::string& fx) {
-  return load_graph(fx, "recover.fx", builtin_registry()).graph;
+  return testing_support::load_builtin(fx, "recover.fx");
 }
 
 // x.view(4, 8, 16).scatter_update_(...) on a graph input, functionalized and

@@ -25,10 +25,6 @@ using testing_support::builtin_registry;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 
-Graph load(const std::string& fx) {
-  return load_graph(fx, "cat.fx", builtin_registry()).graph;
-}
-
 // Two experts' tokens, one with a bias, concatenated along the tokens.
 const char* const kTwoExperts = R"(class f(torch.nn.Module):
     def forward(self, x: "f32[8, 64]", w1: "f32[64, 32]", w2: "f32[64, 32]", bias: "f32[32]"):
@@ -48,7 +44,7 @@ void expect_equivalent(const Graph& a, const Graph& b) {
 }
 
 TEST(RemoveCatOps, ProducersWriteSlicesOfOneBuffer) {
-  Graph in = load(kTwoExperts);
+  Graph in = testing_support::load_builtin(kTwoExperts, "cat.fx");
   RemoveCatOpsResult r = remove_cat_ops(in, builtin_registry());
   const std::string text = print_fx(r.graph, &builtin_registry());
   auto ops = call_target_counts(r.graph);
@@ -109,7 +105,7 @@ TEST(RemoveCatOps, EachConditionKeepsTheCat) {
           fx.replace(p, from.size(), to);
       }
     }
-    Graph in = load(fx);
+    Graph in = testing_support::load_builtin(fx, "cat.fx");
     RemoveCatOpsResult r = remove_cat_ops(in, builtin_registry());
     EXPECT_EQ(r.removed, 0u) << print_fx(r.graph, &builtin_registry());
     EXPECT_EQ(r.graph, in);
@@ -118,7 +114,7 @@ TEST(RemoveCatOps, EachConditionKeepsTheCat) {
 }
 
 TEST(RemoveCatOps, RunsInOptimizeInReduceOverheadOnly) {
-  Graph in = load(kTwoExperts);
+  Graph in = testing_support::load_builtin(kTwoExperts, "cat.fx");
   OptimizeOptions opt;
   opt.rules.disable.push_back("inference_matmul_split_fusion");
   OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
