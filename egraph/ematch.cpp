@@ -112,6 +112,7 @@ struct Matcher::Run {
   size_t found = 0;
   Id only_root = kNoId;
   std::vector<Id> regs;
+  std::vector<Id> guard_args;
 
   bool full() const { return found > limit; }
 
@@ -173,18 +174,12 @@ struct Matcher::Run {
         if (regs[in.reg] == regs[in.out]) exec(pc + 1, newest);
         return;
       case Code::Guard: {
+        // One scratch buffer per run: the guard has read it before the
+        // search goes deeper and a later guard refills it.
         const GuardDef& guard = m.guards_[in.reg];
-        Id ids[8];
-        std::vector<Id> many;
-        std::span<const Id> vals;
-        if (guard.vars.size() <= 8) {
-          for (size_t i = 0; i < guard.vars.size(); ++i) ids[i] = regs[m.var_reg_[guard.vars[i]]];
-          vals = std::span<const Id>(ids, guard.vars.size());
-        } else {
-          for (uint32_t v : guard.vars) many.push_back(regs[m.var_reg_[v]]);
-          vals = many;
-        }
-        if (guard.fn(g, vals)) exec(pc + 1, newest);
+        guard_args.clear();
+        for (uint32_t v : guard.vars) guard_args.push_back(regs[m.var_reg_[v]]);
+        if (guard.fn(g, guard_args)) exec(pc + 1, newest);
         return;
       }
     }
@@ -193,14 +188,14 @@ struct Matcher::Run {
 
 size_t Matcher::search(const EGraph& g, std::vector<Id>& out, size_t limit, uint32_t since) const {
   if (!supports_semi_naive()) since = 0;
-  Run run{*this, g, out, limit, since, 0, kNoId, {}};
+  Run run{*this, g, out, limit, since, 0, kNoId, {}, {}};
   run.regs.assign(num_regs_, kNoId);
   run.exec(0, 0);
   return run.found;
 }
 
 size_t Matcher::search_class(const EGraph& g, Id cls, std::vector<Id>& out) const {
-  Run run{*this, g, out, std::numeric_limits<size_t>::max(), 0, 0, kNoId, {}};
+  Run run{*this, g, out, std::numeric_limits<size_t>::max(), 0, 0, kNoId, {}, {}};
   run.regs.assign(num_regs_, kNoId);
   run.only_root = g.find(cls);
   const Instr& first = program_.front();

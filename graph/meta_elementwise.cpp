@@ -150,7 +150,6 @@ ValueType pow_tensor_tensor(const CallContext& ctx) {
   return tensor(d, broadcast_args(ctx, {"self", "exponent"}));
 }
 
-// In-place ops keep self's type; `other` must broadcast to self's shape.
 // An `.out` variant returns its `out` argument, which must have the shape and dtype
 // of what the functional op computes.
 ValueType out_variant(const CallContext& ctx) {
@@ -158,6 +157,7 @@ ValueType out_variant(const CallContext& ctx) {
   return out ? tensor(out->dtype, out->shape) : ValueType::unknown();
 }
 
+// In-place ops keep self's type; `other` must broadcast to self's shape.
 ValueType inplace(const CallContext& ctx) {
   const TensorType* self = meta::tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();

@@ -82,6 +82,10 @@ class CondExpr {
   const Node* root() const { return root_.get(); }
   // Every free name used (not function names), sorted, unique.
   std::vector<std::string> names() const;
+  // For an expression that is only calls of `fn` on bare names joined by `and`
+  // (`is_leaf(w1) and is_leaf(w2)`, `ordered(a, b, c)`): the arguments of each
+  // call, in order. nullopt for anything else.
+  std::optional<std::vector<std::vector<std::string>>> calls_only(std::string_view fn) const;
 
  private:
   std::shared_ptr<const Node> root_;

@@ -827,4 +827,25 @@ std::vector<std::string> CondExpr::names() const {
   return {names.begin(), names.end()};
 }
 
+std::optional<std::vector<std::vector<std::string>>> CondExpr::calls_only(
+    std::string_view fn) const {
+  if (!root_) return std::nullopt;
+  std::vector<const Node*> calls;
+  if (root_->kind == CondKind::And) {
+    for (const Node& c : root_->children) calls.push_back(&c);
+  } else {
+    calls.push_back(root_.get());
+  }
+  std::vector<std::vector<std::string>> out;
+  for (const Node* c : calls) {
+    if (c->kind != CondKind::Call || c->name != fn) return std::nullopt;
+    std::vector<std::string>& args = out.emplace_back();
+    for (const Node& a : c->children) {
+      if (a.kind != CondKind::Name) return std::nullopt;
+      args.push_back(a.name);
+    }
+  }
+  return out;
+}
+
 }  // namespace eqfuse

@@ -273,44 +273,6 @@ void add_forwarding_guards(const std::shared_ptr<ConditionContext>& ctx, const s
                    }});
 }
 
-// The names of a where line made only of `fn(name)` calls joined by `and`
-// (`is_leaf(w1) and is_leaf(w2)`), or nothing.
-std::optional<std::vector<std::string>> only_calls_of(std::string_view fn, std::string_view text) {
-  std::vector<std::string> names;
-  const std::string open = std::string(fn) + "(";
-  while (true) {
-    if (!text.starts_with(open)) return std::nullopt;
-    size_t close = text.find(')');
-    if (close == std::string_view::npos) return std::nullopt;
-    std::string name(text.substr(open.size(), close - open.size()));
-    if (!is_identifier(name)) return std::nullopt;
-    names.push_back(std::move(name));
-    text.remove_prefix(close + 1);
-    if (text.empty()) return names;
-    if (!text.starts_with(" and ")) return std::nullopt;
-    text.remove_prefix(5);
-  }
-}
-
-// The bare names in `fn(a, b, c)`; empty if an argument is anything else.
-std::vector<std::string> call_arguments(std::string_view text) {
-  std::vector<std::string> out;
-  size_t open = text.find('('), close = text.rfind(')');
-  if (open == std::string_view::npos || close == std::string_view::npos) return {};
-  std::string_view inner = text.substr(open + 1, close - open - 1);
-  while (!inner.empty()) {
-    size_t comma = inner.find(',');
-    std::string_view arg = inner.substr(0, comma);
-    while (!arg.empty() && arg.front() == ' ') arg.remove_prefix(1);
-    while (!arg.empty() && arg.back() == ' ') arg.remove_suffix(1);
-    if (!is_identifier(arg)) return {};
-    out.emplace_back(arg);
-    if (comma == std::string_view::npos) break;
-    inner.remove_prefix(comma + 1);
-  }
-  return out;
-}
-
 // Where lines the e-matcher can check on a partial match, as guards: a line of
 // `is_leaf(v)` calls (each v a bound input) and a line that is one
 // `ordered(a, b, ...)` of bound inputs. The condition itself still runs on
@@ -325,14 +287,14 @@ void add_matcher_guards(const RuleDef& rule, Rewrite& rw) {
     });
   };
   for (const CondExpr& c : rule.where) {
-    const std::string& text = c.text();
-    if (auto leaves = only_calls_of("is_leaf", text); leaves && bound(*leaves)) {
-      for (const std::string& v : *leaves)
-        rw.add_search_guard({v}, [](const EGraph& g, std::span<const Id> ids) {
-          return ConditionContext::class_is_leaf(g, g.find(ids[0]));
-        });
-    } else if (is_symmetry_condition(text)) {
-      std::vector<std::string> args = call_arguments(text);
+    if (auto leaves = c.calls_only("is_leaf")) {
+      for (const std::vector<std::string>& v : *leaves)
+        if (bound(v))
+          rw.add_search_guard(v, [](const EGraph& g, std::span<const Id> ids) {
+            return ConditionContext::class_is_leaf(g, g.find(ids[0]));
+          });
+    } else if (auto ordered = c.calls_only("ordered"); ordered && ordered->size() == 1) {
+      const std::vector<std::string>& args = ordered->front();
       if (args.size() < 2 || !bound(args)) continue;
       rw.add_search_guard(args, [](const EGraph& g, std::span<const Id> ids) {
         for (size_t i = 1; i < ids.size(); ++i)

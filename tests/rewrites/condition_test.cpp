@@ -95,6 +95,18 @@ Facts bf16_234() {
   return {{"x", tensor(DType::BFloat16, {2, 3, 4})}};
 }
 
+// calls_only: what the rule compiler turns into e-matcher guards.
+TEST(ConditionParse, CallsOnlyReadsConjunctionsOfOneBuiltinOnBareNames) {
+  using Calls = std::vector<std::vector<std::string>>;
+  EXPECT_EQ(parse_condition("is_leaf(w1) and is_leaf(w2)", {}).calls_only("is_leaf"),
+            (Calls{{"w1"}, {"w2"}}));
+  EXPECT_EQ(parse_condition("ordered(a, b, c)", {}).calls_only("ordered"), (Calls{{"a", "b", "c"}}));
+  EXPECT_FALSE(parse_condition("is_leaf(w1) or is_leaf(w2)", {}).calls_only("is_leaf"));
+  EXPECT_FALSE(parse_condition("is_leaf(w1) and x.rank == 2", {}).calls_only("is_leaf"));
+  EXPECT_FALSE(parse_condition("ordered(a, b)", {}).calls_only("is_leaf"));
+  EXPECT_FALSE(parse_condition("distinct(a.shape, b)", {}).calls_only("distinct"));
+}
+
 // ---- literals and dtypes ------------------------------------------------------
 
 TEST(ConditionParse, LiteralsEvaluateToThemselves) {
