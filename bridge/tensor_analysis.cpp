@@ -2,9 +2,9 @@
 
 #include <fmt/format.h>
 
+#include "base/diagnostics.hpp"
 #include "bridge/arg_encoding.hpp"
 #include "bridge/from_graph.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {
@@ -255,9 +255,22 @@ std::string TensorAnalysis::describe(Id cls) const {
 
 void TensorAnalysis::modify(EGraph& g, Id cls) {
   const TensorFact& f = data(cls);
+  if (!f.constant && f.type.kind == ValueType::Kind::SymInt && f.type.sym) {
+    if (merge_symbolic_ints_) merge_same_symbolic_value(g, cls, *f.type.sym);
+    return;
+  }
   if (!f.constant || g.constant_of(cls)) return;
   Id c = g.add_constant(Constant::integer(*f.constant));
   g.merge(cls, c);
+}
+
+// Symbols name one value per graph call, so two classes holding the same symbolic
+// expression hold the same int. Without this a size read from an intermediate
+// (make_fx's `sym_size(softmax_out, 0) * sym_size(softmax_out, 1)` before a bmm)
+// would keep that intermediate alive after a fusion removed it.
+void TensorAnalysis::merge_same_symbolic_value(EGraph& g, Id cls, const SymInt& value) {
+  auto [it, inserted] = symbolic_classes_.try_emplace(value.to_string(), cls);
+  if (!inserted && g.find(it->second) != g.find(cls)) g.merge(cls, it->second);
 }
 
 }  // namespace eqfuse

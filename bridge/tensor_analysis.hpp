@@ -24,7 +24,11 @@
 // rule and match that caused the union.
 //
 // modify: a class whose fact has a constant int but no constant node gets
-// one (union reason "given"), so patterns can bind the folded value.
+// one (union reason "given"), so patterns can bind the folded value. With
+// set_merge_symbolic_ints(true) (the optimize pipeline), classes holding the
+// same symbolic int (`s0`, `4*s0`) are merged too (reason "given"), so a size
+// can be read from any tensor that has it; off, loading and emitting a graph
+// gives it back node for node.
 #pragma once
 #include <optional>
 #include <string>
@@ -53,6 +57,10 @@ class TensorAnalysis : public TypedAnalysis<TensorFact> {
   // get_attr, opaque calls). Must be registered before the node is added.
   void set_leaf_type(Symbol op, uint64_t payload, ValueType type);
 
+  // Merge classes holding the same symbolic int (see modify above). Set before
+  // loading; off by default.
+  void set_merge_symbolic_ints(bool on) { merge_symbolic_ints_ = on; }
+
   std::string describe(Id cls) const override;
   void modify(EGraph& g, Id cls) override;
 
@@ -69,11 +77,15 @@ class TensorAnalysis : public TypedAnalysis<TensorFact> {
 
  private:
   TensorFact from_meta(const EGraph& g, const OpInfo& info, NodeView n) const;
+  void merge_same_symbolic_value(EGraph& g, Id cls, const SymInt& value);
   std::optional<OpId> op_of(Symbol op) const;
 
   const OpRegistry& reg_;
   absl::flat_hash_map<std::pair<uint32_t, uint64_t>, ValueType> leaf_types_;
   mutable absl::flat_hash_map<uint32_t, std::optional<OpId>> op_cache_;
+  bool merge_symbolic_ints_ = false;
+  // The first class seen holding each symbolic int, by its printed form.
+  absl::flat_hash_map<std::string, Id> symbolic_classes_;
 };
 
 }  // namespace eqfuse

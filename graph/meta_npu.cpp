@@ -611,6 +611,81 @@ ValueType rotary_mul(const CallContext& ctx) {
   return tensor(x->dtype, x->shape);
 }
 
+// The input_layout string of npu_fusion_attention, when it is a literal.
+std::optional<std::string> layout_arg(const CallContext& ctx) {
+  const Arg& a = ctx.arg("input_layout");
+  if (const auto* s = std::get_if<std::string>(&a.value)) return *s;
+  return std::nullopt;
+}
+
+// q, k, v of npu_fusion_attention in [B, N, S, D] order (BSND is permuted), or nullopt
+// for an unknown shape.
+std::optional<Shape> as_bnsd(std::optional<Shape> s, const std::string& layout,
+                             std::string_view name) {
+  if (!s) return s;
+  if (s->size() != 4)
+    meta::fail("argument '{}' {} must be 4-D for layout {}", name, meta::shape_str(*s), layout);
+  if (layout == "BSND") std::swap((*s)[1], (*s)[2]);
+  return s;
+}
+
+// npu_fusion_attention(_v2)(query, key, value, head_num, input_layout, ...): layouts BNSD and
+// BSND (the ones eqfuse models); q [B, N, S, D], k and v [B, N2, T, D] with N2 dividing
+// N = head_num; pse and atten_mask broadcast to [B, N, S, T]. Outputs: attention_out in
+// query's layout and dtype, softmax_max and softmax_sum fp32 [B, N, S, 8], an empty
+// softmax_out, and three ints.
+ValueType fusion_attention(const CallContext& ctx) {
+  std::optional<std::string> layout = layout_arg(ctx);
+  if (layout && *layout != "BNSD" && *layout != "BSND")
+    meta::fail("input_layout '{}' is not modelled (eqfuse supports BNSD and BSND)", *layout);
+  const std::string lay = layout.value_or("BNSD");
+  DType d = meta::dtype_of_arg(ctx, "query");
+  for (const char* name : {"key", "value"}) {
+    DType other = meta::dtype_of_arg(ctx, name);
+    if (d != DType::Unknown && other != DType::Unknown && other != d)
+      meta::fail("argument '{}' ({}) must have the dtype of 'query' ({})", name,
+                 dtype_torch_name(other), dtype_torch_name(d));
+  }
+  std::optional<Shape> q = as_bnsd(meta::shape_arg(ctx, "query"), lay, "query");
+  std::optional<Shape> k = as_bnsd(meta::shape_arg(ctx, "key"), lay, "key");
+  std::optional<Shape> v = as_bnsd(meta::shape_arg(ctx, "value"), lay, "value");
+  std::optional<int64_t> heads = meta::int_arg(ctx, "head_num");
+  if (q && heads && meta::dims_differ((*q)[1], SymInt(*heads)))
+    meta::fail("head_num {} must equal query's head count {}", *heads, (*q)[1].to_string());
+  if (q && k && meta::dims_differ(q->back(), k->back()))
+    meta::fail("query and key head dims differ: {} vs {}", q->back().to_string(),
+               k->back().to_string());
+  if (k && v && meta::dims_differ((*k)[2], (*v)[2]))
+    meta::fail("key and value sequence lengths differ: {} vs {}", (*k)[2].to_string(),
+               (*v)[2].to_string());
+  if (q && k) {
+    auto n = (*q)[1].constant(), n2 = (*k)[1].constant();
+    if (n && n2 && (*n2 <= 0 || *n % *n2 != 0))
+      meta::fail("key's head count {} must divide query's {}", *n2, *n);
+    Shape scores{(*q)[0], (*q)[1], (*q)[2], (*k)[2]};
+    for (const char* name : {"pse", "atten_mask"}) {
+      auto m = meta::shape_arg(ctx, name);
+      if (m && meta::broadcast(scores, *m, "the scores [B, N, S, T]", name).size() != 4)
+        meta::fail("argument '{}' {} does not broadcast to the scores {}", name,
+                   meta::shape_str(*m), meta::shape_str(scores));
+    }
+  }
+  if (const TensorType* mask = meta::tensor_arg(ctx, "atten_mask");
+      mask && mask->dtype != DType::Unknown && mask->dtype != DType::Bool &&
+      mask->dtype != DType::UInt8)
+    meta::fail("argument 'atten_mask' must be bool or uint8, got {}",
+               dtype_torch_name(mask->dtype));
+  std::optional<Shape> out, stats;
+  if (q && v) {
+    out = *meta::shape_arg(ctx, "query");
+    out->back() = v->back();
+    stats = Shape{(*q)[0], (*q)[1], (*q)[2], SymInt(8)};
+  }
+  // seed, offset and numels describe dropout's random state: their values are left unknown.
+  return meta::tuple({tensor(d, out), tensor(DType::Float32, stats), tensor(DType::Float32, stats),
+                      tensor(d, Shape{SymInt(0)}), ValueType::unknown(), ValueType::unknown(),
+                      ValueType::unknown()});
+}
 }  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
@@ -644,6 +719,8 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"vllm::npu_rotary_embedding"}, npu_rotary_embedding);
   meta::set_all(reg, {"vllm::qkv_rmsnorm_rope"}, qkv_rmsnorm_rope);
   meta::set_all(reg, {"npu::npu_rotary_mul"}, rotary_mul);
+  meta::set_all(reg, {"npu::npu_fusion_attention", "npu::npu_fusion_attention_v2"},
+                fusion_attention);
 }
 
 }  // namespace eqfuse

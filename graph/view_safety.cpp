@@ -62,20 +62,29 @@ bool unit_step(const Node& n) {
   return step ? *step == 1 : n.args.size() <= 4;
 }
 
-// Row-major strides for `size`, when all are ints.
-bool row_major_strides(const Arg& size, const Arg& stride) {
-  if (!size.is_list() || !stride.is_list()) return false;
+// Whether `stride` is the row-major strides of `size`: Unknown when a size or stride is
+// symbolic (a SymInt node), as make_fx writes them for dynamic shapes.
+enum class RowMajor : uint8_t { Yes, No, Unknown };
+
+RowMajor row_major_strides(const Arg& size, const Arg& stride) {
+  if (!size.is_list() || !stride.is_list()) return RowMajor::No;
   const auto& s = size.as_list().items;
   const auto& t = stride.as_list().items;
-  if (s.size() != t.size()) return false;
+  if (s.size() != t.size()) return RowMajor::No;
   int64_t expect = 1;
   for (size_t i = s.size(); i-- > 0;) {
-    if (!s[i].is_int() || !t[i].is_int()) return false;
+    if (!s[i].is_int() || !t[i].is_int()) return RowMajor::Unknown;
     const int64_t dim = std::get<int64_t>(s[i].value);
-    if (dim != 1 && std::get<int64_t>(t[i].value) != expect) return false;
+    if (dim != 1 && std::get<int64_t>(t[i].value) != expect) return RowMajor::No;
     expect *= dim;
   }
-  return true;
+  return RowMajor::Yes;
+}
+
+// A tracer writes _reshape_alias(x, size, stride) with the strides of the view it
+// computed from x's strides: of a contiguous x they are row-major even when symbolic.
+RowMajor alias_strides(const Node& n) {
+  return n.args.size() >= 3 ? row_major_strides(n.args[1], n.args[2]) : RowMajor::No;
 }
 
 bool input_contiguous(const Node& n, const std::vector<bool>& c) {
@@ -96,7 +105,7 @@ std::vector<bool> contiguity(const Graph& g, const OpRegistry& reg) {
     const bool from_contiguous = input_contiguous(n, c);
     const std::string_view op = n.target;
     if (op == "aten::_reshape_alias")
-      c[i] = from_contiguous && n.args.size() >= 3 && row_major_strides(n.args[1], n.args[2]);
+      c[i] = from_contiguous && alias_strides(n) != RowMajor::No;
     else if (keeps_contiguity(op))
       c[i] = from_contiguous;
     else if (cuts_leading_dim(op))
@@ -124,8 +133,7 @@ void make_reshape(Node& n, const OpRegistry& reg) {
 bool rewritable(const Node& n) {
   if (n.kind != NodeKind::Call || !is_unsafe_view_op(n.target)) return false;
   if (n.target == "aten::view" && !n.kwargs.empty()) return false;  // view.dtype
-  if (n.target == "aten::_reshape_alias")
-    return n.args.size() >= 3 && row_major_strides(n.args[1], n.args[2]);
+  if (n.target == "aten::_reshape_alias") return alias_strides(n) != RowMajor::No;
   return true;
 }
 

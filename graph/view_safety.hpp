@@ -12,7 +12,8 @@
 // after its fusions for the same reason (torchair-passes.md §4.1).
 //
 // reshape_unsafe_views turns `view`, `_unsafe_view` and `_reshape_alias` with
-// row-major strides into `aten.reshape` (a view when the strides allow, a copy
+// row-major strides (or symbolic ones, which a tracer writes for a view of a
+// contiguous tensor) into `aten.reshape` (a view when the strides allow, a copy
 // otherwise) where the input may be non-contiguous in `out` but was not in
 // `input` (the node of the same name), or where the node is new: views the
 // traced input already applied to a strided tensor are valid as traced and

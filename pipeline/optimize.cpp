@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -21,6 +22,7 @@
 #include "pipeline/egraph_cost.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
+#include "pipeline/symbolic_sizes.hpp"
 #include "rewrites/remove_cat_ops.hpp"
 
 namespace eqfuse {
@@ -92,7 +94,10 @@ std::vector<NodeId> input_choice(const EGraphProblem& ep, size_t input_node_ids)
 void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOptions& opt,
                     OptimizeStats& stats) {
   const EGraph& g = *st.egraph;
+  const SizeReadChoice sizes = choose_size_reads(g, *st.types);
   auto price = [&](Id node) {
+    if (sizes.skipped.contains(node)) return std::numeric_limits<double>::infinity();
+    if (sizes.kept.contains(node)) return 0.0;
     double us = enode_cost(g, *st.types, reg, *st.model, node).total_us;
     // Constants and literal lists made by rewrites stay free: one shared
     // constant (an output_mask every fused kernel reads) must not look like
@@ -253,6 +258,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.device = profile.name;
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
   st->types = std::make_unique<TensorAnalysis>(reg);
+  st->types->set_merge_symbolic_ints(true);
   st->egraph = std::make_unique<EGraph>(st->types.get());
   st->loaded = load_into_egraph(input, reg, *st->egraph);
   st->egraph->rebuild();
@@ -360,8 +366,8 @@ std::string format_summary(const OptimizeStats& s) {
           af.missed == 1 ? "y" : "ies", af.missed_bytes);
   }
   if (s.removed_cats > 0)
-    out += fmt::format("  remove_cat   {} cat{} written in place (remove_cat_ops)\n", s.removed_cats,
-                       s.removed_cats == 1 ? "" : "s");
+    out += fmt::format("  remove_cat   {} cat{} written in place (remove_cat_ops)\n",
+                       s.removed_cats, s.removed_cats == 1 ? "" : "s");
   out += fmt::format("  extraction   {} ({})\n", s.extractor, extraction_quality(s));
   for (const std::string& note : s.notes) out += fmt::format("  note         {}\n", note);
   if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);

@@ -20,15 +20,9 @@ namespace {
 // that are not rule labels. Entries with an empty `missing` are labels of
 // built-in rules (rewrites/library/*.rules).
 constexpr size_t kMindSporePasses = 22;
-constexpr std::array<PeerPass, 41> kPeerPasses{{
-    {"MindSpore", "FlashAttentionFusionV1",
-     "not implemented yet: an additive float mask is exact only as npu_fusion_attention's pse in "
-     "the multiply-then-add form (pse_type 0), not as the bool mask MindSpore and TorchAir pass; "
-     "needs the attention op (schema, kernel, cost) and rules over make_fx's 4-D matmul spelling"},
-    {"MindSpore", "FlashAttentionFusionV2",
-     "not implemented yet: an additive float mask is exact only as npu_fusion_attention's pse in "
-     "the multiply-then-add form (pse_type 0), not as the bool mask MindSpore and TorchAir pass; "
-     "needs the attention op (schema, kernel, cost) and rules over make_fx's 4-D matmul spelling"},
+constexpr std::array<PeerPass, 40> kPeerPasses{{
+    {"MindSpore", "FlashAttentionFusionV1", ""},
+    {"MindSpore", "FlashAttentionFusionV2", ""},
     {"MindSpore", "add_layer_norm_fusion", ""},
     {"MindSpore", "add_layer_norm_v3_fusion", ""},
     {"MindSpore", "add_layer_norm_ext_fusion", ""},
@@ -93,12 +87,8 @@ constexpr std::array<PeerPass, 41> kPeerPasses{{
      "no FX equivalent: needs a collective (reduce_scatter)"},
     {"vllm-ascend", "SequenceParallelismPass",
      "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
-    // TorchAir's opt-in npu_fx_pass joint-graph patterns: npu_rms_norm and
-    // npu_rotary_mul are labels of rules; these two are not.
-    {"TorchAir", "npu_fusion_attention",
-     "not implemented yet: TorchAir's replacement turns the additive mask into a bool mask with "
-     "a causal band, equal to the chain only for 0/-inf causal masks; the exact form needs the "
-     "mask as the op's pse and rules over make_fx's 4-D matmul spelling"},
+    // TorchAir's opt-in npu_fx_pass joint-graph patterns (npu_rms_norm, npu_rotary_mul,
+    // npu_fusion_attention) are labels of rules; remove_cat_ops is not.
     {"TorchAir", "remove_cat_ops",
      "a post-extraction pass, not a rule: switched by the config key remove_cat_ops "
      "(debug.aclgraph.remove_cat_ops)"},

@@ -22,6 +22,23 @@ SCHEMAS = {
     "npu_rms_norm_quant": "npu_rms_norm_quant(Tensor x, Tensor gamma, Tensor beta, Tensor scale, "
                           "Tensor offset, float epsilon=1e-06, int? dst_dtype=None) -> Tensor",
     "npu_rotary_mul": "npu_rotary_mul(Tensor self, Tensor r1, Tensor r2, str rotary_mode=\"half\") -> Tensor",
+    "npu_fusion_attention":
+        "npu_fusion_attention(Tensor query, Tensor key, Tensor value, int head_num, "
+        "str input_layout, Tensor? pse=None, Tensor? padding_mask=None, Tensor? atten_mask=None, "
+        "float scale=1., float keep_prob=1., int pre_tockens=2147483647, "
+        "int next_tockens=2147483647, int inner_precise=0, int[]? prefix=None, "
+        "int[]? actual_seq_qlen=None, int[]? actual_seq_kvlen=None, int sparse_mode=0, "
+        "bool gen_mask_parallel=True, bool sync=False) "
+        "-> (Tensor, Tensor, Tensor, Tensor, int, int, int)",
+    "npu_fusion_attention_v2":
+        "npu_fusion_attention_v2(Tensor query, Tensor key, Tensor value, int head_num, "
+        "str input_layout, *, Tensor? pse=None, Tensor? padding_mask=None, "
+        "Tensor? atten_mask=None, float scale=1., float keep_prob=1., "
+        "int pre_tokens=2147483647, int next_tokens=2147483647, int inner_precise=0, "
+        "int[]? prefix=None, int[]? actual_seq_qlen=None, int[]? actual_seq_kvlen=None, "
+        "int sparse_mode=0, bool gen_mask_parallel=True, bool sync=False, int pse_type=1, "
+        "int[]? q_start_idx=None, int[]? kv_start_idx=None) "
+        "-> (Tensor, Tensor, Tensor, Tensor, int, int, int)",
     "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
                         "-> (Tensor y, Tensor rstd, Tensor x)",
     "npu_dynamic_quant": "npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, "
@@ -121,6 +138,58 @@ def npu_rotary_mul(self, r1, r2, rotary_mode="half"):
     else:
         rotated = torch.stack((-self[..., 1::2], self[..., ::2]), dim=-1).flatten(-2)
     return self * r1 + rotated * r2
+
+
+def _fusion_attention(query, key, value, head_num, input_layout, pse, atten_mask, scale,
+                      keep_prob, pse_type):
+    """torch_npu's npu_fusion_attention (BNSD / BSND, no dropout) written as the eager chain
+    TorchAir's npu_fx_pass pattern replaces: q @ k^T stored in q's dtype, times the scale,
+    plus pse (pse_type 0; pse_type 1 adds before scaling), fp32 softmax, cast back, @ v.
+    kv heads shared by groups of query heads (GQA) are repeated as repeat_kv does."""
+    if input_layout not in ("BNSD", "BSND") or keep_prob != 1.0:
+        raise NotImplementedError("stand-in npu_fusion_attention: BNSD/BSND, no dropout")
+    bsnd = input_layout == "BSND"
+    q, k, v = (t.transpose(1, 2) if bsnd else t for t in (query, key, value))
+    if k.shape[1] != q.shape[1]:
+        group = q.shape[1] // k.shape[1]
+        k, v = (t.repeat_interleave(group, dim=1) for t in (k, v))
+    s = torch.matmul(q, k.transpose(2, 3))
+    if pse is not None and pse_type == 1:
+        s = (s + pse) * scale
+    else:
+        s = s * scale
+        if pse is not None:
+            s = s + pse
+    if atten_mask is not None:
+        s = s.masked_fill(atten_mask.bool(), float("-inf"))
+    logits = s.float()
+    p = torch.softmax(logits, dim=-1).to(q.dtype)
+    out = torch.matmul(p, v)
+    if bsnd:
+        out = out.transpose(1, 2).contiguous()
+    row_max = logits.amax(dim=-1, keepdim=True)
+    row_sum = torch.exp(logits - row_max).sum(dim=-1, keepdim=True)
+    stats = [t.expand(*t.shape[:-1], 8).contiguous() for t in (row_max, row_sum)]
+    return out, stats[0], stats[1], q.new_empty([0]), 0, 0, 0
+
+
+def npu_fusion_attention(query, key, value, head_num, input_layout, pse=None, padding_mask=None,
+                         atten_mask=None, scale=1.0, keep_prob=1.0, pre_tockens=2147483647,
+                         next_tockens=2147483647, inner_precise=0, prefix=None,
+                         actual_seq_qlen=None, actual_seq_kvlen=None, sparse_mode=0,
+                         gen_mask_parallel=True, sync=False):
+    return _fusion_attention(query, key, value, head_num, input_layout, pse, atten_mask, scale,
+                             keep_prob, 1)
+
+
+def npu_fusion_attention_v2(query, key, value, head_num, input_layout, pse=None,
+                            padding_mask=None, atten_mask=None, scale=1.0, keep_prob=1.0,
+                            pre_tokens=2147483647, next_tokens=2147483647, inner_precise=0,
+                            prefix=None, actual_seq_qlen=None, actual_seq_kvlen=None,
+                            sparse_mode=0, gen_mask_parallel=True, sync=False, pse_type=1,
+                            q_start_idx=None, kv_start_idx=None):
+    return _fusion_attention(query, key, value, head_num, input_layout, pse, atten_mask, scale,
+                             keep_prob, pse_type)
 
 
 def npu_add_rms_norm(x1, x2, gamma, epsilon=1e-06):

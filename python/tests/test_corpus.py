@@ -4,7 +4,8 @@ optimized GraphModule must compute exactly what the original does in PyTorch
 (the npu stand-ins reproduce the unfused rounding), never cost more, and on the
 npu flavour of the RMSNorm decoders fuse the residual add into the norm; the aten
 flavour joins projections (matmul-split), fuses LayerNorm's residual add and turns
-the eager RMSNorm and rotary embedding into npu_rms_norm / npu_rotary_mul."""
+the eager RMSNorm, rotary embedding and attention into npu_rms_norm / npu_rotary_mul /
+npu_fusion_attention_v2."""
 import os
 import sys
 
@@ -30,11 +31,16 @@ EXPECTED_NPU_FUSIONS = {
 # be reshapes to run in PyTorch), and LayerNorm's residual add fused.
 # The RMSNorm decoders' eager RMSNorm and rotate_half RoPE become npu_rms_norm (the
 # norms after a residual add then npu_add_rms_norm) and npu_rotary_mul (q and k of
-# both layers); qwen3 also normalizes q and k per head.
+# both layers); qwen3 also normalizes q and k per head. Their eager attention (GQA:
+# repeat_kv, bmm of flattened operands, fp32 softmax) becomes npu_fusion_attention_v2
+# on the unrepeated key and value, the causal mask as pse.
 EXPECTED_ATEN_FUSIONS = {
-    "llama": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 4, "npu-rotary-mul": 4},
-    "mixtral": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 1, "npu-rotary-mul": 4},
-    "qwen3": {"npu-rms-norm": 5, "add-rms-norm": 4, "npu-rotary-mul": 4},
+    "llama": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 4, "npu-rotary-mul": 4,
+              "npu-fusion-attention-gqa": 2},
+    "mixtral": {"matmul-split": 2, "npu-rms-norm": 1, "add-rms-norm": 1, "npu-rotary-mul": 4,
+                "npu-fusion-attention-gqa": 2},
+    "qwen3": {"npu-rms-norm": 5, "add-rms-norm": 4, "npu-rotary-mul": 4,
+              "npu-fusion-attention-gqa": 2},
     "gpt2": {"add-layer-norm": 2},
     "bert": {"add-layer-norm": 2},
 }

@@ -88,10 +88,15 @@ TEST(RulesCli, GraphKernelFlagsDisableAndEnableMindSporePasses) {
   EXPECT_THAT(off.out, Not(HasSubstr("npu_add_rms_norm")));
 
   // A MindSpore pass eqfuse has no rule for: accepted, with a note saying why.
-  CliRun fa = run_eqfuse("rules --graph-kernel-flags=--disable_pass=FlashAttentionFusionV1");
+  CliRun fa = run_eqfuse("rules --graph-kernel-flags=--disable_pass=MatMulAllReduce");
   EXPECT_EQ(fa.exit_code, 0) << fa.err;
-  EXPECT_THAT(fa.err, HasSubstr("FlashAttentionFusionV1: MindSpore pass with no eqfuse rule"));
+  EXPECT_THAT(fa.err, HasSubstr("MatMulAllReduce: MindSpore pass with no eqfuse rule"));
   EXPECT_THAT(fa.err, HasSubstr("docs/rules.md"));
+
+  // FlashAttentionFusionV1 names the attention rules: disabling it keeps them off.
+  CliRun attn = run_eqfuse("rules --graph-kernel-flags=--disable_pass=FlashAttentionFusionV1");
+  ASSERT_EQ(attn.exit_code, 0) << attn.err;
+  EXPECT_THAT(rule_line(attn.out, "torchair/npu-fusion-attention"), HasSubstr("disabled by"));
 }
 
 TEST(RulesCli, GraphKernelFlagsErrorsNameTheBadPart) {

@@ -464,8 +464,8 @@ TEST(NpuKernels, RotaryMulHalfAndInterleaveByHand) {
         inter: "f32[2, 1, 1, 4]" = torch.ops.npu.npu_rotary_mul.default(x, r1, r2, "interleave")
         return (half, inter)
 )FX");
-  RunResult r = run(g, {f32({2, 1, 1, 4}, {1, 2, 3, 4, 0, 0, 0, 1}), f32({1, 1, 1, 4}, {1, 1, 1, 1}),
-                        f32({1, 1, 1, 4}, {2, 2, 2, 2})});
+  RunResult r = run(g, {f32({2, 1, 1, 4}, {1, 2, 3, 4, 0, 0, 0, 1}),
+                        f32({1, 1, 1, 4}, {1, 1, 1, 1}), f32({1, 1, 1, 4}, {2, 2, 2, 2})});
   EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{-5, -6, 5, 8, 0, -2, 0, 1}));
   EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{-3, 4, -5, 10, 0, 0, -2, 1}));
 }
@@ -548,6 +548,133 @@ TEST(NpuKernels, QkvRmsNormRopeMatchesTheChainUnderReferenceNumerics) {
   EXPECT_EQ(std::vector<double>(fk.begin() + 4, fk.end()),
             (std::vector<double>{1.203125, 0.80078125, 0, 0}));
   EXPECT_EQ(vals(r.outputs[7]), (std::vector<double>{5, 6, 7, 8, -1, -2, -3, -4}));
+}
+
+// npu_fusion_attention by hand, f32, one batch and head, S = T = 2, D = 2, scale 1:
+// q = [[1, 0], [0, 1]], k = [[1, 0], [0, 0]] give scores [[1, 0], [0, 0]]; softmax rows
+// [e, 1] / (e + 1) and [0.5, 0.5]; v = [[2, 0], [0, 4]]. With atten_mask leaving out
+// (0, 1) the first row keeps only key 0: [2, 0]. softmax_max holds the row maxima, eight
+// copies each.
+TEST(NpuKernels, FusionAttentionByHand) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, q: "f32[1, 1, 2, 2]", k: "f32[1, 1, 2, 2]", v: "f32[1, 1, 2, 2]", m: "b8[2, 2]"):
+        a = torch.ops.npu.npu_fusion_attention.default(q, k, v, 1, "BNSD")
+        out: "f32[1, 1, 2, 2]" = a[0]
+        mx: "f32[1, 1, 2, 8]" = a[1]
+        b = torch.ops.npu.npu_fusion_attention.default(q, k, v, 1, "BNSD", atten_mask = m)
+        masked: "f32[1, 1, 2, 2]" = b[0]
+        return (out, mx, masked)
+)FX");
+  Tensor mask = tensor(DType::Bool, {2, 2}, {0, 1, 0, 0});
+  RunResult r = run(g, {f32({1, 1, 2, 2}, {1, 0, 0, 1}), f32({1, 1, 2, 2}, {1, 0, 0, 0}),
+                        f32({1, 1, 2, 2}, {2, 0, 0, 4}), mask});
+  const double e = std::exp(1.0);
+  expect_near(vals(r.outputs[0]), {2 * e / (e + 1), 4 / (e + 1), 1, 2});
+  std::vector<double> mx = vals(r.outputs[1]);
+  ASSERT_EQ(mx.size(), 16u);
+  EXPECT_EQ(mx[0], 1);
+  EXPECT_EQ(mx[7], 1);
+  EXPECT_EQ(mx[8], 0);
+  expect_near(vals(r.outputs[2]), {2, 0, 1, 2});
+}
+
+// pse_type 0 adds pse after the scale, pse_type 1 (and v1) before it: with scale 0.5,
+// scores [[1, 0]] and pse [[0, 2]], pse_type 0 gives logits [0.5, 2], pse_type 1 [0.5, 1].
+TEST(NpuKernels, FusionAttentionPseTypeOrdersScaleAndAdd) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, q: "f32[1, 1, 1, 2]", k: "f32[1, 1, 2, 2]", v: "f32[1, 1, 2, 2]", p: "f32[1, 1, 1, 2]"):
+        a = torch.ops.npu.npu_fusion_attention_v2.default(q, k, v, 1, "BNSD", pse = p, scale = 0.5, pse_type = 0)
+        after: "f32[1, 1, 1, 2]" = a[0]
+        b = torch.ops.npu.npu_fusion_attention_v2.default(q, k, v, 1, "BNSD", pse = p, scale = 0.5, pse_type = 1)
+        before: "f32[1, 1, 1, 2]" = b[0]
+        return (after, before)
+)FX");
+  RunResult r = run(g, {f32({1, 1, 1, 2}, {1, 0}), f32({1, 1, 2, 2}, {1, 0, 0, 1}),
+                        f32({1, 1, 2, 2}, {1, 0, 0, 1}), f32({1, 1, 1, 2}, {0, 2})});
+  auto weights = [](double a, double b) {
+    double ea = std::exp(a), eb = std::exp(b);
+    return std::vector<double>{ea / (ea + eb), eb / (ea + eb)};
+  };
+  expect_near(vals(r.outputs[0]), weights(0.5, 2));
+  expect_near(vals(r.outputs[1]), weights(0.5, 1));
+}
+
+// A deterministic spread of bf16-representable values for the attention checks below.
+Tensor spread(DType d, Dims shape, int seed) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  std::vector<double> v(static_cast<size_t>(n));
+  uint32_t x = 2463534242u + static_cast<uint32_t>(seed);
+  for (double& e : v) {
+    x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+    e = (static_cast<double>(x % 2001) - 1000.0) / 256.0;
+  }
+  return tensor(d, shape, v);
+}
+
+// Under reference numerics the fused kernel equals the eager chain TorchAir's pattern
+// matches (bmm stored in bf16, scale and mask adds stored in bf16, fp32 softmax, cast
+// back) bit for bit, also with key and value shared by two query heads each (GQA) and in
+// the BSND layout; the device numerics (fp32 throughout) differ from it.
+TEST(NpuKernels, FusionAttentionMatchesTheEagerChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, q: "bf16[2, 4, 8, 16]", k: "bf16[2, 2, 8, 16]", v: "bf16[2, 2, 8, 16]", m: "bf16[2, 1, 8, 8]"):
+        a = torch.ops.npu.npu_fusion_attention_v2.default(q, k, v, 4, "BNSD", pse = m, scale = 0.25, pse_type = 0)
+        fused: "bf16[2, 4, 8, 16]" = a[0]
+        uk: "bf16[2, 2, 1, 8, 16]" = torch.ops.aten.unsqueeze.default(k, 2)
+        ek: "bf16[2, 2, 2, 8, 16]" = torch.ops.aten.expand.default(uk, [2, 2, 2, 8, 16])
+        rk: "bf16[2, 4, 8, 16]" = torch.ops.aten.reshape.default(ek, [2, 4, 8, 16])
+        uv: "bf16[2, 2, 1, 8, 16]" = torch.ops.aten.unsqueeze.default(v, 2)
+        ev: "bf16[2, 2, 2, 8, 16]" = torch.ops.aten.expand.default(uv, [2, 2, 2, 8, 16])
+        rv: "bf16[2, 4, 8, 16]" = torch.ops.aten.reshape.default(ev, [2, 4, 8, 16])
+        kt: "bf16[2, 4, 16, 8]" = torch.ops.aten.transpose.int(rk, 2, 3)
+        s: "bf16[2, 4, 8, 8]" = torch.ops.aten.matmul.default(q, kt)
+        sc: "bf16[2, 4, 8, 8]" = torch.ops.aten.mul.Tensor(s, 0.25)
+        sm: "bf16[2, 4, 8, 8]" = torch.ops.aten.add.Tensor(sc, m)
+        up: "f32[2, 4, 8, 8]" = torch.ops.aten._to_copy.default(sm, dtype = torch.float32)
+        p: "f32[2, 4, 8, 8]" = torch.ops.aten._softmax.default(up, -1, False)
+        down: "bf16[2, 4, 8, 8]" = torch.ops.aten._to_copy.default(p, dtype = torch.bfloat16)
+        chain: "bf16[2, 4, 8, 16]" = torch.ops.aten.matmul.default(down, rv)
+        qs: "bf16[2, 8, 4, 16]" = torch.ops.aten.transpose.int(q, 1, 2)
+        ks: "bf16[2, 8, 2, 16]" = torch.ops.aten.transpose.int(k, 1, 2)
+        vs: "bf16[2, 8, 2, 16]" = torch.ops.aten.transpose.int(v, 1, 2)
+        b = torch.ops.npu.npu_fusion_attention_v2.default(qs, ks, vs, 4, "BSND", pse = m, scale = 0.25, pse_type = 0)
+        bsnd: "bf16[2, 8, 4, 16]" = b[0]
+        back: "bf16[2, 4, 8, 16]" = torch.ops.aten.transpose.int(bsnd, 1, 2)
+        return (fused, chain, back)
+)FX");
+  std::vector<RuntimeValue> in{
+      spread(DType::BFloat16, {2, 4, 8, 16}, 1), spread(DType::BFloat16, {2, 2, 8, 16}, 2),
+      spread(DType::BFloat16, {2, 2, 8, 16}, 3), spread(DType::BFloat16, {2, 1, 8, 8}, 4)};
+  expect_same_under_reference(g, in, true);
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult r = Interpreter(testing::registry(), reference).run(g, in);
+  EXPECT_EQ(vals(r.outputs[0]), vals(r.outputs[2]));
+}
+
+// What the kernel does not model is an error naming the argument, not a silent result.
+TEST(NpuKernels, FusionAttentionRefusesWhatItDoesNotModel) {
+  auto fails_with = [](const std::string& call, const std::string& message) {
+    Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, q: "f32[1, 2, 2, 16]", k: "f32[1, 2, 2, 16]", v: "f32[1, 2, 2, 16]"):
+        a = )FX" + call + R"FX(
+        out: "f32[1, 2, 2, 16]" = a[0]
+        return (out,)
+)FX");
+    Tensor x = spread(DType::Float32, {1, 2, 2, 16}, 5);
+    try {
+      run(g, {x, x, x});
+      ADD_FAILURE() << "no error for " << call;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  };
+  fails_with(R"(torch.ops.npu.npu_fusion_attention.default(q, k, v, 2, "BNSD", keep_prob = 0.9))",
+             "keep_prob");
+  fails_with(R"(torch.ops.npu.npu_fusion_attention.default(q, k, v, 2, "BNSD", sparse_mode = 2))",
+             "sparse_mode=2");
+  fails_with(R"(torch.ops.npu.npu_fusion_attention.default(q, k, v, 3, "BNSD"))", "head_num");
 }
 
 }  // namespace

@@ -301,6 +301,17 @@ const Case kCases[] = {
     // npu_rotary_mul: self's type; r1 and r2 broadcast to it (torch_npu docs).
     {"x: \"bf16[2, s0, 8, 128]\", c: \"bf16[1, s0, 1, 128]\", s: \"bf16[1, s0, 1, 128]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "bf16[2, s0, 8, 128]"},
+    // npu_fusion_attention(_v2): out in query's layout and dtype (value's head dim),
+    // softmax_max/sum fp32 [B, N, S, 8], an empty softmax_out, three ints (torch_npu docs).
+    {"q: \"bf16[2, 8, s0, 128]\", k: \"bf16[2, 2, s0, 128]\", v: \"bf16[2, 2, s0, 128]\", "
+     "m: \"bf16[2, 1, s0, s0]\"",
+     "torch.ops.npu.npu_fusion_attention_v2.default(q, k, v, 8, \"BNSD\", pse = m, pse_type = 0)",
+     "tuple(bf16[2, 8, s0, 128], f32[2, 8, s0, 8], f32[2, 8, s0, 8], bf16[0], unknown, unknown, "
+     "unknown)"},
+    {"q: \"f16[1, 16, 4, 64]\", k: \"f16[1, 16, 4, 64]\", v: \"f16[1, 16, 4, 64]\"",
+     "torch.ops.npu.npu_fusion_attention.default(q, k, v, 4, \"BSND\")",
+     "tuple(f16[1, 16, 4, 64], f32[1, 4, 16, 8], f32[1, 4, 16, 8], f16[0], unknown, unknown, "
+     "unknown)"},
     // npu_add_layer_norm: mean/rstd fp32 of the leading dims then one 1 (op-plugin), y and x
     // in x1's dtype, or fp32 when x1 and x2 differ.
     {"x1: \"bf16[s0, 16, 128]\", x2: \"bf16[s0, 16, 128]\", g: \"bf16[128]\", b: \"bf16[128]\"",
@@ -866,7 +877,16 @@ const ErrorCase kErrors[] = {
     {"x: \"bf16[2, 4, 8, 15]\", c: \"bf16[1, 1, 8, 15]\", s: \"bf16[1, 1, 8, 15]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "last dim must be even"},
     {"x: \"bf16[2, 4, 8, 16]\", c: \"bf16[1, 2, 8, 16]\", s: \"bf16[1, 1, 8, 16]\"",
-     "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "'r1' [1, 2, 8, 16] must be 4-D and broadcast"},
+     "torch.ops.npu.npu_rotary_mul.default(x, c, s)",
+     "'r1' [1, 2, 8, 16] must be 4-D and broadcast"},
+    {"q: \"f16[1, 4, 8, 64]\", k: \"f16[1, 4, 8, 64]\", v: \"f16[1, 4, 8, 64]\"",
+     "torch.ops.npu.npu_fusion_attention.default(q, k, v, 4, \"BSH\")", "input_layout 'BSH'"},
+    {"q: \"f16[1, 4, 8, 64]\", k: \"f16[1, 3, 8, 64]\", v: \"f16[1, 3, 8, 64]\"",
+     "torch.ops.npu.npu_fusion_attention.default(q, k, v, 4, \"BNSD\")",
+     "key's head count 3 must divide query's 4"},
+    {"q: \"f16[1, 4, 8, 64]\", k: \"f16[1, 4, 8, 64]\", v: \"f16[1, 4, 8, 64]\", m: \"f16[8, 8]\"",
+     "torch.ops.npu.npu_fusion_attention.default(q, k, v, 4, \"BNSD\", atten_mask = m)",
+     "'atten_mask' must be bool or uint8"},
     // --- issue 16
     {"x: \"f32[4]\", y: \"i32[4]\"", "torch.ops.aten.bitwise_and.Tensor(x, y)", "not defined"},
     {"x: \"bf16[4]\"", "torch.ops.aten.bitwise_not.default(x)", "not defined"},
