@@ -272,6 +272,34 @@ QuantTarget dynamic_quant_target(std::optional<int64_t> code) {
   throw UnsupportedConfig(fmt::format("dynamic quant to dtype code {}", *code));
 }
 
+// ---- swiglu ------------------------------------------------------------------------
+
+// silu(a) * b of the halves a, b of x along dim (activate_left; else a * silu(b)), unrounded.
+// Reference numerics store silu in x's dtype before the product, as the unfused aten.silu +
+// aten.mul chain does (the formula of that silu kernel: x * sigmoid(x)); the device keeps it
+// in float.
+struct Swiglu {
+  std::vector<double> y;
+  Dims shape;
+};
+
+Swiglu swiglu(const KernelCall& c, const Tensor& x, int64_t dim, bool activate_left) {
+  int64_t n = x.size(static_cast<int>(dim));
+  if (n % 2 != 0) c.fail(fmt::format("size {} along dim {} must be even", n, dim));
+  Tensor a = x.slice(dim, 0, n / 2, 1), b = x.slice(dim, n / 2, n, 1);
+  if (!activate_left) std::swap(a, b);
+  std::vector<double> avs = a.values(), bvs = b.values();
+  const bool unfused = c.round_like_unfused();
+  Swiglu r{std::vector<double>(avs.size()), a.shape()};
+  for (size_t i = 0; i < avs.size(); ++i) {
+    double av = avs[i];
+    double silu = unfused ? cast_double(av * (1.0 / (1.0 + std::exp(-av))), x.dtype())
+                          : av / (1.0 + std::exp(-av));
+    r.y[i] = silu * bvs[i];
+  }
+  return r;
+}
+
 // ---- kernels -------------------------------------------------------------------------
 
 RuntimeValue tuple(std::vector<Tensor> ts) {
@@ -560,20 +588,34 @@ void register_matmuls(KernelTable& t) {
   t["npu::npu_swiglu"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self");
     int64_t dim = wrap_dim(c.has("dim") ? c.int_arg("dim") : -1, x.rank());
-    int64_t n = x.size(static_cast<int>(dim));
-    if (n % 2 != 0) c.fail(fmt::format("size {} along dim {} must be even", n, dim));
-    Tensor a = x.slice(dim, 0, n / 2, 1), b = x.slice(dim, n / 2, n, 1);
-    std::vector<double> avs = a.values(), bvs = b.values();
-    // Reference numerics store silu(A) in x's dtype before the product, as the
-    // unfused aten.silu + aten.mul chain does (same formula as that silu
-    // kernel: x * sigmoid(x)); the device keeps it in float.
-    const bool unfused = c.round_like_unfused();
-    return RuntimeValue(make_tensor(x.dtype(), a.shape(), [&](int64_t i) {
-      double av = avs[static_cast<size_t>(i)];
-      double silu = unfused ? cast_double(av * (1.0 / (1.0 + std::exp(-av))), x.dtype())
-                            : av / (1.0 + std::exp(-av));
-      return silu * bvs[static_cast<size_t>(i)];
-    }));
+    Swiglu r = swiglu(c, x, dim, true);
+    return RuntimeValue(Tensor::from_values(x.dtype(), r.shape, r.y));
+  };
+  // Swiglu of the last dim's halves, then per-token dynamic int8 quantization. Under
+  // reference numerics the swiglu result is stored in x's dtype before quantizing, as
+  // npu_swiglu followed by npu_dynamic_quant does; the device quantizes the float value.
+  t["npu::npu_dequant_swiglu_quant"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("x");
+    for (const char* name :
+         {"weight_scale", "activation_scale", "bias", "quant_scale", "quant_offset", "group_index"})
+      if (!c.is_none(name))
+        throw UnsupportedConfig(fmt::format("npu_dequant_swiglu_quant with {}", name));
+    if (c.int_arg("quant_mode") != 1)
+      throw UnsupportedConfig("npu_dequant_swiglu_quant with quant_mode 0 (static)");
+    if (x.dtype() != DType::Float16 && x.dtype() != DType::BFloat16)
+      c.fail(fmt::format("x must be float16 or bfloat16 (int32 needs dequant scales), got {}",
+                         dtype_code(x.dtype())));
+    if (x.rank() < 2) c.fail("x must be at least 2-D");
+    Swiglu r = swiglu(c, x, x.rank() - 1, c.bool_arg("activate_left"));
+    std::vector<double> y = r.y;
+    if (c.round_like_unfused()) y = Tensor::from_values(x.dtype(), r.shape, y).values();
+    const int64_t cols = r.shape.back();
+    const int64_t rows = cols == 0 ? 0 : static_cast<int64_t>(y.size()) / cols;
+    const QuantTarget target = dynamic_quant_target(std::nullopt);
+    DynamicQuant q = dynamic_quant_rows(y, rows, cols, std::nullopt, target);
+    Dims scale_shape(r.shape.begin(), r.shape.end() - 1);
+    return tuple({store_quantized(c, r.shape, q.q, target),
+                  from_doubles(DType::Float32, scale_shape, q.scale)});
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
   // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the

@@ -686,6 +686,24 @@ ValueType fusion_attention(const CallContext& ctx) {
                       tensor(d, Shape{SymInt(0)}), ValueType::unknown(), ValueType::unknown(),
                       ValueType::unknown()});
 }
+
+// npu_dequant_swiglu_quant(x, ...) -> (y int8 [..., H], scale fp32 [...]): x at least 2-D
+// with an even last dim 2H.
+ValueType dequant_swiglu_quant(const CallContext& ctx) {
+  auto s = meta::shape_arg(ctx, "x");
+  if (!s)
+    return meta::tuple({tensor(DType::Int8, std::nullopt), tensor(DType::Float32, std::nullopt)});
+  if (s->size() < 2) meta::fail("argument 'x' {} must be at least 2-D", meta::shape_str(*s));
+  if (not_multiple(s->back(), 2))
+    meta::fail("argument 'x' {}: last dim must be even", meta::shape_str(*s));
+  Shape y = *s;
+  if (auto n = y.back().constant())
+    y.back() = SymInt(*n / 2);
+  else
+    y.back() = y.back().floordiv(SymInt(2));
+  Shape scale(s->begin(), s->end() - 1);
+  return meta::tuple({tensor(DType::Int8, y), tensor(DType::Float32, scale)});
+}
 }  // namespace
 
 void add_npu_meta(OpRegistry& reg) {
@@ -719,6 +737,7 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"vllm::npu_rotary_embedding"}, npu_rotary_embedding);
   meta::set_all(reg, {"vllm::qkv_rmsnorm_rope"}, qkv_rmsnorm_rope);
   meta::set_all(reg, {"npu::npu_rotary_mul"}, rotary_mul);
+  meta::set_all(reg, {"npu::npu_dequant_swiglu_quant"}, dequant_swiglu_quant);
   meta::set_all(reg, {"npu::npu_fusion_attention", "npu::npu_fusion_attention_v2"},
                 fusion_attention);
 }

@@ -39,6 +39,12 @@ SCHEMAS = {
         "int sparse_mode=0, bool gen_mask_parallel=True, bool sync=False, int pse_type=1, "
         "int[]? q_start_idx=None, int[]? kv_start_idx=None) "
         "-> (Tensor, Tensor, Tensor, Tensor, int, int, int)",
+    "npu_swiglu": "npu_swiglu(Tensor self, int dim=-1) -> Tensor",
+    "npu_dequant_swiglu_quant":
+        "npu_dequant_swiglu_quant(Tensor x, *, Tensor? weight_scale=None, "
+        "Tensor? activation_scale=None, Tensor? bias=None, Tensor? quant_scale=None, "
+        "Tensor? quant_offset=None, Tensor? group_index=None, bool activate_left=False, "
+        "int quant_mode=0) -> (Tensor y, Tensor scale)",
     "npu_add_rms_norm": "npu_add_rms_norm(Tensor x1, Tensor x2, Tensor gamma, float epsilon=1e-06) "
                         "-> (Tensor y, Tensor rstd, Tensor x)",
     "npu_dynamic_quant": "npu_dynamic_quant(Tensor input, *, Tensor? smooth_scales=None, "
@@ -207,6 +213,26 @@ def npu_dynamic_quant(input, smooth_scales=None, group_index=None, dst_type=None
     safe = torch.where(scale == 0, torch.ones_like(scale), scale)
     y = torch.round(x / safe.unsqueeze(-1)).clamp(-128, 127).to(torch.int8)
     return y, scale
+
+
+def npu_swiglu(self, dim=-1):
+    """torch_npu.npu_swiglu: silu of the first half along dim times the second, written as
+    the aten.silu + aten.mul chain MindSpore's inference_swiglu_fusion replaces."""
+    a, b = self.chunk(2, dim)
+    return torch.nn.functional.silu(a) * b
+
+
+def npu_dequant_swiglu_quant(x, weight_scale=None, activation_scale=None, bias=None,
+                             quant_scale=None, quant_offset=None, group_index=None,
+                             activate_left=False, quant_mode=0):
+    """torch_npu.npu_dequant_swiglu_quant on a float x (no dequant), per-token dynamic int8
+    quant (quant_mode 1), written as npu_swiglu then npu_dynamic_quant."""
+    if any(t is not None for t in (weight_scale, activation_scale, bias, quant_scale,
+                                   quant_offset, group_index)) or quant_mode != 1:
+        raise NotImplementedError("stand-in npu_dequant_swiglu_quant: float x, quant_mode 1")
+    a, b = x.chunk(2, -1)
+    y = torch.nn.functional.silu(a) * b if activate_left else a * torch.nn.functional.silu(b)
+    return npu_dynamic_quant(y)
 
 
 def npu_add_rms_norm_dynamic_quant(x1, x2, gamma, smooth_scale1=None, smooth_scale2=None,

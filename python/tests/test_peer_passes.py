@@ -107,6 +107,18 @@ def test_rotary_embedding_written_with_chunk_fuses_into_npu_rotary_mul():
     assert "npu_rotary_mul" in r.fx_text
 
 
+def test_swiglu_then_dynamic_quant_fuses_into_dequant_swiglu_quant():
+    # vLLM's ActivationQuant on Ascend: the w8a8 MLP's activation and its per-token quant.
+    def activation(x):
+        q, scale = torch.ops.npu.npu_dynamic_quant(torch.ops.npu.npu_swiglu(x, -1))
+        return q, scale
+
+    g = torch.Generator().manual_seed(3)
+    inputs = (torch.randn(6, 256, generator=g).to(torch.bfloat16),)
+    r = _optimize_and_compare(activation, inputs, "npu/swiglu-dynamic-quant")
+    assert "npu_dequant_swiglu_quant" in r.fx_text
+
+
 def test_add_rms_norm_bias_then_vllm_quantize_is_inexact_and_opt_in():
     # vllm-ascend AddRMSNormQuantFusionPass with vllm.quantize: the fused kernel divides by
     # reciprocal(scale_reciprocal) where the chain multiplies by scale_reciprocal, so an

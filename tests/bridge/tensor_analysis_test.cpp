@@ -126,5 +126,34 @@ TEST(TensorAnalysis, UnknownOpsHaveNoFact) {
   EXPECT_EQ(types.describe(e), "");
 }
 
+// Two sizes holding the same symbolic int are one class when the optimize pipeline asks
+// for it (set_merge_symbolic_ints), and stay apart by default (loading then emitting a
+// graph gives it back node for node).
+constexpr const char* kSizes = R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f16[s0, 8]", y: "f16[s0, 8]"):
+        add: "f16[s0, 8]" = torch.ops.aten.add.Tensor(x, y)
+        a = torch.ops.aten.sym_size.int(add, 0)
+        b = torch.ops.aten.sym_size.int(x, 0)
+        c = torch.ops.aten.sym_size.int(y, 1)
+        return (a, b, c)
+)";
+
+TEST(TensorAnalysis, EqualSymbolicSizesMergeOnlyWhenAsked) {
+  Fixture apart(kSizes);
+  EXPECT_NE(apart.cls("a"), apart.cls("b"));
+
+  TensorAnalysis types{builtin_registry()};
+  types.set_merge_symbolic_ints(true);
+  EGraph g{&types};
+  LoadedGraph lg = load_graph(kSizes, "t.fx", builtin_registry());
+  LoadedEGraph loaded = load_into_egraph(lg.graph, builtin_registry(), g);
+  g.rebuild();
+  g.check_invariants();
+  auto cls = [&](std::string_view n) { return g.find(loaded.class_of(*lg.graph.find(n))); };
+  EXPECT_EQ(cls("a"), cls("b"));
+  EXPECT_NE(cls("a"), cls("c"));  // c is the constant 8
+  EXPECT_EQ(types.data(cls("a")).type.sym, SymInt::symbol("s0"));
+}
+
 }  // namespace
 }  // namespace eqfuse

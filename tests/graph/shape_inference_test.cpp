@@ -301,6 +301,10 @@ const Case kCases[] = {
     // npu_rotary_mul: self's type; r1 and r2 broadcast to it (torch_npu docs).
     {"x: \"bf16[2, s0, 8, 128]\", c: \"bf16[1, s0, 1, 128]\", s: \"bf16[1, s0, 1, 128]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)", "bf16[2, s0, 8, 128]"},
+    // npu_dequant_swiglu_quant: int8 y of half the last dim, fp32 per-token scale.
+    {"x: \"bf16[s0, 256]\"",
+     "torch.ops.npu.npu_dequant_swiglu_quant.default(x, activate_left = True, quant_mode = 1)",
+     "tuple(i8[s0, 128], f32[s0])"},
     // npu_fusion_attention(_v2): out in query's layout and dtype (value's head dim),
     // softmax_max/sum fp32 [B, N, S, 8], an empty softmax_out, three ints (torch_npu docs).
     {"q: \"bf16[2, 8, s0, 128]\", k: \"bf16[2, 2, s0, 128]\", v: \"bf16[2, 2, s0, 128]\", "
@@ -879,6 +883,10 @@ const ErrorCase kErrors[] = {
     {"x: \"bf16[2, 4, 8, 16]\", c: \"bf16[1, 2, 8, 16]\", s: \"bf16[1, 1, 8, 16]\"",
      "torch.ops.npu.npu_rotary_mul.default(x, c, s)",
      "'r1' [1, 2, 8, 16] must be 4-D and broadcast"},
+    {"x: \"bf16[4, 255]\"", "torch.ops.npu.npu_dequant_swiglu_quant.default(x)",
+     "last dim must be even"},
+    {"x: \"bf16[256]\"", "torch.ops.npu.npu_dequant_swiglu_quant.default(x)",
+     "must be at least 2-D"},
     {"q: \"f16[1, 4, 8, 64]\", k: \"f16[1, 4, 8, 64]\", v: \"f16[1, 4, 8, 64]\"",
      "torch.ops.npu.npu_fusion_attention.default(q, k, v, 4, \"BSH\")", "input_layout 'BSH'"},
     {"q: \"f16[1, 4, 8, 64]\", k: \"f16[1, 3, 8, 64]\", v: \"f16[1, 3, 8, 64]\"",

@@ -89,6 +89,38 @@ def forward(self, x: "f32[4, 6]"):
   EXPECT_EQ(target_of(out, "v"), "aten::view");
 }
 
+// make_fx writes the strides of a dynamic-shape _reshape_alias as SymInt nodes. Traced
+// on a contiguous tensor (a clone), they are row-major; once the clone is gone (its
+// input is a transpose in the output), the alias must become a reshape too.
+TEST(ViewSafety, SymbolicAliasStridesOfAContiguousInputBecomeReshapes) {
+  constexpr std::string_view kCloned = R"(
+def forward(self, x: "f32[s0, 4, 6]"):
+    tr = torch.ops.aten.transpose.int(x, 1, 2)
+    c = torch.ops.aten.clone.default(tr, memory_format = torch.contiguous_format)
+    n = torch.ops.aten.sym_size.int(x, 0)
+    a = torch.ops.aten._reshape_alias.default(c, [n, 24], [24, 1])
+    return (a,)
+)";
+  constexpr std::string_view kSymbolicStride = R"(
+def forward(self, x: "f32[s0, 4, 6]"):
+    tr = torch.ops.aten.transpose.int(x, 1, 2)
+    c = torch.ops.aten.clone.default(tr, memory_format = torch.contiguous_format)
+    n = torch.ops.aten.sym_size.int(x, 0)
+    m = torch.ops.aten.sym_size.int(x, 1)
+    a = torch.ops.aten._reshape_alias.default(c, [n, m, 6], [24, 6, 1])
+    return (a,)
+)";
+  for (std::string_view traced : {kCloned, kSymbolicStride}) {
+    std::string rewritten(traced);
+    rewritten.replace(rewritten.find("torch.ops.aten._reshape_alias.default(c,"), 40,
+                      "torch.ops.aten._reshape_alias.default(tr,");
+    Graph input = load(traced);
+    Graph out = load(rewritten);
+    EXPECT_EQ(reshape_unsafe_views(out, input, registry()), 1u) << traced;
+    EXPECT_EQ(target_of(out, "a"), "aten::reshape");
+  }
+}
+
 TEST(ViewSafety, ViewToReshapeRewritesEveryView) {
   Graph g = load(kTraced);
   EXPECT_EQ(views_to_reshape(g, registry()), 2u);

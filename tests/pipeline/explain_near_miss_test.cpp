@@ -147,6 +147,16 @@ std::vector<StructuralCase> structural_cases() {
        "",
        "",
        "npu::npu_add_rms_norm_quant"},
+      // The quant takes smooth scales, which the fused kernel's quant does not.
+      {"V14",
+       "V14_swiglu_dynamic_quant_smooth.fx",
+       "npu/swiglu-dynamic-quant",
+       "npu_dynamic_quant",
+       {{"npu_dynamic_quant", "smooth_scales", "arg1_1 (bf16[128])", "None"}},
+       "",
+       "",
+       "",
+       "npu::npu_dequant_swiglu_quant"},
   };
 }
 

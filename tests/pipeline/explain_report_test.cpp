@@ -18,10 +18,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "graph/load.hpp"
 #include "pipeline/explain_html.hpp"
 #include "pipeline/explain_report.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"
 #include "tests/support/html_checks.hpp"
@@ -119,9 +119,10 @@ TEST(ExplainChosen, DeepSeekTransposeBatchmatmulsNameTheRuleThatMadeEach) {
   Explained e = explain_file("examples/deepseek_layer.fx");
   std::multiset<std::string> rules;
   for (const ChosenFusion& f : e.report.chosen) rules.insert(f.rule);
-  EXPECT_EQ(rules, (std::multiset<std::string>{
-                       "torchair/add-rms-norm-cast", "torchair/add-rms-norm-dynamic-quant",
-                       "torchair/add-rms-norm-quant", kBmmTranspose, kPermX1}));
+  EXPECT_EQ(rules,
+            (std::multiset<std::string>{"npu/swiglu-dynamic-quant", "torchair/add-rms-norm-cast",
+                                        "torchair/add-rms-norm-dynamic-quant",
+                                        "torchair/add-rms-norm-quant", kBmmTranspose, kPermX1}));
   for (const RuleRunStats& s : e.report.rules)
     if (s.rule == kBmmTranspose || s.rule == kPermX1) {
       EXPECT_EQ(s.chosen, 1u) << s.rule;
