@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "extract/internal.hpp"
 
@@ -23,42 +24,66 @@ std::vector<unsigned char> usable_nodes(const ExtractionProblem& p,
 
 // Classes every choice for `c` reaches within `depth` steps (c included),
 // sorted: {c} plus the intersection, over c's usable nodes, of what each
-// node's children reach within depth - 1.
-std::vector<ClassId> must_reach(const ExtractionProblem& p,
-                                const std::vector<unsigned char>& usable, ClassId c, int depth) {
-  std::vector<ClassId> out{c};
-  if (depth == 0) return out;
-  bool first = true;
-  std::vector<ClassId> common, via_node, sub, merged;
-  for (NodeId n : p.class_nodes(c)) {
-    if (!usable[n]) continue;
-    via_node.clear();
-    for (ClassId d : p.children(n)) {
-      sub = must_reach(p, usable, d, depth - 1);
-      via_node.insert(via_node.end(), sub.begin(), sub.end());
-    }
-    std::sort(via_node.begin(), via_node.end());
-    via_node.erase(std::unique(via_node.begin(), via_node.end()), via_node.end());
-    if (first) {
-      common = via_node;
-      first = false;
-    } else {
-      merged.clear();
-      std::set_intersection(common.begin(), common.end(), via_node.begin(), via_node.end(),
-                            std::back_inserter(merged));
-      common.swap(merged);
-    }
-    if (common.empty()) break;
+// node's children reach within depth - 1. Memoized per (class, depth): the
+// same class is reached from many parents.
+class MustReach {
+ public:
+  MustReach(const ExtractionProblem& p, const std::vector<unsigned char>& usable, int max_depth)
+      : p_(p), usable_(usable), memo_(static_cast<size_t>(max_depth) + 1) {
+    for (auto& m : memo_) m.resize(p.num_classes());
   }
-  out.insert(out.end(), common.begin(), common.end());
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
-}
+
+  const std::vector<ClassId>& operator()(ClassId c, int depth) {
+    std::optional<std::vector<ClassId>>& slot = memo_[static_cast<size_t>(depth)][c];
+    if (!slot) slot = compute(c, depth);
+    return *slot;
+  }
+
+ private:
+  std::vector<ClassId> compute(ClassId c, int depth) {
+    std::vector<ClassId> out{c};
+    if (depth == 0) return out;
+    bool first = true;
+    std::vector<ClassId> common, via_node, merged;
+    for (NodeId n : p_.class_nodes(c)) {
+      if (!usable_[n]) continue;
+      via_node.clear();
+      for (ClassId d : p_.children(n)) {
+        const std::vector<ClassId>& sub = (*this)(d, depth - 1);
+        via_node.insert(via_node.end(), sub.begin(), sub.end());
+      }
+      std::sort(via_node.begin(), via_node.end());
+      via_node.erase(std::unique(via_node.begin(), via_node.end()), via_node.end());
+      if (first) {
+        common = via_node;
+        first = false;
+      } else {
+        merged.clear();
+        std::set_intersection(common.begin(), common.end(), via_node.begin(), via_node.end(),
+                              std::back_inserter(merged));
+        common.swap(merged);
+      }
+      if (common.empty()) break;
+    }
+    out.insert(out.end(), common.begin(), common.end());
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  const ExtractionProblem& p_;
+  const std::vector<unsigned char>& usable_;
+  std::vector<std::vector<std::optional<std::vector<ClassId>>>> memo_;
+};
 
 std::vector<unsigned char> mandatory_classes(const ExtractionProblem& p,
                                              const std::vector<unsigned char>& usable) {
-  constexpr int kDepth = 2;
+  // How far every choice is followed. Two steps reach a multi-output kernel's inputs
+  // through its getitem; six reach what every form of a fused region reads (an attention
+  // mask both the fused kernel's pse and the unfused add read is four to six steps down),
+  // which keeps two layers sharing it in separate components.
+  constexpr int kDepth = 6;
+  MustReach must_reach(p, usable, kDepth);
   std::vector<unsigned char> mandatory(p.num_classes(), 0);
   std::vector<ClassId> work;
   for (ClassId r : p.roots())
@@ -69,7 +94,7 @@ std::vector<unsigned char> mandatory_classes(const ExtractionProblem& p,
   while (!work.empty()) {
     const ClassId c = work.back();
     work.pop_back();
-    for (ClassId d : must_reach(p, usable, c, kDepth))
+    for (ClassId d : must_reach(c, kDepth))
       if (!mandatory[d]) {
         mandatory[d] = 1;
         work.push_back(d);

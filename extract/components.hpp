@@ -6,8 +6,8 @@
 //
 // A class is MANDATORY when every valid extraction reaches it: the roots, and
 // (to a fixpoint) every class that each usable node of a mandatory class
-// reaches within two steps (for a getitem of a multi-output kernel, that is
-// the kernel's inputs). A mandatory class is paid once whatever else is
+// reaches within six steps (a getitem of a multi-output kernel reaches the
+// kernel's inputs in two). A mandatory class is paid once whatever else is
 // chosen, so sharing it couples nothing. Two classes are in the same
 // COMPONENT when a usable node of one has the other, not mandatory, as a
 // child. The DAG cost of any extraction is then the sum over components of
