@@ -8,6 +8,7 @@
 #include "egraph/runner.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
+#include "tests/support/loaded_egraph.hpp"
 
 namespace eqfuse {
 namespace {
@@ -23,20 +24,7 @@ constexpr const char* kCast = R"(class GraphModule(torch.nn.Module):
         return (to_f32, size0, size1)
 )";
 
-struct Fixture {
-  TensorAnalysis types{builtin_registry()};
-  EGraph g{&types};
-  LoadedGraph lg;
-  LoadedEGraph loaded;
-
-  explicit Fixture(std::string_view text) : lg(load_graph(text, "t.fx", builtin_registry())) {
-    loaded = load_into_egraph(lg.graph, builtin_registry(), g);
-    g.rebuild();
-    g.check_invariants();
-  }
-  Id cls(std::string_view node) const { return g.find(loaded.class_of(*lg.graph.find(node))); }
-  const TensorFact& fact(std::string_view node) const { return types.data(cls(node)); }
-};
+using Fixture = testing_support::LoadedEGraphOf;
 
 TEST(TensorAnalysis, FactsComeFromMetaFunctions) {
   Fixture f(kCast);
@@ -142,17 +130,11 @@ TEST(TensorAnalysis, EqualSymbolicSizesMergeOnlyWhenAsked) {
   Fixture apart(kSizes);
   EXPECT_NE(apart.cls("a"), apart.cls("b"));
 
-  TensorAnalysis types{builtin_registry()};
-  types.set_merge_symbolic_ints(true);
-  EGraph g{&types};
-  LoadedGraph lg = load_graph(kSizes, "t.fx", builtin_registry());
-  LoadedEGraph loaded = load_into_egraph(lg.graph, builtin_registry(), g);
-  g.rebuild();
-  g.check_invariants();
-  auto cls = [&](std::string_view n) { return g.find(loaded.class_of(*lg.graph.find(n))); };
+  Fixture merged(kSizes, {.merge_symbolic_ints = true});
+  auto cls = [&](std::string_view n) { return merged.cls(n); };
   EXPECT_EQ(cls("a"), cls("b"));
   EXPECT_NE(cls("a"), cls("c"));  // c is the constant 8
-  EXPECT_EQ(types.data(cls("a")).type.sym, SymInt::symbol("s0"));
+  EXPECT_EQ(merged.fact("a").type.sym, SymInt::symbol("s0"));
 }
 
 }  // namespace

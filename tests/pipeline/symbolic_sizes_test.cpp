@@ -5,29 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include "bridge/from_graph.hpp"
-#include "graph/load.hpp"
-#include "tests/support/builtins.hpp"
+#include "tests/support/loaded_egraph.hpp"
 
 namespace eqfuse {
 namespace {
 
-using testing_support::builtin_registry;
-
-struct Loaded {
-  TensorAnalysis types{builtin_registry()};
-  EGraph g{&types};
-  LoadedGraph lg;
-  LoadedEGraph loaded;
-
-  explicit Loaded(std::string_view text) : lg(load_graph(text, "t.fx", builtin_registry())) {
-    types.set_merge_symbolic_ints(true);
-    loaded = load_into_egraph(lg.graph, builtin_registry(), g);
-    g.rebuild();
-  }
-  Id cls(std::string_view node) const { return g.find(loaded.class_of(*lg.graph.find(node))); }
-  // The e-node the graph node was loaded as (its id before any merge).
-  Id node_of(std::string_view node) const { return loaded.class_of(*lg.graph.find(node)); }
+// As optimize loads: classes holding one symbolic int merged.
+struct Loaded : testing_support::LoadedEGraphOf {
+  explicit Loaded(std::string_view text) : LoadedEGraphOf(text, {.merge_symbolic_ints = true}) {}
 };
 
 // `a` reads s0 from a computed tensor, `b` from the input x: after the merge both are one
