@@ -963,9 +963,9 @@ RuntimeValue fusion_attention(const KernelCall& c, bool v2) {
   auto store = [&](double x) { return chain ? cast_double(x, d) : x; };
   std::vector<double> probs(qk.size(), 0.0), row_max(static_cast<size_t>(B * N * S)),
       row_sum(row_max.size());
+  std::vector<double> z(static_cast<size_t>(T));  // one row of scores, reused
   for (int64_t r = 0; r < B * N * S; ++r) {
     const size_t base = static_cast<size_t>(r * T);
-    std::vector<double> z(static_cast<size_t>(T));
     double mx = -std::numeric_limits<double>::infinity();
     bool any = false;
     for (size_t j = 0; j < z.size(); ++j) {
