@@ -119,6 +119,42 @@ def test_swiglu_then_dynamic_quant_fuses_into_dequant_swiglu_quant():
     assert "npu_dequant_swiglu_quant" in r.fx_text
 
 
+def _eager_attention(n_rep):
+    # HF eager_attention_forward with repeat_kv, as LLaMA-family models write it.
+    def attention(q, k, v, mask):
+        b, kv_heads, t, d = k.shape
+        k = k[:, :, None].expand(b, kv_heads, n_rep, t, d).reshape(b, kv_heads * n_rep, t, d)
+        v = v[:, :, None].expand(b, kv_heads, n_rep, t, d).reshape(b, kv_heads * n_rep, t, d)
+        w = torch.matmul(q, k.transpose(2, 3)) * (d ** -0.5) + mask
+        w = torch.nn.functional.softmax(w, dim=-1, dtype=torch.float32).to(q.dtype)
+        return torch.matmul(w, v)
+    return attention
+
+
+def _attention_inputs(dtype, heads, kv_heads, seq=8, dim=32, seed=5):
+    g = torch.Generator().manual_seed(seed)
+    causal = torch.full((seq, seq), torch.finfo(dtype).min).triu(1)
+    return (torch.randn(2, heads, seq, dim, generator=g).to(dtype),
+            torch.randn(2, kv_heads, seq, dim, generator=g).to(dtype),
+            torch.randn(2, kv_heads, seq, dim, generator=g).to(dtype),
+            causal.to(dtype)[None, None].expand(2, 1, seq, seq).contiguous())
+
+
+def test_gqa_eager_attention_fuses_into_npu_fusion_attention_on_unrepeated_kv():
+    # TorchAir npu_fx_pass npu_fusion_attention / MindSpore FlashAttentionFusion, bf16,
+    # 4 query heads sharing 2 kv heads: the mask becomes pse, repeat_kv disappears.
+    inputs = _attention_inputs(torch.bfloat16, heads=4, kv_heads=2)
+    r = _optimize_and_compare(_eager_attention(2), inputs, "torchair/npu-fusion-attention-gqa")
+    assert "npu_fusion_attention_v2" in r.fx_text and "pse_type = 0" in r.fx_text
+    assert "aten.bmm" not in r.fx_text and "aten.clone" not in r.fx_text
+
+
+def test_fp32_eager_attention_fuses_without_casts():
+    inputs = _attention_inputs(torch.float32, heads=4, kv_heads=4)
+    r = _optimize_and_compare(_eager_attention(1), inputs, "torchair/npu-fusion-attention-fp32")
+    assert "npu_fusion_attention_v2" in r.fx_text
+
+
 def test_add_rms_norm_bias_then_vllm_quantize_is_inexact_and_opt_in():
     # vllm-ascend AddRMSNormQuantFusionPass with vllm.quantize: the fused kernel divides by
     # reciprocal(scale_reciprocal) where the chain multiplies by scale_reciprocal, so an
