@@ -269,7 +269,7 @@ void TensorAnalysis::modify(EGraph& g, Id cls) {
 // (make_fx's `sym_size(softmax_out, 0) * sym_size(softmax_out, 1)` before a bmm)
 // would keep that intermediate alive after a fusion removed it.
 void TensorAnalysis::merge_same_symbolic_value(EGraph& g, Id cls, const SymInt& value) {
-  auto [it, inserted] = symbolic_classes_.try_emplace(value.to_string(), cls);
+  auto [it, inserted] = symbolic_classes_.try_emplace(value, cls);
   if (!inserted && g.find(it->second) != g.find(cls)) g.merge(cls, it->second);
 }
 

@@ -84,8 +84,9 @@ class TensorAnalysis : public TypedAnalysis<TensorFact> {
   absl::flat_hash_map<std::pair<uint32_t, uint64_t>, ValueType> leaf_types_;
   mutable absl::flat_hash_map<uint32_t, std::optional<OpId>> op_cache_;
   bool merge_symbolic_ints_ = false;
-  // The first class seen holding each symbolic int, by its printed form.
-  absl::flat_hash_map<std::string, Id> symbolic_classes_;
+  // The first class seen holding each symbolic int (SymInts are canonical polynomials,
+  // so equal values compare and hash equal).
+  absl::flat_hash_map<SymInt, Id, std::hash<SymInt>> symbolic_classes_;
 };
 
 }  // namespace eqfuse

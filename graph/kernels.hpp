@@ -123,4 +123,8 @@ std::vector<bool> reduction_mask(const std::optional<std::vector<int64_t>>& dims
 // broadcasting, accumulated in double; result rounded to `out_dtype`.
 Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype);
 
+// Repeats each head (dim -3) of [..., heads, S, D] `times` times, as attention with
+// grouped key/value heads reads them: query head h reads kv head h / times.
+Tensor repeat_heads(const Tensor& t, int64_t times);
+
 }  // namespace eqfuse

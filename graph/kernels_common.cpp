@@ -424,6 +424,16 @@ void matmul_block_sums(const MatrixOperand& a, int64_t a_off, const MatrixOperan
 
 }  // namespace
 
+Tensor repeat_heads(const Tensor& t, int64_t times) {
+  if (times == 1) return t;
+  Dims expanded = t.shape();
+  expanded.insert(expanded.end() - 2, times);
+  Tensor e = t.unsqueeze(t.rank() - 2).expand(expanded);
+  Dims merged = t.shape();
+  merged[merged.size() - 3] *= times;
+  return e.reshape(merged);
+}
+
 Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype) {
   if (a.rank() < 2 || b.rank() < 2) throw std::invalid_argument("matmul operands need rank >= 2");
   int64_t m = a.size(-2), k = a.size(-1), n = b.size(-1);

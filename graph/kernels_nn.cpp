@@ -91,18 +91,6 @@ struct Attention {
   Tensor logsumexp;  // [..., L], fp64: log Σ_j exp(score_ij) (−inf for fully masked rows)
 };
 
-// Repeats each key/value head `times` times (enable_gqa: query heads are
-// grouped over fewer key/value heads, head h reading kv head h / times).
-Tensor repeat_heads(const Tensor& t, int64_t times) {
-  if (times == 1) return t;
-  Dims expanded = t.shape();
-  expanded.insert(expanded.end() - 2, times);
-  Tensor e = t.unsqueeze(t.rank() - 2).expand(expanded);
-  Dims merged = t.shape();
-  merged[merged.size() - 3] *= times;
-  return e.reshape(merged);
-}
-
 struct AttentionArgs {
   std::optional<Tensor> mask;  // bool (false = masked) or additive float
   bool causal = false;

@@ -876,13 +876,12 @@ void require_default(const KernelCall& c, const char* name, int64_t def) {
     c.fail(fmt::format("{}={} is not modelled (only the default {})", name, c.int_arg(name), def));
 }
 
-Tensor repeat_heads(const KernelCall& c, const Tensor& t, int64_t heads, const char* name) {
+// k or v whose kv heads `heads` query heads share (GQA), repeated to `heads`.
+Tensor kv_for_heads(const KernelCall& c, const Tensor& t, int64_t heads, const char* name) {
   int64_t n2 = t.size(1);
   if (n2 <= 0 || heads % n2 != 0)
     c.fail(fmt::format("{}'s head count {} must divide query's {}", name, n2, heads));
-  if (n2 == heads) return t;
-  Dims five{t.size(0), n2, heads / n2, t.size(2), t.size(3)};
-  return t.unsqueeze(2).expand(five).contiguous().reshape({t.size(0), heads, t.size(2), t.size(3)});
+  return repeat_heads(t, heads / n2);
 }
 
 FusionAttentionArgs fusion_attention_args(const KernelCall& c, bool v2) {
@@ -921,8 +920,8 @@ FusionAttentionArgs fusion_attention_args(const KernelCall& c, bool v2) {
     c.fail(fmt::format("query {}, key {} and value {} do not form an attention",
                        dims_to_string(a.q.shape()), dims_to_string(k.shape()),
                        dims_to_string(v.shape())));
-  a.k = repeat_heads(c, k, heads, "key");
-  a.v = repeat_heads(c, v, heads, "value");
+  a.k = kv_for_heads(c, k, heads, "key");
+  a.v = kv_for_heads(c, v, heads, "value");
   a.scale = c.double_arg("scale");
   Dims scores{a.q.size(0), heads, a.q.size(2), a.k.size(2)};
   auto broadcast = [&](const char* name) -> std::optional<Tensor> {

@@ -62,29 +62,27 @@ bool unit_step(const Node& n) {
   return step ? *step == 1 : n.args.size() <= 4;
 }
 
-// Whether `stride` is the row-major strides of `size`: Unknown when a size or stride is
-// symbolic (a SymInt node), as make_fx writes them for dynamic shapes.
-enum class RowMajor : uint8_t { Yes, No, Unknown };
-
-RowMajor row_major_strides(const Arg& size, const Arg& stride) {
-  if (!size.is_list() || !stride.is_list()) return RowMajor::No;
+// Whether `stride` may be the row-major strides of `size`: false only when both are
+// lists of ints that differ. A size or stride that is a SymInt node (make_fx's dynamic
+// shapes) counts as row-major: a tracer writes _reshape_alias(x, size, stride) with the
+// strides of the view it computed from x's, which for a contiguous x are row-major.
+bool maybe_row_major(const Arg& size, const Arg& stride) {
+  if (!size.is_list() || !stride.is_list()) return false;
   const auto& s = size.as_list().items;
   const auto& t = stride.as_list().items;
-  if (s.size() != t.size()) return RowMajor::No;
+  if (s.size() != t.size()) return false;
   int64_t expect = 1;
   for (size_t i = s.size(); i-- > 0;) {
-    if (!s[i].is_int() || !t[i].is_int()) return RowMajor::Unknown;
+    if (!s[i].is_int() || !t[i].is_int()) return true;
     const int64_t dim = std::get<int64_t>(s[i].value);
-    if (dim != 1 && std::get<int64_t>(t[i].value) != expect) return RowMajor::No;
+    if (dim != 1 && std::get<int64_t>(t[i].value) != expect) return false;
     expect *= dim;
   }
-  return RowMajor::Yes;
+  return true;
 }
 
-// A tracer writes _reshape_alias(x, size, stride) with the strides of the view it
-// computed from x's strides: of a contiguous x they are row-major even when symbolic.
-RowMajor alias_strides(const Node& n) {
-  return n.args.size() >= 3 ? row_major_strides(n.args[1], n.args[2]) : RowMajor::No;
+bool alias_maybe_row_major(const Node& n) {
+  return n.args.size() >= 3 && maybe_row_major(n.args[1], n.args[2]);
 }
 
 bool input_contiguous(const Node& n, const std::vector<bool>& c) {
@@ -105,7 +103,7 @@ std::vector<bool> contiguity(const Graph& g, const OpRegistry& reg) {
     const bool from_contiguous = input_contiguous(n, c);
     const std::string_view op = n.target;
     if (op == "aten::_reshape_alias")
-      c[i] = from_contiguous && alias_strides(n) != RowMajor::No;
+      c[i] = from_contiguous && alias_maybe_row_major(n);
     else if (keeps_contiguity(op))
       c[i] = from_contiguous;
     else if (cuts_leading_dim(op))
@@ -133,7 +131,7 @@ void make_reshape(Node& n, const OpRegistry& reg) {
 bool rewritable(const Node& n) {
   if (n.kind != NodeKind::Call || !is_unsafe_view_op(n.target)) return false;
   if (n.target == "aten::view" && !n.kwargs.empty()) return false;  // view.dtype
-  if (n.target == "aten::_reshape_alias") return alias_strides(n) != RowMajor::No;
+  if (n.target == "aten::_reshape_alias") return alias_maybe_row_major(n);
   return true;
 }
 

@@ -49,12 +49,17 @@ class Grounding {
   const absl::btree_map<Id, Id>& witnesses() const { return witness_; }
 
  private:
+  // Every child is a graph input tensor, a constant, or a size that has a witness. A
+  // child of any other kind (a computed tensor, a value of unknown type) is not known to
+  // be computable before the graph runs.
   bool grounded(Id node) const {
     for (Id child : g_.node(node).children) {
       Id c = g_.find(child);
-      if (types_.data(c).type.is_tensor() && !is_input_tensor(g_, c)) return false;
-      auto it = witness_.find(c);
-      if (it != witness_.end() && it->second == kNoId) return false;
+      if (auto it = witness_.find(c); it != witness_.end()) {
+        if (it->second == kNoId) return false;
+      } else if (!is_input_tensor(g_, c) && !g_.constant_of(c)) {
+        return false;
+      }
     }
     return true;
   }

@@ -230,8 +230,11 @@ def npu_dequant_swiglu_quant(x, weight_scale=None, activation_scale=None, bias=N
     if any(t is not None for t in (weight_scale, activation_scale, bias, quant_scale,
                                    quant_offset, group_index)) or quant_mode != 1:
         raise NotImplementedError("stand-in npu_dequant_swiglu_quant: float x, quant_mode 1")
-    a, b = x.chunk(2, -1)
-    y = torch.nn.functional.silu(a) * b if activate_left else a * torch.nn.functional.silu(b)
+    if activate_left:
+        y = npu_swiglu(x, -1)
+    else:
+        a, b = x.chunk(2, -1)
+        y = a * torch.nn.functional.silu(b)
     return npu_dynamic_quant(y)
 
 
