@@ -30,10 +30,15 @@ constexpr std::array<DTypeInfo, kNumDTypes> kInfo = {{
     {DType::QUInt8, "qu8", "quint8", 1, 13},
     {DType::QInt32, "qi32", "qint32", 4, 14},
     {DType::QUInt4x2, "qu4x2", "quint4x2", 1, 16},
+    {DType::Float8E4M3FN, "f8e4m3fn", "float8_e4m3fn", 1, 24},
+    {DType::Float8E5M2, "f8e5m2", "float8_e5m2", 1, 23},
+    {DType::Float8E8M0FNU, "f8e8m0fnu", "float8_e8m0fnu", 1, 44},
     {DType::Unknown, "?", "unknown", 0, -1},
 }};
 
-const DTypeInfo& info(DType d) { return kInfo[static_cast<int>(d)]; }
+const DTypeInfo& info(DType d) {
+  return kInfo[static_cast<int>(d)];
+}
 
 struct Alias {
   std::string_view name;
@@ -52,12 +57,22 @@ constexpr std::array<Alias, 10> kAliases = {{{"half", DType::Float16},
 
 }  // namespace
 
-std::string_view dtype_code(DType d) { return info(d).code; }
-std::string_view dtype_torch_name(DType d) { return info(d).torch_name; }
-int dtype_itemsize(DType d) { return info(d).itemsize; }
+std::string_view dtype_code(DType d) {
+  return info(d).code;
+}
+std::string_view dtype_torch_name(DType d) {
+  return info(d).torch_name;
+}
+int dtype_itemsize(DType d) {
+  return info(d).itemsize;
+}
 
 bool dtype_is_floating(DType d) {
-  return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 || d == DType::Float64;
+  return d == DType::Float16 || d == DType::BFloat16 || d == DType::Float32 ||
+         d == DType::Float64 || dtype_is_float8(d);
+}
+bool dtype_is_float8(DType d) {
+  return d == DType::Float8E4M3FN || d == DType::Float8E5M2 || d == DType::Float8E8M0FNU;
 }
 bool dtype_is_integral(DType d) {
   return d == DType::UInt8 || d == DType::Int8 || d == DType::Int16 || d == DType::Int32 ||
@@ -81,6 +96,10 @@ std::optional<DType> parse_dtype(std::string_view text) {
 std::optional<DType> dtype_from_scalar_type(int64_t code) {
   for (const auto& row : kInfo)
     if (row.scalar_type >= 0 && row.scalar_type == code) return row.dtype;
+  // torch_npu's own codes start above torch's, so they never collide with them.
+  // 290 (hifloat8) and 296/297 (two fp4 values per byte) have no DType here.
+  if (code == 291) return DType::Float8E5M2;
+  if (code == 292) return DType::Float8E4M3FN;
   return std::nullopt;
 }
 

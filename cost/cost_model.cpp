@@ -171,6 +171,9 @@ size_t peak_index(DType d) {
     case DType::QInt8:
     case DType::QUInt8:
     case DType::Bool:
+    case DType::Float8E4M3FN:  // 8-bit cube rate: the profiles list int8 only
+    case DType::Float8E5M2:
+    case DType::Float8E8M0FNU:
       return 3;
     default:
       return 0;  // fp16, and the fallback for unknown types

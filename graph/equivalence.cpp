@@ -19,6 +19,10 @@ bool is_quantized_int(DType d) {
 // Float precision order, coarsest first.
 int float_rank(DType d) {
   switch (d) {
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+    case DType::Float8E8M0FNU:
+      return -1;
     case DType::BFloat16:
       return 0;
     case DType::Float16:
@@ -34,6 +38,11 @@ int float_rank(DType d) {
 
 Tolerance tolerance_of(DType d, const EquivalenceOptions& o) {
   switch (d) {
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+      return o.fp8;
+    case DType::Float8E8M0FNU:
+      return o.e8m0;
     case DType::BFloat16:
       return o.bf16;
     case DType::Float16:
@@ -75,9 +84,9 @@ OpaqueCallLedger::Distance opaque_distance(const EquivalenceOptions& o, DType co
 
 // Runs `a` then `b` on the same inputs, opaque calls of `b` answered by
 // those of `a` through `ledger`.
-std::pair<RunResult, RunResult> run_pair(const Graph& a, const Graph& b,
-                                         const OpRegistry& registry, InterpreterOptions io,
-                                         OpaqueCallLedger& ledger, const RandomInputs& in) {
+std::pair<RunResult, RunResult> run_pair(const Graph& a, const Graph& b, const OpRegistry& registry,
+                                         InterpreterOptions io, OpaqueCallLedger& ledger,
+                                         const RandomInputs& in) {
   io.opaque_calls = &ledger;
   Interpreter interpreter(registry, io);
   ledger.start(OpaqueCallLedger::Role::Record);

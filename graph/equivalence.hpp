@@ -58,6 +58,8 @@ struct EquivalenceOptions {
   Tolerance fp32{1e-5, 1e-6};
   Tolerance fp16{1e-3, 1e-5};
   Tolerance bf16{1.6e-2, 1e-5};
+  Tolerance fp8{0.25, 1e-5};       // e4m3fn and e5m2: one step of a 2- or 3-bit mantissa
+  Tolerance e8m0{1.0, 0};          // block scales: powers of two, one step doubles
   int64_t quantized_max_diff = 1;  // Rounding mode: allowed |a-b| for int8/uint8 outputs
 };
 

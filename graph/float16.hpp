@@ -4,7 +4,8 @@
 // inside eqfuse::Tensor; these helpers round a value to the nearest
 // representable fp16/bf16 value with round-to-nearest-even (ties go to the
 // even mantissa), overflow to +-inf, subnormals and NaN handled like
-// hardware conversions. round_to_dtype() applies the rounding of any float
+// hardware conversions. The OCP 8-bit floats (e4m3fn, e5m2, e8m0fnu) round as
+// torch converts to them. round_to_dtype() applies the rounding of any float
 // dtype; kernels call it once per output element at the op boundary.
 #pragma once
 #include <algorithm>
@@ -102,9 +103,67 @@ inline double round_to_fp32(double v) {
   return static_cast<double>(static_cast<float>(v));
 }
 
+// OCP 8-bit floats, as torch converts to them (c10/util/Float8_*.h): round to nearest even.
+// e4m3fn has no infinity: what rounds beyond 448 becomes NaN. e5m2 overflows to inf.
+inline double round_to_fp8_e4m3fn(double v) {
+  if (std::isnan(v)) return v;
+  double r = round_to_binary_format(v, 4, -6, 448.0);
+  return std::isinf(r) ? std::numeric_limits<double>::quiet_NaN() : r;
+}
+inline double round_to_fp8_e5m2(double v) {
+  if (std::isnan(v)) return v;
+  return round_to_binary_format(v, 3, -14, 57344.0);
+}
+// e8m0fnu holds 2^(e - 127) for e in 0..254 and NaN (255); no sign. torch rounds the fp32
+// value's exponent to nearest even on the mantissa bits, ignoring the sign; NaN and inf
+// become NaN, zero and fp32 subnormals below 2^-127 become 2^-127.
+inline double round_to_fp8_e8m0(double v) {
+  if (!std::isfinite(v)) return std::numeric_limits<double>::quiet_NaN();
+  uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(v));
+  uint32_t exponent = (bits >> 23) & 0xffu;
+  if (exponent == 0xffu) return std::numeric_limits<double>::quiet_NaN();  // fp32 overflow
+  bool guard = (bits & 0x400000u) != 0, round = (bits & 0x200000u) != 0;
+  bool sticky = (bits & 0x1fffffu) != 0, lsb = exponent > 0;
+  if (guard && (round || sticky || lsb)) ++exponent;
+  if (exponent == 0xffu) return std::numeric_limits<double>::quiet_NaN();
+  return std::ldexp(1.0, static_cast<int>(exponent) - 127);
+}
+
+// The value of an 8-bit float's bits (sign, then `exponent_bits`, then the mantissa), for
+// e4m3fn (all ones is NaN, no infinity) and e5m2 (IEEE-like: exponent all ones is inf/NaN).
+inline double fp8_bits_to_double(uint8_t b, int exponent_bits, bool ieee_specials) {
+  const int mantissa_bits = 7 - exponent_bits;
+  const int bias = (1 << (exponent_bits - 1)) - 1;
+  const int exponent = (b >> mantissa_bits) & ((1 << exponent_bits) - 1);
+  const int mantissa = b & ((1 << mantissa_bits) - 1);
+  const double sign = (b & 0x80) ? -1.0 : 1.0;
+  const int all_ones = (1 << exponent_bits) - 1;
+  if (ieee_specials && exponent == all_ones)
+    return mantissa == 0 ? sign * INFINITY : std::numeric_limits<double>::quiet_NaN();
+  if (!ieee_specials && exponent == all_ones && mantissa == (1 << mantissa_bits) - 1)
+    return std::numeric_limits<double>::quiet_NaN();
+  if (exponent == 0) return sign * std::ldexp(mantissa, 1 - bias - mantissa_bits);
+  return sign * std::ldexp(mantissa + (1 << mantissa_bits), exponent - bias - mantissa_bits);
+}
+inline double fp8_e4m3fn_bits_to_double(uint8_t b) {
+  return fp8_bits_to_double(b, 4, false);
+}
+inline double fp8_e5m2_bits_to_double(uint8_t b) {
+  return fp8_bits_to_double(b, 5, true);
+}
+inline double fp8_e8m0_bits_to_double(uint8_t b) {
+  return b == 0xff ? std::numeric_limits<double>::quiet_NaN() : std::ldexp(1.0, b - 127);
+}
+
 // Rounds `v` to the float dtype `d`; other dtypes return `v` unchanged.
 inline double round_to_dtype(double v, DType d) {
   switch (d) {
+    case DType::Float8E4M3FN:
+      return round_to_fp8_e4m3fn(v);
+    case DType::Float8E5M2:
+      return round_to_fp8_e5m2(v);
+    case DType::Float8E8M0FNU:
+      return round_to_fp8_e8m0(v);
     case DType::Float16:
       return round_to_fp16(v);
     case DType::BFloat16:

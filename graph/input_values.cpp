@@ -146,10 +146,19 @@ struct SafetensorsDType {
   int bytes;
 };
 constexpr SafetensorsDType kSafetensorsDTypes[] = {
-    {"F64", DType::Float64, 8},   {"F32", DType::Float32, 4}, {"F16", DType::Float16, 2},
-    {"BF16", DType::BFloat16, 2}, {"I64", DType::Int64, 8},   {"I32", DType::Int32, 4},
-    {"I16", DType::Int16, 2},     {"I8", DType::Int8, 1},     {"U8", DType::UInt8, 1},
+    {"F64", DType::Float64, 8},
+    {"F32", DType::Float32, 4},
+    {"F16", DType::Float16, 2},
+    {"BF16", DType::BFloat16, 2},
+    {"I64", DType::Int64, 8},
+    {"I32", DType::Int32, 4},
+    {"I16", DType::Int16, 2},
+    {"I8", DType::Int8, 1},
+    {"U8", DType::UInt8, 1},
     {"BOOL", DType::Bool, 1},
+    {"F8_E4M3", DType::Float8E4M3FN, 1},
+    {"F8_E5M2", DType::Float8E5M2, 1},
+    {"F8_E8M0", DType::Float8E8M0FNU, 1},
 };
 
 // An unsigned little-endian integer, whatever the host's byte order.
@@ -168,6 +177,12 @@ double decode_float(const unsigned char* p, DType d) {
       return std::bit_cast<float>(load_le<uint32_t>(p));
     case DType::Float16:
       return fp16_bits_to_float(load_le<uint16_t>(p));
+    case DType::Float8E4M3FN:
+      return fp8_e4m3fn_bits_to_double(p[0]);
+    case DType::Float8E5M2:
+      return fp8_e5m2_bits_to_double(p[0]);
+    case DType::Float8E8M0FNU:
+      return fp8_e8m0_bits_to_double(p[0]);
     default:
       return bf16_bits_to_float(load_le<uint16_t>(p));
   }

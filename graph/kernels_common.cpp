@@ -260,6 +260,10 @@ static int category(DType d) {
 DType promote_types(DType a, DType b) {
   if (a == DType::Unknown) return b;
   if (b == DType::Unknown || a == b) return a;
+  if (dtype_is_float8(a) || dtype_is_float8(b)) {  // torch refuses these promotions too
+    throw std::invalid_argument(fmt::format("no type promotion between {} and {}",
+                                            dtype_torch_name(a), dtype_torch_name(b)));
+  }
   int ca = category(a), cb = category(b);
   if (ca != cb) return ca > cb ? a : b;
   if (ca == 2) {

@@ -272,6 +272,134 @@ QuantTarget dynamic_quant_target(std::optional<int64_t> code) {
   throw UnsupportedConfig(fmt::format("dynamic quant to dtype code {}", *code));
 }
 
+RuntimeValue tuple(std::vector<Tensor> ts) {
+  return RuntimeValue(std::vector<RuntimeValue>(ts.begin(), ts.end()));
+}
+
+// ---- MX quantization -----------------------------------------------------------------
+
+// An 8-bit float target of MX quantization: its largest finite value and emax, the exponent of
+// its largest power of two (CANN's aclnnDynamicMxQuant doc, after the OCP MX v1.0 spec).
+struct MxTarget {
+  DType dtype = DType::Float8E4M3FN;
+  double max_normal = 448.0;
+  int emax = 8;
+  int64_t scale_alg = 0;
+};
+
+MxTarget mx_target(const KernelCall& c, std::string_view op, int64_t scale_alg) {
+  int64_t code = c.opt_int("dst_type").value_or(296);
+  if (code == 296 || code == 297 || code == 40 || code == 41)
+    throw UnsupportedConfig(fmt::format("{} to packed fp4 (dst_type {})", op, code));
+  std::optional<DType> d = dtype_from_scalar_type(code);
+  MxTarget t;
+  if (d == DType::Float8E5M2) {
+    t = {DType::Float8E5M2, 57344.0, 15, 0};
+  } else if (d != DType::Float8E4M3FN) {
+    c.fail(fmt::format("dst_type {} is not an MX element type (float8_e4m3fn, float8_e5m2)",
+                       d ? dtype_torch_name(*d) : std::to_string(code)));
+  }
+  if (scale_alg != 0 && scale_alg != 1)
+    c.fail(fmt::format("scale_alg must be 0 or 1, got {}", scale_alg));
+  t.scale_alg = scale_alg;
+  std::string round_mode = c.has("round_mode") ? c.str_arg("round_mode") : "rint";
+  if (round_mode != "rint") c.fail("float8 outputs support round_mode 'rint' only");
+  return t;
+}
+
+// The e8m0 bits (biased exponent, 255 = NaN) of one block's scale. scale_alg 0 (OCP):
+// 2^(floor(log2(amax)) - emax), clamped to e8m0's range; scale_alg 1: amax / max_normal in fp32,
+// its exponent rounded up whenever the mantissa is not zero (above half for fp32 subnormals).
+int64_t mx_scale_bits(double amax, const MxTarget& t) {
+  if (std::isnan(amax)) return 255;
+  if (t.scale_alg == 0) {
+    if (amax == 0.0) return 0;
+    int exponent = 0;
+    std::frexp(amax, &exponent);  // amax = m * 2^exponent, 0.5 <= m < 1
+    return std::clamp<int64_t>(exponent - 1 - t.emax, -127, 127) + 127;
+  }
+  uint32_t bits = std::bit_cast<uint32_t>(static_cast<float>(amax / t.max_normal));
+  uint32_t biased = (bits >> 23) & 0xffu, mantissa = bits & 0x7fffffu;
+  if (biased == 0xffu) return 255;
+  if (biased > 0 && biased < 254 && mantissa > 0) ++biased;
+  if (biased == 0 && mantissa > 0x400000u) ++biased;
+  return biased;
+}
+
+// One element: v / scale (exact, a power of two), saturated to the largest finite value (the
+// OCP spec's conversion; CANN's doc does not say), rounded to nearest even.
+double mx_element(double v, int64_t scale_bits, const MxTarget& t) {
+  if (scale_bits == 255) return std::numeric_limits<double>::quiet_NaN();
+  double y = std::ldexp(v, 127 - static_cast<int>(scale_bits));
+  if (!std::isnan(y)) y = std::clamp(y, -t.max_normal, t.max_normal);
+  return round_to_dtype(y, t.dtype);
+}
+
+struct MxQuant {
+  std::vector<double> y;
+  std::vector<double> scale_bits;  // uint8 values, laid out as scale_shape
+  Dims scale_shape;
+};
+
+// MX quantization of row-major values of `shape` in blocks of `block` along `axis`. Entry
+// [.., j, .., k] of the scales is block 2j + k; an odd block count leaves the last pad 0.
+MxQuant mx_quantize(const std::vector<double>& v, const Dims& shape, int64_t axis, int64_t block,
+                    const MxTarget& t) {
+  const auto a = static_cast<size_t>(axis);
+  int64_t outer = 1, inner = 1;
+  for (size_t i = 0; i < a; ++i) outer *= shape[i];
+  for (size_t i = a + 1; i < shape.size(); ++i) inner *= shape[i];
+  const int64_t n = shape[a], blocks = (n + block - 1) / block, pairs = (blocks + 1) / 2;
+  MxQuant q;
+  q.y.resize(v.size());
+  q.scale_shape = shape;
+  q.scale_shape[a] = pairs;
+  q.scale_shape.push_back(2);
+  q.scale_bits.assign(static_cast<size_t>(outer * pairs * inner * 2), 0.0);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t i = 0; i < inner; ++i) {
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t first = b * block, last = std::min(n, first + block);
+        auto at = [&](int64_t k) { return static_cast<size_t>((o * n + k) * inner + i); };
+        double amax = 0;
+        for (int64_t k = first; k < last; ++k) {
+          double x = std::fabs(v[at(k)]);
+          amax = std::isnan(x) || std::isnan(amax) ? NAN : std::max(amax, x);
+        }
+        int64_t bits = mx_scale_bits(amax, t);
+        q.scale_bits[static_cast<size_t>(((o * pairs + b / 2) * inner + i) * 2 + b % 2)] =
+            static_cast<double>(bits);
+        for (int64_t k = first; k < last; ++k) q.y[at(k)] = mx_element(v[at(k)], bits, t);
+      }
+    }
+  }
+  return q;
+}
+
+void check_half_input(const KernelCall& c, const Tensor& x, std::string_view name) {
+  if (x.dtype() != DType::Float16 && x.dtype() != DType::BFloat16)
+    c.fail(fmt::format("{} must be float16 or bfloat16, got {}", name, dtype_code(x.dtype())));
+}
+
+// npu_rms_norm_dynamic_mx_quant (x2 absent) and npu_add_rms_norm_dynamic_mx_quant: y of the
+// norm (+ beta) quantized in blocks of 32 along the last dim. Under reference numerics y is
+// stored in x's dtype first, as the unfused norm hands it to npu_dynamic_mx_quant.
+RuntimeValue norm_dynamic_mx_quant(const KernelCall& c, const Tensor& x1,
+                                   const std::optional<Tensor>& x2, std::string_view op) {
+  check_half_input(c, x1, x2 ? "x1" : "x");
+  MxTarget t = mx_target(c, op, c.int_arg("scale_alg"));
+  RmsNormResult r =
+      add_rms_norm_core(c, x1, x2, c.tensor("gamma"), epsilon_arg(c, 1e-6), c.opt_tensor("beta"));
+  if (x1.rank() < 1) c.fail("the input must have rank >= 1");
+  round_y_like_unfused(c, x1.dtype(), r);
+  MxQuant q = mx_quantize(r.y, r.shape, x1.rank() - 1, 32, t);
+  std::vector<Tensor> out = {from_doubles(t.dtype, r.shape, q.y),
+                             from_doubles(DType::UInt8, q.scale_shape, q.scale_bits),
+                             Tensor::zeros(DType::Float32, {0})};
+  if (x2) out.insert(out.begin() + 1, from_doubles(x1.dtype(), r.shape, r.x));
+  return tuple(out);
+}
+
 // ---- swiglu ------------------------------------------------------------------------
 
 // silu(a) * b of the halves a, b of x along dim (activate_left; else a * silu(b)), unrounded.
@@ -301,10 +429,6 @@ Swiglu swiglu(const KernelCall& c, const Tensor& x, int64_t dim, bool activate_l
 }
 
 // ---- kernels -------------------------------------------------------------------------
-
-RuntimeValue tuple(std::vector<Tensor> ts) {
-  return RuntimeValue(std::vector<RuntimeValue>(ts.begin(), ts.end()));
-}
 
 void register_norms(KernelTable& t) {
   t["npu::npu_add_rms_norm"] = [](const KernelCall& c) {
@@ -499,6 +623,30 @@ void register_fused_quant(KernelTable& t) {
     auto [y2, scale2] = quantized(want2, smooth2);
     return tuple({y1, y2, from_doubles(x1.dtype(), r.shape, r.x), scale1, scale2});
   };
+  t["npu::npu_dynamic_mx_quant"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("input");
+    check_half_input(c, x, "input");
+    for (const char* name : {"dst_type_max", "max_low_bound"}) {
+      if (c.has(name) && c.double_arg(name) != 0.0)
+        throw UnsupportedConfig(fmt::format("npu_dynamic_mx_quant with {}", name));
+    }
+    MxTarget t = mx_target(c, "npu_dynamic_mx_quant", c.opt_int("scale_alg").value_or(0));
+    if (x.rank() < 1) c.fail("input must have rank >= 1");
+    int64_t axis = wrap_dim(c.int_arg("axis"), x.rank());
+    int64_t block = c.int_arg("block_size");
+    if (block <= 0 || block % 32 != 0 || block > 1024)
+      c.fail(fmt::format("block_size must be a multiple of 32 in [32, 1024], got {}", block));
+    MxQuant q = mx_quantize(x.values(), x.shape(), axis, block, t);
+    return tuple({from_doubles(t.dtype, x.shape(), q.y),
+                  from_doubles(DType::UInt8, q.scale_shape, q.scale_bits)});
+  };
+  t["npu::npu_rms_norm_dynamic_mx_quant"] = [](const KernelCall& c) {
+    return norm_dynamic_mx_quant(c, c.tensor("x"), std::nullopt, "npu_rms_norm_dynamic_mx_quant");
+  };
+  t["npu::npu_add_rms_norm_dynamic_mx_quant"] = [](const KernelCall& c) {
+    return norm_dynamic_mx_quant(c, c.tensor("x1"), c.tensor("x2"),
+                                 "npu_add_rms_norm_dynamic_mx_quant");
+  };
   // npu_rms_norm_quant: y = rms_norm(x)·gamma + beta, q = round_half_even(y * scale + offset)
   // into int8. Under reference numerics y is stored in x's dtype first (after the norm and
   // after beta), as the npu_rms_norm [+ add] + npu_quantize(div_mode=False) chain does.
@@ -616,6 +764,26 @@ void register_matmuls(KernelTable& t) {
     Dims scale_shape(r.shape.begin(), r.shape.end() - 1);
     return tuple({store_quantized(c, r.shape, q.q, target),
                   from_doubles(DType::Float32, scale_shape, q.scale)});
+  };
+  // Swiglu (mode 0) of activate_dim's halves, then MX quantization in blocks of 32 along
+  // `axis`. Under reference numerics the swiglu is stored in x's dtype first, as npu_swiglu
+  // followed by npu_dynamic_mx_quant gives it; the device quantizes the float value.
+  t["npu::npu_swiglu_mx_quant"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("x");
+    if (!c.is_none("group_index")) throw UnsupportedConfig("npu_swiglu_mx_quant with group_index");
+    if (c.int_arg("swiglu_mode") != 0)
+      throw UnsupportedConfig("npu_swiglu_mx_quant with a clamped swiglu_mode");
+    if (c.double_arg("max_dtype_value") != 0.0)
+      throw UnsupportedConfig("npu_swiglu_mx_quant with max_dtype_value");
+    check_half_input(c, x, "x");
+    MxTarget t = mx_target(c, "npu_swiglu_mx_quant", c.int_arg("scale_alg"));
+    if (x.rank() < 2) c.fail("x must be at least 2-D");
+    Swiglu r =
+        swiglu(c, x, wrap_dim(c.int_arg("activate_dim"), x.rank()), c.bool_arg("activate_left"));
+    if (c.round_like_unfused()) r.y = Tensor::from_values(x.dtype(), r.shape, r.y).values();
+    MxQuant q = mx_quantize(r.y, r.shape, wrap_dim(c.int_arg("axis"), x.rank()), 32, t);
+    return tuple({from_doubles(t.dtype, r.shape, q.y),
+                  from_doubles(DType::UInt8, q.scale_shape, q.scale_bits)});
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
   // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the

@@ -244,6 +244,8 @@ int int_rank(DType d) {
 DType promote(DType a, DType b) {
   if (a == DType::Unknown || b == DType::Unknown) return DType::Unknown;
   if (a == b) return a;
+  if (dtype_is_float8(a) || dtype_is_float8(b))  // torch refuses these promotions too
+    fail("no type promotion between {} and {}", dtype_torch_name(a), dtype_torch_name(b));
   bool fa = dtype_is_floating(a), fb = dtype_is_floating(b);
   if (fa && !fb) return a;
   if (fb && !fa) return b;

@@ -71,10 +71,15 @@ struct QuantOut {
 QuantOut quant_out(const CallContext& ctx, std::string_view name) {
   const Arg& a = ctx.arg(name);
   if (a.is_none()) return {};
-  // torch_npu extension codes (hifloat8, fp8 variants) have no DType here.
-  if (a.is_int() && std::get<int64_t>(a.value) >= 290) return {DType::Unknown, false};
+  // torch_npu extension codes without a DType here (hifloat8, packed fp4).
+  if (a.is_int() && std::get<int64_t>(a.value) >= 290 &&
+      !dtype_from_scalar_type(std::get<int64_t>(a.value)))
+    return {DType::Unknown, false};
   DType d = *meta::dtype_arg(ctx, name);
   switch (d) {
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+      return {d, false};
     case DType::Int8:
     case DType::QInt8:
       return {DType::Int8, false};
@@ -270,6 +275,119 @@ ValueType add_rms_norm_dynamic_quant(const CallContext& ctx) {
   return meta::tuple({out1 ? y : empty_output(q.dtype), out2 ? y : empty_output(q.dtype),
                       tensor(d, x), out1 ? scale : empty_output(DType::Float32),
                       out2 ? scale : empty_output(DType::Float32)});
+}
+
+// ---- MX quantization (npu_dynamic_mx_quant and the norms fused with it) ----------------------
+
+// y's element type: an 8-bit float, or torch_npu's packed fp4 codes (296 float4_e2m1fn_x2, 297
+// float4_e1m2fn_x2; 40 and 41 in CANN's numbering), two values per uint8 along the last dim.
+struct MxOut {
+  DType dtype = DType::UInt8;
+  bool packed_fp4 = true;
+};
+
+MxOut mx_out(const CallContext& ctx) {
+  const Arg& a = ctx.arg("dst_type");
+  if (a.is_int()) {
+    int64_t code = std::get<int64_t>(a.value);
+    if (code == 296 || code == 297 || code == 40 || code == 41) return {};
+  }
+  DType d = *meta::dtype_arg(ctx, "dst_type");
+  if (d != DType::Float8E4M3FN && d != DType::Float8E5M2)
+    meta::fail(
+        "argument 'dst_type': MX quantization makes float8_e4m3fn, float8_e5m2 or packed "
+        "fp4 (296, 297), got {}",
+        dtype_torch_name(d));
+  return {d, false};
+}
+
+std::optional<Shape> mx_y_shape(std::optional<Shape> x, const MxOut& out) {
+  if (!x || !out.packed_fp4) return x;
+  if (x->empty()) meta::fail("packed fp4 output needs at least 1 dim");
+  if (auto c = x->back().constant(); c && *c % 2 != 0)
+    meta::fail("packed fp4 output needs an even last dim, got {}", *c);
+  x->back() = x->back().floordiv(SymInt(2));
+  return x;
+}
+
+// mxscale: x's shape with dim `axis` = ceil(ceil(n / block_size) / 2), then a trailing 2 (two
+// consecutive blocks per entry); uint8, the e8m0 bits.
+std::optional<Shape> mx_scale_shape(std::optional<Shape> x, int64_t axis, int64_t block_size) {
+  if (!x) return x;
+  if (x->empty()) meta::fail("MX quantization needs an input of rank >= 1");
+  size_t a = static_cast<size_t>(meta::wrap_dim(axis, static_cast<int64_t>(x->size()), "axis"));
+  SymInt blocks = ((*x)[a] + SymInt(block_size - 1)).floordiv(SymInt(block_size));
+  (*x)[a] = (blocks + SymInt(1)).floordiv(SymInt(2));
+  x->push_back(SymInt(2));
+  return x;
+}
+
+void check_mx_block_size(int64_t block_size) {
+  if (block_size <= 0 || block_size % 32 != 0 || block_size > 1024)
+    meta::fail("argument 'block_size' must be a multiple of 32 in [32, 1024], got {}", block_size);
+}
+
+// npu_dynamic_mx_quant -> (y, mxscale)
+ValueType dynamic_mx_quant(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "input");
+  MxOut out = mx_out(ctx);
+  int64_t block_size = meta::require_int(ctx, "block_size");
+  check_mx_block_size(block_size);
+  return meta::tuple(
+      {tensor(out.dtype, mx_y_shape(x, out)),
+       tensor(DType::UInt8, mx_scale_shape(x, meta::require_int(ctx, "axis"), block_size))});
+}
+
+// y, mxscale and the empty rstd of the fused norms (blocks of 32 along the last dim); beta,
+// when given, has gamma's shape.
+std::vector<ValueType> norm_mx_outputs(const CallContext& ctx, const std::optional<Shape>& x) {
+  check_trailing(x, ctx, "gamma");
+  auto g = meta::shape_arg(ctx, "gamma"), beta = meta::shape_arg(ctx, "beta");
+  if (g && beta && !same_shape(*g, *beta))
+    meta::fail("argument 'beta' {} must have gamma's shape {}", meta::shape_str(*beta),
+               meta::shape_str(*g));
+  MxOut out = mx_out(ctx);
+  return {tensor(out.dtype, mx_y_shape(x, out)), tensor(DType::UInt8, mx_scale_shape(x, -1, 32)),
+          empty_output(DType::Float32)};
+}
+
+// npu_rms_norm_dynamic_mx_quant -> (y, mxscale, rstd)
+ValueType rms_norm_dynamic_mx_quant(const CallContext& ctx) {
+  return meta::tuple(norm_mx_outputs(ctx, meta::shape_arg(ctx, "x")));
+}
+
+// npu_add_rms_norm_dynamic_mx_quant -> (y, x, mxscale, rstd)
+ValueType add_rms_norm_dynamic_mx_quant(const CallContext& ctx) {
+  auto x = paired_shape(ctx, "x1", "x2");
+  DType d = paired_dtype(ctx, "x1", "x2");
+  std::vector<ValueType> o = norm_mx_outputs(ctx, x);
+  return meta::tuple({o[0], tensor(d, x), o[1], o[2]});
+}
+
+// npu_swiglu_mx_quant -> (y, mxscale): y is x with activate_dim halved (then packed for fp4);
+// mxscale is x with activate_dim halved and `axis` = ceil(n / 64) (floor(n / 64) plus the
+// group count for a grouped non-last axis, as op-plugin allocates), then a trailing 2.
+ValueType swiglu_mx_quant(const CallContext& ctx) {
+  auto x = meta::shape_arg(ctx, "x");
+  MxOut out = mx_out(ctx);
+  if (!x) return meta::tuple({tensor(out.dtype, std::nullopt), tensor(DType::UInt8, std::nullopt)});
+  const auto rank = static_cast<int64_t>(x->size());
+  if (rank < 2) meta::fail("argument 'x' must be at least 2-D, got {}-D", rank);
+  auto half = static_cast<size_t>(
+      meta::wrap_dim(meta::require_int(ctx, "activate_dim"), rank, "activate_dim"));
+  auto axis = static_cast<size_t>(meta::wrap_dim(meta::require_int(ctx, "axis"), rank, "axis"));
+  if (auto c = (*x)[half].constant(); c && *c % 2 != 0)
+    meta::fail("size {} along activate_dim must be even", *c);
+  Shape y = *x;
+  y[half] = y[half].floordiv(SymInt(2));
+  Shape scale = y;
+  auto groups = meta::shape_arg(ctx, "group_index");
+  if (groups && !groups->empty() && axis + 1 != y.size())
+    scale[axis] = scale[axis].floordiv(SymInt(64)) + (*groups)[0];
+  else
+    scale[axis] = (scale[axis] + SymInt(63)).floordiv(SymInt(64));
+  scale.push_back(SymInt(2));
+  return meta::tuple({tensor(out.dtype, mx_y_shape(y, out)), tensor(DType::UInt8, scale)});
 }
 
 // npu_add_rms_norm_quant -> (y1, y2, x)
@@ -720,6 +838,10 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_quantize"}, quantize);
   meta::set_all(reg, {"npu::npu_add_rms_norm_dynamic_quant"}, add_rms_norm_dynamic_quant);
   meta::set_all(reg, {"npu::npu_add_rms_norm_quant"}, add_rms_norm_quant);
+  meta::set_all(reg, {"npu::npu_dynamic_mx_quant"}, dynamic_mx_quant);
+  meta::set_all(reg, {"npu::npu_rms_norm_dynamic_mx_quant"}, rms_norm_dynamic_mx_quant);
+  meta::set_all(reg, {"npu::npu_add_rms_norm_dynamic_mx_quant"}, add_rms_norm_dynamic_mx_quant);
+  meta::set_all(reg, {"npu::npu_swiglu_mx_quant"}, swiglu_mx_quant);
   meta::set_all(reg, {"npu::npu_rms_norm_quant"}, rms_norm_quant);
   meta::set_all(reg, {"_C_ascend::npu_add_rms_norm_bias"}, add_rms_norm_bias);
   meta::set_all(reg, {"vllm::quantize"}, vllm_quantize);

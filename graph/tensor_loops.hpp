@@ -119,6 +119,11 @@ struct RoundBf16 {
 struct RoundFp32 {
   double operator()(double v) const { return static_cast<double>(static_cast<float>(v)); }
 };
+// The 8-bit floats are rare and never hot: the generic rounding.
+struct RoundFp8 {
+  DType dtype;
+  double operator()(double v) const { return round_to_dtype(v, dtype); }
+};
 struct RoundNone {
   double operator()(double v) const { return v; }
 };
@@ -135,6 +140,10 @@ decltype(auto) with_rounder(DType d, F&& f) {
     case DType::Float32:
     case DType::Complex64:
       return f(RoundFp32{});
+    case DType::Float8E4M3FN:
+    case DType::Float8E5M2:
+    case DType::Float8E8M0FNU:
+      return f(RoundFp8{d});
     default:
       return f(RoundNone{});
   }

@@ -50,6 +50,11 @@ _SHORT_DTYPES = {
     torch.float32: "f32", torch.float64: "f64", torch.complex64: "c64",
     torch.qint8: "qi8", torch.quint8: "qu8", torch.qint32: "qi32",
 }
+# The 8-bit floats exist from torch 2.1 (e8m0fnu from 2.7): mapped where this torch has them.
+_FLOAT8_CODES = {"float8_e4m3fn": "f8e4m3fn", "float8_e5m2": "f8e5m2",
+                 "float8_e8m0fnu": "f8e8m0fnu"}
+_SHORT_DTYPES.update({getattr(torch, name): code for name, code in _FLOAT8_CODES.items()
+                      if hasattr(torch, name)})
 
 
 @dataclass

@@ -198,6 +198,9 @@ def _rule_text(name: str, bidirectional: bool, search: str, replace: str) -> str
 _DTYPES = {"b8": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
            "i32": torch.int32, "i64": torch.int64, "f16": torch.float16, "bf16": torch.bfloat16,
            "f32": torch.float32, "f64": torch.float64}
+_DTYPES.update({code: getattr(torch, name) for name, code in
+                (("float8_e4m3fn", "f8e4m3fn"), ("float8_e5m2", "f8e5m2"),
+                 ("float8_e8m0fnu", "f8e8m0fnu")) if hasattr(torch, name)})
 
 
 def _meta_value(dtype_code: str, shape: Sequence[Any], hints: Dict[str, int]) -> torch.Tensor:

@@ -6,6 +6,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "base/diagnostics.hpp"
 #include "tests/support/interp_test_util.hpp"
 
@@ -92,6 +94,25 @@ std::string le_bytes(uint64_t v, int bytes) {
   std::string out;
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
   return out;
+}
+
+TEST(InputValues, SafetensorsFloat8) {
+  // e4m3fn 0x7e = 448, 0xb8 = -1.0; e5m2 0x3c = 1.0, 0x7c = inf; e8m0 127 = 1, 130 = 8.
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f8e4m3fn[2]", b: "f8e5m2[2]", c: "f8e8m0fnu[2]"):
+        return (a,)
+)FX");
+  const std::string header = R"({"a": {"dtype": "F8_E4M3", "shape": [2], "data_offsets": [0, 2]},)"
+                             R"( "b": {"dtype": "F8_E5M2", "shape": [2], "data_offsets": [2, 4]},)"
+                             R"( "c": {"dtype": "F8_E8M0", "shape": [2], "data_offsets": [4, 6]}})";
+  const std::string data = std::string("\x7e\xb8\x3c\x7c\x7f\x82", 6);
+  RandomInputs in = parse_input_values(g, safetensors(header, data), "in.safetensors", true);
+  EXPECT_EQ(in.values[0].tensor().get_flat(0), 448.0);
+  EXPECT_EQ(in.values[0].tensor().get_flat(1), -1.0);
+  EXPECT_EQ(in.values[1].tensor().get_flat(0), 1.0);
+  EXPECT_TRUE(std::isinf(in.values[1].tensor().get_flat(1)));
+  EXPECT_EQ(in.values[2].tensor().get_flat(0), 1.0);
+  EXPECT_EQ(in.values[2].tensor().get_flat(1), 8.0);
 }
 
 TEST(InputValues, SafetensorsByName) {

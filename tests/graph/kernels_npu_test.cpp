@@ -677,5 +677,133 @@ TEST(NpuKernels, FusionAttentionRefusesWhatItDoesNotModel) {
   fails_with(R"(torch.ops.npu.npu_fusion_attention.default(q, k, v, 3, "BNSD"))", "head_num");
 }
 
+// MX quantization (CANN's aclnnDynamicMxQuant doc): per block of 32, scale_alg 0 takes
+// 2^(floor(log2(amax)) - 8) for float8_e4m3fn; y = x / scale saturated to 448; the e8m0 bits
+// (exponent + 127) come back as uint8, two blocks per [.., 2] entry.
+TEST(NpuKernels, DynamicMxQuantByHand) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f16[1, 96]", c: "f16[96, 1]"):
+        m = torch.ops.npu.npu_dynamic_mx_quant.default(x, dst_type = torch.float8_e4m3fn)
+        y: "f8e4m3fn[1, 96]" = m[0]
+        s: "u8[1, 2, 2]" = m[1]
+        m1 = torch.ops.npu.npu_dynamic_mx_quant.default(x, dst_type = 292, scale_alg = 1)
+        y1: "f8e4m3fn[1, 96]" = m1[0]
+        s1: "u8[1, 2, 2]" = m1[1]
+        mc = torch.ops.npu.npu_dynamic_mx_quant.default(c, axis = 0, dst_type = torch.float8_e4m3fn)
+        sc: "u8[2, 1, 2]" = mc[1]
+        return (y, s, y1, s1, sc)
+)FX");
+  std::vector<double> x(96, 0.0), col(96, 0.0);
+  x[0] = 3.0, x[1] = 0.5, x[2] = 0.3;  // block 0: amax 3 -> scale 2^-7 (bits 120)
+  x[32] = 3.75;                        // block 1: 2^-7 too; 3.75 * 128 = 480 saturates to 448
+  // block 2 stays zero: scale 2^-127 (bits 0), y 0; the fourth entry pads.
+  for (int i = 0; i < 96; ++i) col[static_cast<size_t>(i)] = i < 32 ? 1.0 : i < 64 ? 2.0 : 4.0;
+  RunResult r = run(g, {tensor(DType::Float16, {1, 96}, x), tensor(DType::Float16, {96, 1}, col)});
+  std::vector<double> y = vals(r.outputs[0]);
+  EXPECT_EQ(y[0], 384.0);
+  EXPECT_EQ(y[1], 64.0);
+  EXPECT_EQ(y[2], 40.0);  // fp16 0.3 * 128 = 38.398..., the nearest e4m3 value is 40
+  EXPECT_EQ(y[32], 448.0);
+  EXPECT_EQ(y[64], 0.0);
+  EXPECT_EQ(ints(r.outputs[1]), (std::vector<int64_t>{120, 120, 0, 0}));
+  // scale_alg 1 rounds amax / 448 up to a power of two: block 1 gets 2^-6 (bits 121) and
+  // 3.75 * 64 = 240 fits; block 0 keeps 2^-7 (3 / 448 lies in (2^-8, 2^-7]).
+  EXPECT_EQ(vals(r.outputs[2])[32], 240.0);
+  EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{120, 121, 0, 0}));
+  // Along dim 0 the pairs interleave: entry [j, 0, k] is block 2j + k of the column.
+  EXPECT_EQ(ints(r.outputs[4]), (std::vector<int64_t>{119, 120, 121, 0}));
+}
+
+// Under reference numerics the fused MX norms store y in x's dtype before quantizing, as
+// the unfused npu_add_rms_norm / npu_rms_norm hand it to npu_dynamic_mx_quant.
+TEST(NpuKernels, NormDynamicMxQuantMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x1: "bf16[3, 64]", x2: "bf16[3, 64]", gamma: "bf16[64]"):
+        n = torch.ops.npu.npu_add_rms_norm.default(x1, x2, gamma, 1e-06)
+        y: "bf16[3, 64]" = n[0]
+        m = torch.ops.npu.npu_dynamic_mx_quant.default(y, dst_type = torch.float8_e5m2)
+        q: "f8e5m2[3, 64]" = m[0]
+        f = torch.ops.npu.npu_add_rms_norm_dynamic_mx_quant.default(x1, x2, gamma, dst_type = torch.float8_e5m2)
+        fq: "f8e5m2[3, 64]" = f[0]
+        s: "u8[3, 1, 2]" = m[1]
+        fs: "u8[3, 1, 2]" = f[2]
+        r = torch.ops.npu.npu_rms_norm.default(x1, gamma, 1e-06)
+        ry: "bf16[3, 64]" = r[0]
+        rm = torch.ops.npu.npu_dynamic_mx_quant.default(ry, dst_type = torch.float8_e5m2)
+        rq: "f8e5m2[3, 64]" = rm[0]
+        rf = torch.ops.npu.npu_rms_norm_dynamic_mx_quant.default(x1, gamma, dst_type = torch.float8_e5m2)
+        rfq: "f8e5m2[3, 64]" = rf[0]
+        return (q, fq, s, fs, rq, rfq)
+)FX");
+  std::vector<RuntimeValue> in{spread(DType::BFloat16, {3, 64}, 1),
+                               spread(DType::BFloat16, {3, 64}, 2),
+                               spread(DType::BFloat16, {64}, 3)};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 6; i += 2)
+    EXPECT_EQ(vals(same.outputs[i]), vals(same.outputs[i + 1])) << i;
+  EXPECT_EQ(same.outputs[1].tensor().dtype(), DType::Float8E5M2);
+  EXPECT_EQ(same.outputs[3].tensor().dtype(), DType::UInt8);
+}
+
+// npu_swiglu_mx_quant against npu_swiglu + npu_dynamic_mx_quant: the same under reference
+// numerics (the swiglu stored in bf16 first), also along dim 0 and with scale_alg 1.
+TEST(NpuKernels, SwigluMxQuantMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[64, 192]"):
+        s: "bf16[64, 96]" = torch.ops.npu.npu_swiglu.default(x, -1)
+        m = torch.ops.npu.npu_dynamic_mx_quant.default(s, dst_type = 292, scale_alg = 1)
+        q: "f8e4m3fn[64, 96]" = m[0]
+        ms: "u8[64, 2, 2]" = m[1]
+        f = torch.ops.npu.npu_swiglu_mx_quant.default(x, activate_left = True, dst_type = 292, scale_alg = 1)
+        fq: "f8e4m3fn[64, 96]" = f[0]
+        fs: "u8[64, 2, 2]" = f[1]
+        m0 = torch.ops.npu.npu_dynamic_mx_quant.default(s, axis = 0, dst_type = 292)
+        q0: "f8e4m3fn[64, 96]" = m0[0]
+        s0: "u8[1, 96, 2]" = m0[1]
+        f0 = torch.ops.npu.npu_swiglu_mx_quant.default(x, activate_left = True, axis = 0, dst_type = 292)
+        fq0: "f8e4m3fn[64, 96]" = f0[0]
+        fs0: "u8[1, 96, 2]" = f0[1]
+        return (q, fq, ms, fs, q0, fq0, s0, fs0)
+)FX");
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  std::vector<RuntimeValue> in{spread(DType::BFloat16, {64, 192}, 7)};
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 8; i += 2)
+    EXPECT_EQ(vals(same.outputs[i]), vals(same.outputs[i + 1])) << i;
+}
+
+TEST(NpuKernels, DynamicMxQuantRefusesWhatItDoesNotModel) {
+  auto fails_with = [](const std::string& input, const std::string& call,
+                       const std::string& message) {
+    Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: ")FX" +
+                         input + R"FX("):
+        m = )FX" + call + R"FX(
+        y = m[0]
+        return (y,)
+)FX");
+    try {
+      run(g, {spread(g.node(g.placeholders()[0]).type.tensor.dtype, {2, 64}, 4)});
+      ADD_FAILURE() << "no error for " << call;
+    } catch (const std::exception& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what();
+    }
+  };
+  const std::string q = "torch.ops.npu.npu_dynamic_mx_quant.default";
+  // Packed fp4 (the default dst_type) is not modelled either: the kernel declines, and the
+  // call is compared as an uninterpreted function (scenario V18), which needs y's type.
+  fails_with("bf16[2, 64]", q + "(x)", "uninterpreted function");
+  fails_with("bf16[2, 64]", q + "(x, dst_type = 292, block_size = 48)", "multiple of 32");
+  fails_with("f32[2, 64]", q + "(x, dst_type = torch.float8_e4m3fn)", "float16 or bfloat16");
+  fails_with("bf16[2, 64]", q + "(x, dst_type = torch.float8_e4m3fn, scale_alg = 2)",
+             "scale_alg must be 0 or 1");
+  fails_with("bf16[2, 64]", q + "(x, dst_type = torch.float8_e4m3fn, round_mode = 'floor')",
+             "round_mode 'rint'");
+  fails_with("bf16[2, 64]", q + "(x, dst_type = torch.int8)", "not an MX element type");
+}
+
 }  // namespace
 }  // namespace eqfuse

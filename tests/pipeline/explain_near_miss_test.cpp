@@ -157,6 +157,16 @@ std::vector<StructuralCase> structural_cases() {
        "",
        "",
        "npu::npu_dequant_swiglu_quant"},
+      // The fused MX kernels quantize in blocks of 32 only.
+      {"V19",
+       "V19_rms_norm_dynamic_mx_quant_block_64.fx",
+       "vllm/rms-norm-dynamic-mx-quant",
+       "npu_dynamic_mx_quant",
+       {{"npu_dynamic_mx_quant", "block_size", "64", "32"}},
+       "",
+       "",
+       "",
+       "npu::npu_rms_norm_dynamic_mx_quant"},
   };
 }
 

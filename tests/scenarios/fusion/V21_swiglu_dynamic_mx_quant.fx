@@ -1,0 +1,9 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "bf16[s0, 256]"):
+        # An MXFP8 MLP (vllm-ascend on Ascend 950): npu_swiglu of the gate/up projection,
+        # then the MX quantization of its result for the down projection.
+        npu_swiglu: "bf16[s0, 128]" = torch.ops.npu.npu_swiglu.default(arg0_1, -1)
+        npu_dynamic_mx_quant = torch.ops.npu.npu_dynamic_mx_quant.default(npu_swiglu, dst_type = torch.float8_e4m3fn)
+        getitem: "f8e4m3fn[s0, 128]" = npu_dynamic_mx_quant[0]
+        getitem_1: "u8[s0, 2, 2]" = npu_dynamic_mx_quant[1]
+        return (getitem, getitem_1)
