@@ -392,7 +392,7 @@ struct Explainer::Impl {
   std::vector<Id> bind(const Rewrite& r, const Pattern& p, std::span<const Id> subst) const {
     std::vector<Id> out;
     for (const std::string& v : p.vars()) {
-      auto idx = r.searcher().pattern().var_index(v);
+      auto idx = r.subst_index(v);
       out.push_back(idx && *idx < subst.size() ? subst[*idx] : kNoId);
     }
     return out;
@@ -404,7 +404,7 @@ struct Explainer::Impl {
     if (it == rules_by_name.end() || it->second->has_custom_applier()) return std::nullopt;
     const Rewrite& r = *it->second;
     std::span<const Id> subst = g.subst_arena().subspan(rec.subst_offset, rec.subst_size);
-    if (subst.size() != r.vars().size()) return std::nullopt;
+    if (subst.size() != r.subst_vars().size()) return std::nullopt;
     for (const Equality& eq : r.equalities()) {
       // The left side: the part rooted at the target (the first part for
       // the match root), or the bare target variable.
@@ -462,7 +462,8 @@ struct Explainer::Impl {
         if (it != rules_by_name.end()) r = it->second;
       }
       for (size_t v = 0; v < s.subst.size(); ++v) {
-        std::string name = r && v < r->vars().size() ? r->vars()[v] : fmt::format("v{}", v);
+        std::string name =
+            r && v < r->subst_vars().size() ? r->subst_vars()[v] : fmt::format("v{}", v);
         out.subst.emplace_back(std::move(name), copy_term(s.subst[v], e.terms, done));
       }
       e.steps.push_back(std::move(out));

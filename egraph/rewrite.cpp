@@ -26,6 +26,24 @@ Rewrite::Rewrite(std::string name, MultiPattern lhs, CustomApplier applier,
   validate_and_compile();
 }
 
+Rewrite::Rewrite(std::string name, MultiPattern lhs, std::vector<ComputedVar> computed,
+                 std::vector<Equality> rhs, std::vector<Condition> conditions,
+                 std::vector<std::string> labels)
+    : name_(std::move(name)),
+      labels_(std::move(labels)),
+      matcher_(std::move(lhs)),
+      equalities_(std::move(rhs)),
+      computed_(std::move(computed)),
+      conditions_(std::move(conditions)) {
+  validate_and_compile();
+}
+
+std::optional<uint32_t> Rewrite::subst_index(std::string_view var) const {
+  for (size_t i = 0; i < subst_vars_.size(); ++i)
+    if (subst_vars_[i] == var) return static_cast<uint32_t>(i);
+  return std::nullopt;
+}
+
 void Rewrite::add_search_guard(const std::vector<std::string>& vars, Matcher::GuardFn fn) {
   std::vector<uint32_t> idx;
   for (const std::string& v : vars) {
@@ -39,8 +57,32 @@ void Rewrite::add_search_guard(const std::vector<std::string>& vars, Matcher::Gu
 void Rewrite::validate_and_compile() {
   if (name_.empty()) throw Error("rewrite needs a name");
   const MultiPattern& lhs = matcher_.pattern();
+  subst_vars_ = matcher_.vars();
+  for (const ComputedVar& c : computed_) {
+    if (lhs.var_index(c.name) || std::count(subst_vars_.begin(), subst_vars_.end(), c.name))
+      throw Error(fmt::format("rule '{}': computed variable ?{} is already bound", name_, c.name));
+    subst_vars_.push_back(c.name);
+  }
+  for (const ComputedVar& c : computed_) {
+    std::vector<uint32_t> slots;
+    for (const std::string& v : c.inputs) {
+      auto idx = lhs.var_index(v);
+      if (!idx)
+        throw Error(
+            fmt::format("rule '{}': computed variable ?{} reads ?{}, which the left side "
+                        "'{}' does not bind",
+                        name_, c.name, v, lhs.to_string()));
+      slots.push_back(1 + *idx);
+    }
+    computed_slots_.push_back(std::move(slots));
+  }
+  const auto bound = static_cast<uint32_t>(matcher_.vars().size());
   auto slot_of = [&](const std::string& var, std::string_view where) -> uint32_t {
     auto idx = lhs.var_index(var);
+    if (!idx && where == "the right side") {
+      for (size_t i = 0; i < computed_.size(); ++i)
+        if (computed_[i].name == var) return 1 + bound + static_cast<uint32_t>(i);
+    }
     if (!idx) {
       throw Error(fmt::format("rule '{}': variable ?{} in {} is not bound by the left side '{}'",
                               name_, var, where, lhs.to_string()));
@@ -70,6 +112,7 @@ void Rewrite::validate_and_compile() {
 }
 
 void Rewrite::collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_t> var_map) {
+  const auto bound = static_cast<uint32_t>(matcher_.vars().size());
   for (const PatternNode& n : rhs.nodes()) {
     if (n.is_var || n.arity > 4) continue;
     VarOnlyNode v{n.op, n.payload, n.arity, {}};
@@ -77,7 +120,7 @@ void Rewrite::collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_
     auto kids = rhs.children(n);
     for (uint32_t k = 0; k < n.arity && all_vars; ++k) {
       const PatternNode& kid = rhs.nodes()[kids[k]];
-      all_vars = kid.is_var;
+      all_vars = kid.is_var && var_map[kid.var] <= bound;  // computed ones are not known yet
       if (all_vars) v.slots[k] = var_map[kid.var];
     }
     if (all_vars) var_only_nodes_.push_back(v);
@@ -123,6 +166,8 @@ std::string Rewrite::to_string() const {
     rhs += eq.rhs.to_string();
   }
   if (custom_) rhs = "<custom>";
+  for (const ComputedVar& c : computed_)
+    rhs += fmt::format(" where ?{} = f({})", c.name, fmt::join(c.inputs, ", "));
   return fmt::format("{}: {} => {}", name_, matcher_.pattern().to_string(), rhs);
 }
 
@@ -136,6 +181,19 @@ int Rewrite::failing_condition(const EGraph& g, std::span<const Id> match) const
 }
 
 size_t Rewrite::apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const {
+  std::vector<Id> extended;
+  if (!computed_.empty()) {  // the match, then each computed variable
+    extended.assign(match.begin(), match.end());
+    std::vector<Id> inputs;
+    for (size_t i = 0; i < computed_.size(); ++i) {
+      inputs.clear();
+      for (uint32_t s : computed_slots_[i]) inputs.push_back(extended[s]);
+      std::optional<Id> id = computed_[i].compute(g, inputs);
+      if (!id) return 0;
+      extended.push_back(*id);
+    }
+    match = extended;
+  }
   Reason why = Reason::by_rule(rule_id, match.subspan(1));
   if (custom_) return custom_(g, match, why);
   size_t unions = 0;

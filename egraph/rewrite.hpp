@@ -18,6 +18,17 @@
 // A custom applier may replace the pattern equalities (for rules that
 // compute their right side); it must only add nodes and call g.merge with
 // the given reason.
+//
+// Computed variables: a right side may also use variables the searcher does
+// not bind, each computed from some bound ones when a match is applied (after
+// its conditions hold), e.g. a constant derived from matched constants:
+//
+//   ComputedVar half{"h", {"c"}, [](EGraph& g, std::span<const Id> c) -> std::optional<Id> {
+//     return g.add_constant(Constant::floating(...));   // or std::nullopt: skip the match
+//   }};
+//
+// Their ids follow the searcher's in the recorded substitution (subst_vars()),
+// so proofs replay such rules like any other.
 #pragma once
 #include <array>
 #include <functional>
@@ -48,6 +59,14 @@ struct Equality {
   std::optional<Pattern> lhs;
 };
 
+// A right-side variable computed from the match (see above): `inputs` are
+// searcher variables, passed to `compute` in that order.
+struct ComputedVar {
+  std::string name;
+  std::vector<std::string> inputs;
+  std::function<std::optional<Id>(EGraph&, std::span<const Id>)> compute;
+};
+
 // Applies one match. `match` is [root, vars...] in Rewrite::vars() order.
 // Returns the number of effective unions.
 using CustomApplier =
@@ -59,6 +78,9 @@ class Rewrite {
           std::vector<Condition> conditions = {}, std::vector<std::string> labels = {});
   Rewrite(std::string name, MultiPattern lhs, CustomApplier applier,
           std::vector<Condition> conditions = {}, std::vector<std::string> labels = {});
+  Rewrite(std::string name, MultiPattern lhs, std::vector<ComputedVar> computed,
+          std::vector<Equality> rhs, std::vector<Condition> conditions = {},
+          std::vector<std::string> labels = {});
   // One-directional rule from s-expressions; `rhs` may be a multi-part
   // "?v = (..), ?w = (..)" list of equalities on searcher variables.
   static Rewrite parse(std::string name, std::string_view lhs, std::string_view rhs,
@@ -73,6 +95,11 @@ class Rewrite {
   // variables by name: for conditions that can refuse a partial match.
   void add_search_guard(const std::vector<std::string>& vars, Matcher::GuardFn fn);
   const std::vector<std::string>& vars() const { return matcher_.vars(); }
+  const std::vector<ComputedVar>& computed_vars() const { return computed_; }
+  // The variables of a recorded substitution (Reason::subst): vars() then the
+  // computed ones; and the index of one of them there.
+  const std::vector<std::string>& subst_vars() const { return subst_vars_; }
+  std::optional<uint32_t> subst_index(std::string_view var) const;
   const std::vector<Condition>& conditions() const { return conditions_; }
   const std::vector<Equality>& equalities() const { return equalities_; }
   bool has_custom_applier() const { return static_cast<bool>(custom_); }
@@ -110,6 +137,9 @@ class Rewrite {
   std::vector<std::string> labels_;
   Matcher matcher_;
   std::vector<Equality> equalities_;
+  std::vector<ComputedVar> computed_;
+  std::vector<std::vector<uint32_t>> computed_slots_;  // match slots of each one's inputs
+  std::vector<std::string> subst_vars_;
   CustomApplier custom_;
   std::vector<Condition> conditions_;
   std::vector<CompiledEq> compiled_eqs_;

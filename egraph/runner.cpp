@@ -148,7 +148,7 @@ RunReport Runner::run(const std::vector<Rewrite>& rules) {
     }
     st.semi_naive =
         config_.semi_naive && rules[i].conditions().empty() && !rules[i].has_custom_applier();
-    st.egraph_rule_id = g_.register_rule(rules[i].name(), rules[i].vars());
+    st.egraph_rule_id = g_.register_rule(rules[i].name(), rules[i].subst_vars());
     report.rules[i].condition_failures.assign(rules[i].conditions().size(), 0);
   }
   // Saturation grows the node arrays by doubling: reserving up front saves

@@ -142,4 +142,15 @@ void check_condition(const CondExpr& e, std::span<const std::string> known_names
 CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& fns = {},
                     const CondOriginEnv& origins = {});
 
+// The value of an expression (a rule's `let:` binding, rewrites/rule.hpp): `value` on
+// success; otherwise `error` says why (an Unknown value names what is not known) and
+// `error_loc` points into the text for a failing sub-expression.
+struct CondValueResult {
+  std::optional<CondValue> value;
+  std::string error;
+  SourceLoc error_loc = {};
+};
+CondValueResult evaluate_value(const CondExpr& e, const CondEnv& env,
+                               const CondFunctions& fns = {});
+
 }  // namespace eqfuse

@@ -30,6 +30,11 @@ CondValue Evaluator::arith(const Node& n, ArithOp op, const CondValue& a, const 
     fail(n,
          fmt::format("unsupported operand types for {}: {} ({}) and {} ({})", arith_op_text(op),
                      kind_name(ka), clipped(a.to_string()), kind_name(kb), clipped(b.to_string())));
+  if (op == ArithOp::Div) {  // Python's true division: always a float
+    if (ka == VK::Sym || kb == VK::Sym)
+      return unknown(fmt::format("{} divides a symbolic int", text(n)));
+    return CondValue{float_arith(n, op, to_double(a), to_double(b))};
+  }
   if (ka == VK::Int && kb == VK::Int)
     return CondValue{int_arith(n, op, std::get<int64_t>(a.v), std::get<int64_t>(b.v))};
   if (ka == VK::Sym || kb == VK::Sym) {
@@ -53,6 +58,7 @@ int64_t Evaluator::int_arith(const Node& n, ArithOp op, int64_t a, int64_t b) {
     case ArithOp::Mul:
       overflow = __builtin_mul_overflow(a, b, &r);
       break;
+    case ArithOp::Div:  // never reaches ints (arith() makes it a float division)
     case ArithOp::FloorDiv:
     case ArithOp::Mod: {
       if (b == 0) fail(n, op == ArithOp::Mod ? "modulo by zero" : "division by zero");
@@ -88,6 +94,9 @@ double Evaluator::float_arith(const Node& n, ArithOp op, double a, double b) {
     case ArithOp::FloorDiv:
       if (b == 0) fail(n, "division by zero");
       return std::floor(a / b);
+    case ArithOp::Div:
+      if (b == 0) fail(n, "division by zero");
+      return a / b;
     case ArithOp::Mod: {
       if (b == 0) fail(n, "modulo by zero");
       double m = std::fmod(a, b);
@@ -114,6 +123,7 @@ CondValue Evaluator::checked_sym(const Node& n, ArithOp op, const CondValue& a,
       return from_symint(x - y);
     case ArithOp::Mul:
       return from_symint(x * y);
+    case ArithOp::Div:  // never reaches symbolic ints (arith() makes it Unknown)
     case ArithOp::FloorDiv:
       return from_symint(x.floordiv(y));
     case ArithOp::Mod:
@@ -322,6 +332,7 @@ CondValue Evaluator::builtin(const Node& n, std::span<const CondValue> args) {
   if (name == "contiguous_strides") return contiguous_strides(n, args[0]);
   if (name == "is_static") return is_static(n, args[0]);
   if (name == "is_number") return number_literal(args[0]);
+  if (name == "is_power_of_two") return power_of_two(args[0]);
   if (name == "canon_dim") return canon_dim(n, args[0], args[1]);
   if (name == "canon_dims") return canon_dims(n, args[0], args[1]);
   if (name == "sorted") return sorted(n, args[0]);
@@ -370,6 +381,26 @@ CondValue Evaluator::number_literal(const CondValue& v) {
   VK k = kind_of(v);
   if (k == VK::Unknown) return v;
   return CondValue{k == VK::Int || k == VK::Float};
+}
+
+// A positive number 2^k (k may be negative): then x / v and x * (1 / v) are the same real
+// number for every x, so they round alike in every float format. Not a number: False.
+CondValue Evaluator::power_of_two(const CondValue& v) {
+  switch (kind_of(v)) {
+    case VK::Unknown:
+      return v;
+    case VK::Int: {
+      const int64_t i = std::get<int64_t>(v.v);
+      return CondValue{i > 0 && (i & (i - 1)) == 0};
+    }
+    case VK::Float: {
+      const double d = std::get<double>(v.v);
+      int exponent = 0;
+      return CondValue{std::isfinite(d) && d > 0 && std::frexp(d, &exponent) == 0.5};
+    }
+    default:
+      return CondValue{false};
+  }
 }
 
 CondValue Evaluator::is_static(const Node& n, const CondValue& v) {

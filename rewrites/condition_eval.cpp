@@ -431,4 +431,27 @@ CondResult evaluate(const CondExpr& e, const CondEnv& env, const CondFunctions& 
   return {Verdict::Error, "unreachable"};
 }
 
+CondValueResult evaluate_value(const CondExpr& e, const CondEnv& env, const CondFunctions& fns) {
+  CondValueResult r;
+  if (!e.root()) {
+    r.error = "empty expression";
+    return r;
+  }
+  try {
+    CondValue v = Evaluator(e, env, fns, {}).value(*e.root());
+    if (const auto* u = std::get_if<CondValue::Unknown>(&v.v)) {
+      r.error = fmt::format("{} is not known: {}", e.text(), u->why);
+    } else {
+      r.value = std::move(v);
+    }
+  } catch (const EvalError& err) {
+    r.error = err.message;
+    r.error_loc = condition_offset_loc(e.text(), e.loc(), err.offset);
+  } catch (const std::exception& ex) {
+    r.error = fmt::format("{}: {}", e.text(), ex.what());
+    r.error_loc = e.loc();
+  }
+  return r;
+}
+
 }  // namespace eqfuse

@@ -39,7 +39,7 @@ enum class CondKind : uint8_t {
   Or,         // children[0] or children[1] or ...
 };
 
-enum class ArithOp : uint8_t { Add, Sub, Mul, FloorDiv, Mod };
+enum class ArithOp : uint8_t { Add, Sub, Mul, FloorDiv, Mod, Div };
 enum class CompareOp : uint8_t { Eq, Ne, Lt, Le, Gt, Ge, In, NotIn, Is, IsNot };
 
 struct CondExpr::Node {
@@ -214,6 +214,7 @@ class Evaluator {
   CondValue contiguous_strides(const Node& n, const CondValue& v);
   CondValue is_static(const Node& n, const CondValue& v);
   CondValue number_literal(const CondValue& v);  // is_number(v)
+  CondValue power_of_two(const CondValue& v);    // is_power_of_two(v)
   CondValue canon_dim(const Node& n, const CondValue& dim, const CondValue& rank);
   CondValue canon_dims(const Node& n, const CondValue& dims, const CondValue& rank);
   std::optional<std::partial_ordering> order_of(const Node& n, const CondValue& a,

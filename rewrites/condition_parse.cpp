@@ -177,12 +177,11 @@ class Lexer {
       }
     }
     // Spellings from other languages get a pointed hint.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 8> kHints = {{
+    static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHints = {{
         {"&&", "use 'and'"},
         {"||", "use 'or'"},
         {"**", "powers are not supported"},
         {"=", "use '==' to compare"},
-        {"/", "use '//' for integer division"},
         {"!", "use 'not'"},
         {"&", "use 'and'"},
         {"|", "use 'or'"},
@@ -194,7 +193,7 @@ class Lexer {
       }
     }
     char c = text_[pos_++];
-    if (std::string_view("<>+-*%()[],.:").find(c) != std::string_view::npos)
+    if (std::string_view("<>+-*/%()[],.:").find(c) != std::string_view::npos)
       return make(TokKind::Op, begin);
     bool printable = c >= 0x20 && c < 0x7f;
     return bad(begin, printable
@@ -390,7 +389,7 @@ class Parser {
 
   Node parse_term() {
     Node left = parse_unary();
-    while (at_op("*") || at_op("//") || at_op("%")) {
+    while (at_op("*") || at_op("//") || at_op("/") || at_op("%")) {
       ArithOp a = multiplicative_op(take().text);
       left = arith(a, std::move(left), parse_unary());
     }
@@ -399,6 +398,7 @@ class Parser {
 
   static ArithOp multiplicative_op(std::string_view text) {
     if (text == "*") return ArithOp::Mul;
+    if (text == "/") return ArithOp::Div;
     return text == "//" ? ArithOp::FloorDiv : ArithOp::Mod;
   }
 
@@ -710,7 +710,7 @@ void collect_names(const Node& n, std::set<std::string>& out) {
 // --- tables -------------------------------------------------------------------
 
 std::string_view arith_op_text(ArithOp op) {
-  static constexpr std::array<std::string_view, 5> kText = {"+", "-", "*", "//", "%"};
+  static constexpr std::array<std::string_view, 6> kText = {"+", "-", "*", "//", "%", "/"};
   return kText[static_cast<int>(op)];
 }
 
@@ -722,12 +722,23 @@ std::string_view compare_op_text(CompareOp op) {
 
 const std::vector<BuiltinFunction>& builtin_functions() {
   static const std::vector<BuiltinFunction> kBuiltins = {
-      {"len", 1, 1},       {"prod", 1, 1},      {"contiguous_strides", 1, 1},
-      {"is_static", 1, 1}, {"canon_dim", 2, 2}, {"canon_dims", 2, 2},
-      {"sorted", 1, 1},    {"min", 1, -1},      {"max", 1, -1},
-      {"all", 1, 1},       {"any", 1, 1},       {"abs", 1, 1},
-      {"is_number", 1, 1}, {"is_leaf", 1, 1},   {"distinct", 2, -1},
+      {"len", 1, 1},
+      {"prod", 1, 1},
+      {"contiguous_strides", 1, 1},
+      {"is_static", 1, 1},
+      {"canon_dim", 2, 2},
+      {"canon_dims", 2, 2},
+      {"sorted", 1, 1},
+      {"min", 1, -1},
+      {"max", 1, -1},
+      {"all", 1, 1},
+      {"any", 1, 1},
+      {"abs", 1, 1},
+      {"is_number", 1, 1},
+      {"is_leaf", 1, 1},
+      {"distinct", 2, -1},
       {"ordered", 2, -1},
+      {"is_power_of_two", 1, 1},
   };
   return kBuiltins;
 }

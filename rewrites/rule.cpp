@@ -24,6 +24,12 @@ bool RuleDef::has_label(std::string_view l) const {
   return std::find(labels.begin(), labels.end(), l) != labels.end();
 }
 
+const RuleDef::Let* RuleDef::find_let(std::string_view input) const {
+  for (const Let& l : lets)
+    if (l.name == input) return &l;
+  return nullptr;
+}
+
 std::set<std::string> RuleDef::introduced_ops() const {
   std::set<std::string> in_search, out;
   for (const Node& n : search.nodes())
@@ -159,7 +165,7 @@ void check_inputs(const RuleDef& r) {
                               fmt::join(s, ", "), fmt::join(p, ", ")));
   std::set<std::string> in_search = used_inputs(r.search), in_replace = used_inputs(r.replace);
   for (const std::string& name : in_replace) {
-    if (!in_search.count(name))
+    if (!in_search.count(name) && !r.find_let(name))
       rule_error(r, fmt::format("input '{}' is used by replace but not by search, so a match "
                                 "cannot bind it",
                                 name));
@@ -195,14 +201,51 @@ void check_outputs(const RuleDef& r) {
   }
 }
 
+// Conditions run before `let:` values exist, so they cannot name them.
 std::vector<std::string> condition_names(const RuleDef& r) {
   std::vector<std::string> names = r.inputs;
   for (const Graph* g : {&r.search, &r.replace})
     for (const Node& n : g->nodes())
       if (n.kind != NodeKind::Output) names.push_back(n.name);
+  std::erase_if(names, [&](const std::string& n) { return r.find_let(n) != nullptr; });
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+// A `let:` names an input that search leaves unused, in a `=>` rule, and reads only inputs
+// that search binds (its expression is checked like a condition's).
+void check_lets(const RuleDef& r, const CondFunctions& fns) {
+  if (r.lets.empty()) return;
+  if (r.bidirectional)
+    rule_error(r,
+               "a rule with `let:` must be written with `=>` (the reverse direction could "
+               "not compute the search side's values back)");
+  std::set<std::string> in_search = used_inputs(r.search);
+  std::vector<std::string> bound;
+  for (const std::string& n : r.inputs)
+    if (in_search.count(n)) bound.push_back(n);
+  for (const RuleDef::Let& l : r.lets) {
+    if (std::count_if(r.lets.begin(), r.lets.end(),
+                      [&](const RuleDef::Let& o) { return o.name == l.name; }) > 1)
+      throw Error(fmt::format("rule '{}': `let: {}` is given twice", r.name, l.name), l.expr.loc());
+    if (std::find(r.inputs.begin(), r.inputs.end(), l.name) == r.inputs.end())
+      throw Error(fmt::format("rule '{}': `let: {}` names no input (add it to both functions' "
+                              "parameters)",
+                              r.name, l.name),
+                  l.expr.loc());
+    if (in_search.count(l.name))
+      throw Error(fmt::format("rule '{}': `let: {}` is used by search, which must bind it from "
+                              "the graph instead",
+                              r.name, l.name),
+                  l.expr.loc());
+    if (r.example_values.count(l.name))
+      throw Error(fmt::format("rule '{}': '{}' is computed by `let:`; give examples of the "
+                              "inputs it reads instead",
+                              r.name, l.name),
+                  l.expr.loc());
+    check_condition(l.expr, bound, fns);
+  }
 }
 
 }  // namespace
@@ -225,6 +268,7 @@ bool RuleLibrary::add(RuleDef rule, bool skip_duplicates) {
   resolve_side(rule, rule.search, *reg_, "search");
   resolve_side(rule, rule.replace, *reg_, "replace");
   rule.inputs = input_names(rule.search);
+  check_lets(rule, functions_);
   check_inputs(rule);
   check_outputs(rule);
   for (const auto& [name, value] : rule.example_values) {

@@ -26,6 +26,10 @@
 // Conditions (`where`, rewrites/condition.hpp) may name inputs and values of
 // either function; values are looked up in the e-graph.
 //
+// Computed inputs (`let:`, RuleDef::lets) become computed variables of the
+// forward rewrite (egraph/rewrite.hpp ComputedVar): evaluated on the match
+// like a condition, the literal added as a constant e-node.
+//
 // Rules that return an input (`op(x, ...) => x`: layout/noop-view, the
 // noop/* rules) merge the op's class with x's. Compiled for a loaded graph,
 // each such output gets two implicit conditions, named in the rejection log
@@ -95,11 +99,20 @@ struct RuleDef {
   std::vector<std::string> inputs;            // parameter names, in order
   std::map<std::string, Arg> example_values;  // scalar inputs' example literals
   std::vector<CondExpr> where;
+  // `let: name = expression`: an input that only replace uses, computed from the matched
+  // ones once the conditions hold (a reciprocal, a product of sizes). `=>` rules only; the
+  // value must be a literal (number, bool, str, dtype, None, list of ints).
+  struct Let {
+    std::string name;
+    CondExpr expr;
+  };
+  std::vector<Let> lets;
   ExtraCheck extra_check;        // C++ predicate (register_replacement)
   std::string extra_check_name;  // for logs: "extra_check"
   Graph search, replace;         // resolved (normalized) FX graphs
   SourceLoc loc;                 // where the rule was defined
   bool has_label(std::string_view l) const;
+  const Let* find_let(std::string_view input) const;
   // Ops the rule introduces: called in replace but not in search (the fused
   // kernel of a fusion rule). Used to credit fused nodes to their rule.
   std::set<std::string> introduced_ops() const;

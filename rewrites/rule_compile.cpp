@@ -9,6 +9,7 @@
 #include "bridge/arg_encoding.hpp"
 #include "bridge/from_graph.hpp"
 #include "rewrites/rule.hpp"
+#include "rewrites/rule_example.hpp"
 
 namespace eqfuse {
 namespace {
@@ -305,6 +306,38 @@ void add_matcher_guards(const RuleDef& rule, Rewrite& rw) {
   }
 }
 
+// Adds a literal to the e-graph, as a loaded graph encodes it (bridge/arg_encoding.hpp).
+struct EGraphLiteralSink {
+  EGraph& g;
+  Id constant(const Constant& c) { return g.add_constant(c); }
+  Id node(NodeRef) { throw std::logic_error("a let: value is a literal, not a node"); }
+  Id list(Symbol op, std::span<const Id> items) { return g.add(op, items); }
+};
+
+// A `let:` as a computed variable: its expression evaluated on the match's values like a
+// condition, the literal added to the e-graph. A value that cannot be computed (unknown, an
+// error, not a literal) skips the match.
+ComputedVar computed_let(const RuleDef::Let& l, const std::shared_ptr<ConditionContext>& ctx) {
+  std::vector<std::string> inputs = l.expr.names();
+  std::erase_if(inputs, [&](const std::string& n) {
+    return std::find(ctx->vars.begin(), ctx->vars.end(), n) == ctx->vars.end();
+  });
+  auto compute = [ctx, expr = l.expr, inputs](EGraph& g,
+                                              std::span<const Id> ids) -> std::optional<Id> {
+    CondEnv env = [&](std::string_view name) -> std::optional<CondValue> {
+      for (size_t i = 0; i < inputs.size(); ++i)
+        if (inputs[i] == name) return class_cond_value(g, ctx->types, ids[i]);
+      return std::nullopt;
+    };
+    CondValueResult r = evaluate_value(expr, env, *ctx->functions);
+    std::optional<Arg> lit = r.value ? literal_of_cond_value(*r.value) : std::nullopt;
+    if (!lit) return std::nullopt;
+    EGraphLiteralSink sink{g};
+    return encode_arg(*lit, sink);
+  };
+  return {l.name, inputs, std::move(compute)};
+}
+
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
                           const std::string& stream, const CondFunctions& fns,
                           const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log,
@@ -384,8 +417,11 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
     add_forwarding_guards(ctx, out.name, named_pattern(from, from_out[i], ctx->vars), is_view,
                           *graph, conds);
   }
-  Rewrite rw(rewrite_name(rule.name, reverse, stream), std::move(lhs), std::move(eqs),
-             std::move(conds), rule.labels);
+  std::vector<ComputedVar> computed;
+  if (!reverse)
+    for (const RuleDef::Let& l : rule.lets) computed.push_back(computed_let(l, ctx));
+  Rewrite rw(rewrite_name(rule.name, reverse, stream), std::move(lhs), std::move(computed),
+             std::move(eqs), std::move(conds), rule.labels);
   add_matcher_guards(rule, rw);
   return rw;
 }

@@ -77,7 +77,58 @@ void check_output_types(const RuleDef& r, const RuleExample& ex) {
   }
 }
 
+// The example's `let:` values, computed from its literals and input types.
+std::map<std::string, Arg> let_literals(const RuleDef& rule,
+                                        const std::map<std::string, ValueType>& types) {
+  std::map<std::string, Arg> out;
+  CondEnv env = [&](std::string_view name) -> std::optional<CondValue> {
+    if (auto it = rule.example_values.find(std::string(name)); it != rule.example_values.end())
+      return arg_cond_value(it->second);
+    if (auto it = types.find(std::string(name)); it != types.end())
+      return type_cond_value(it->second);
+    return std::nullopt;
+  };
+  for (const RuleDef::Let& l : rule.lets) {
+    CondValueResult r = evaluate_value(l.expr, env);
+    std::optional<Arg> lit = r.value ? literal_of_cond_value(*r.value) : std::nullopt;
+    if (!lit) {
+      throw Error(
+          fmt::format("rule '{}': `let: {} = {}` on the example inputs: {}", rule.name, l.name,
+                      l.expr.text(),
+                      r.value ? fmt::format("{} is not a literal", r.value->to_string()) : r.error),
+          r.error_loc.known() ? r.error_loc : l.expr.loc());
+    }
+    out[l.name] = std::move(*lit);
+  }
+  return out;
+}
+
 }  // namespace
+
+std::optional<Arg> literal_of_cond_value(const CondValue& v) {
+  return std::visit(
+      [](const auto& x) -> std::optional<Arg> {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::monostate>) {
+          return Arg::none();
+        } else if constexpr (std::is_same_v<T, bool> || std::is_same_v<T, int64_t> ||
+                             std::is_same_v<T, double> || std::is_same_v<T, std::string> ||
+                             std::is_same_v<T, DType>) {
+          return Arg(x);
+        } else if constexpr (std::is_same_v<T, CondList>) {
+          std::vector<Arg> items;
+          for (const CondValue& item : x) {
+            const auto* i = std::get_if<int64_t>(&item.v);
+            if (i == nullptr) return std::nullopt;
+            items.emplace_back(*i);
+          }
+          return Arg::list(std::move(items));
+        } else {
+          return std::nullopt;
+        }
+      },
+      v.v);
+}
 
 CondValue arg_cond_value(const Arg& a) {
   return std::visit(
@@ -118,13 +169,15 @@ CondValue type_cond_value(const ValueType& t) {
 std::optional<RuleExample> instantiate_example(const RuleDef& rule, const OpRegistry& reg) {
   std::map<std::string, ValueType> types;
   for (const std::string& name : rule.inputs) {
-    if (rule.example_values.count(name)) continue;
+    if (rule.example_values.count(name) || rule.find_let(name)) continue;
     auto t = input_type(rule, name);
     if (!t) return std::nullopt;
     types[name] = *t;
   }
-  RuleExample ex{substitute(rule.search, rule.example_values, types),
-                 substitute(rule.replace, rule.example_values, types)};
+  std::map<std::string, Arg> literals = rule.example_values;
+  literals.merge(let_literals(rule, types));
+  RuleExample ex{substitute(rule.search, literals, types),
+                 substitute(rule.replace, literals, types)};
   for (auto* side : {&ex.search, &ex.replace}) {
     try {
       infer_types(*side, reg);

@@ -28,6 +28,10 @@ std::optional<RuleExample> instantiate_example(const RuleDef& rule, const OpRegi
 // not type-check, the output types differ, or a condition is not True.
 void check_example(const RuleDef& rule, const OpRegistry& reg, const CondFunctions& fns);
 
+// The literal a `let:` value becomes: a number, bool, str, dtype, None or a list of
+// ints; nullopt for anything else (a tensor, a symbolic int, a nested list).
+std::optional<Arg> literal_of_cond_value(const CondValue& v);
+
 // The condition value of a literal argument, and of a value type (tensor ->
 // TensorType, SymInt -> int or symbolic int, None; Unknown otherwise).
 CondValue arg_cond_value(const Arg& a);

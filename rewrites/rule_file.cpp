@@ -149,7 +149,7 @@ class RulesReader {
     std::string_view body = l.text.substr(ind);
     size_t colon = body.find(':');
     if (colon == std::string_view::npos)
-      fail_at(l, ind, "expected `key: value` (labels, description, example, where) or `def`");
+      fail_at(l, ind, "expected `key: value` (labels, description, example, where, let) or `def`");
     std::string_view key = trim_blanks(body.substr(0, colon));
     size_t value_col = ind + colon + 1;
     while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
@@ -164,10 +164,12 @@ class RulesReader {
       rule.where.push_back(parse_condition(value, loc_of(l, value_col)));
     } else if (key == "example") {
       read_examples(l, value_col, value, rule);
+    } else if (key == "let") {
+      read_let(l, value_col, value, rule);
     } else {
       fail_at(l, ind,
               fmt::format("unknown key '{}': expected labels, description, example, "
-                          "where, or a `def`",
+                          "where, let, or a `def`",
                           key));
     }
   }
@@ -181,6 +183,25 @@ class RulesReader {
       if (!label.empty()) rule.labels.emplace_back(label);
       pos = comma + 1;
     }
+  }
+
+  // `let: reciprocal = 1.0 / divisor`.
+  void read_let(const Line& l, size_t value_col, std::string_view value, RuleDef& rule) {
+    size_t eq = value.find('=');
+    if (eq == std::string_view::npos || (eq + 1 < value.size() && value[eq + 1] == '='))
+      fail_at(l, value_col, "expected `let: name = expression`");
+    std::string_view name = trim_blanks(value.substr(0, eq));
+    bool identifier = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                      std::all_of(name.begin(), name.end(), [](char c) {
+                        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+                      });
+    if (!identifier) fail_at(l, value_col, fmt::format("'{}' is not a name for `let:`", name));
+    size_t expr_begin = eq + 1;
+    while (expr_begin < value.size() && value[expr_begin] == ' ') ++expr_begin;
+    std::string_view expr = value.substr(std::min(expr_begin, value.size()));
+    if (expr.empty()) fail_at(l, value_col + eq, "empty expression after `=` in `let:`");
+    rule.lets.push_back(
+        {std::string(name), parse_condition(expr, loc_of(l, value_col + expr_begin))});
   }
 
   // `example: eps = 1e-06, dtype = torch.int8, size = [-1, 16]`.

@@ -139,6 +139,29 @@ TEST(Explain, MultiOutputRuleStepsOnTargetVariables) {
   (void)gg;
 }
 
+// A step of a rule with a computed variable names it in the substitution and verifies.
+TEST(Explain, ComputedVariableAppearsInTheStep) {
+  EGraph g;
+  g.add_expr("(f (/ a 8.0))");
+  ComputedVar r{
+      "r", {"c"}, [](EGraph& eg, std::span<const Id> c) -> std::optional<Id> {
+        return eg.add_constant(Constant::floating(1.0 / eg.constant_of(c[0])->as_float()));
+      }};
+  std::vector<Rewrite> rules;
+  rules.emplace_back("div-as-mul", MultiPattern::parse("(/ ?x ?c)"), std::vector<ComputedVar>{r},
+                     std::vector<Equality>{{"", Pattern::parse("(* ?x ?r)"), std::nullopt}});
+  saturate(g, rules, 3);
+  Explainer ex(g, rules);
+  Explanation e = ex.explain_terms("(f (/ a 8.0))", "(f (* a 0.125))");
+  ASSERT_EQ(e.num_rewrites(), 1u);
+  const ExplanationStep& s = e.steps[1];
+  EXPECT_EQ(s.rule, "div-as-mul");
+  ASSERT_EQ(s.subst.size(), 3u);
+  EXPECT_EQ(s.subst[2].first, "r");
+  EXPECT_EQ(e.terms.to_string(s.subst[2].second), "0.125");
+  EXPECT_EQ(verify_explanation(e, rules), std::nullopt);
+}
+
 // The live node with operator `op` whose last child is in the class of `last`.
 Id node_with(const EGraph& g, std::string_view op, Id last) {
   for (Id n = 0; n < g.num_ids(); ++n) {

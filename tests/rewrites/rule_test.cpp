@@ -118,6 +118,62 @@ TEST(RuleFile, ExampleLiterals) {
   EXPECT_EQ(std::get<DType>(ex.at("dt").value), DType::Int8);
 }
 
+// A rule computing a replace-side literal: x * c => x / (1 / c) for a power of two c.
+std::string let_rule(std::string_view let, std::string_view dir = "=>",
+                     std::string_view search_operand = "c") {
+  return "rule test/mul-as-div " + std::string(dir) +
+         "\n"
+         "    labels: test\n"
+         "    example: c = 4.0\n"
+         "    where: is_power_of_two(c)\n"
+         "    let: " +
+         std::string(let) +
+         "\n"
+         "\n"
+         "    def search(x: \"f32[4, 8]\", c, r):\n"
+         "        mul = torch.ops.aten.mul.Tensor(x, " +
+         std::string(search_operand) +
+         ")\n"
+         "        return (mul,)\n"
+         "\n"
+         "    def replace(x, c, r):\n"
+         "        div = torch.ops.aten.div.Tensor(x, r)\n"
+         "        return (div,)\n";
+}
+
+TEST(RuleFile, LetComputesAReplaceOnlyInput) {
+  RuleLibrary lib(builtin_registry());
+  lib.load_text(let_rule("r = 1 / c"), "t.rules");
+  const RuleDef& r = lib.rules().at(0);
+  ASSERT_EQ(r.lets.size(), 1u);
+  EXPECT_EQ(r.lets[0].name, "r");
+  EXPECT_EQ(r.lets[0].expr.text(), "1 / c");
+  EXPECT_EQ(r.lets[0].expr.loc().line, 5);
+  EXPECT_EQ(r.lets[0].expr.loc().column, 14);
+  // The example computes it: the replace side divides by 0.25.
+  std::optional<RuleExample> ex = instantiate_example(r, builtin_registry());
+  ASSERT_TRUE(ex);
+  bool found = false;
+  for (const Node& n : ex->replace.nodes())
+    if (n.kind == NodeKind::Call) found = n.args.at(1) == Arg(0.25);
+  EXPECT_TRUE(found);
+}
+
+TEST(RuleFile, LetMistakesAreLocatedErrors) {
+  auto message = [](const std::string& text) { return std::string(load_error(text).what()); };
+  EXPECT_THAT(message(let_rule("r = 1 / c", "<=>")),
+              testing::HasSubstr("must be written with `=>`"));
+  EXPECT_THAT(message(let_rule("q = 1 / c")), testing::HasSubstr("`let: q` names no input"));
+  EXPECT_THAT(message(let_rule("r = 1 / c", "=>", "r")),
+              testing::HasSubstr("`let: r` is used by search"));
+  EXPECT_THAT(message(let_rule("r = 1 / y")), testing::HasSubstr("y"));
+  EXPECT_THAT(message(let_rule("r == 1 / c")),
+              testing::HasSubstr("expected `let: name = expression`"));
+  EXPECT_THAT(message(let_rule("r = c / 0")), testing::HasSubstr("division by zero"));
+  Error located = load_error(let_rule("r = c / 0"));
+  EXPECT_EQ(located.loc().line, 5);
+}
+
 TEST(RuleLibrary, UnknownOpIsLocatedAtTheNode) {
   std::string text = add_relu_rule();
   text.replace(text.find("aten.add.Tensor(b, a)"), 21, "aten.frobnicate.default(b, a)");
@@ -407,16 +463,18 @@ TEST(RuleToggle, InexactRulesAreOffUnlessAskedForByNameOrLabel) {
   EXPECT_EQ(rule_toggle("torchair/bmm-transpose", {"torchair", "fusion"}, cfg).reason, "default");
 }
 
-// In the built-in library, vllm/quantize-mul-as-div is the one inexact rule
-// (docs/rules.md "The `inexact` label" says why the fusions with a more precise
-// fused kernel are not): off by default, on by name and by label.
+// In the built-in library, the inexact rules are the division by a rounded reciprocal
+// and vllm-ascend's two rewrites that trust scale * scale_reciprocal == 1 (docs/rules.md
+// "The `inexact` label" says why the fusions with a more precise fused kernel are not):
+// off by default, on by name and by label.
 TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
   const RuleLibrary& lib = testing_support::builtin_rules();
   std::vector<std::string> inexact;
   for (const RuleDef& r : lib.rules())
     if (r.has_label("inexact")) inexact.push_back(r.name);
-  EXPECT_EQ(inexact, (std::vector<std::string>{"vllm/quantize-mul-as-div",
-                                               "vllm/add-rms-norm-bias-quantize"}));
+  EXPECT_EQ(inexact,
+            (std::vector<std::string>{"layout/div-is-mul-by-reciprocal", "vllm/quantize-mul-as-div",
+                                      "vllm/add-rms-norm-bias-quantize"}));
   const RuleDef* r = lib.find("vllm/quantize-mul-as-div");
   ASSERT_NE(r, nullptr);
   auto compiled = [&](const RuleConfig& cfg) {
