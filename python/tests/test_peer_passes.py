@@ -2,6 +2,8 @@
 ops those passes match: eqfuse fuses them and the optimized GraphModule computes
 bit-identical outputs in PyTorch (the fused ops' stand-ins in npu_standins.py are
 written as the chains they replace)."""
+import math
+
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -153,6 +155,33 @@ def test_fp32_eager_attention_fuses_without_casts():
     inputs = _attention_inputs(torch.float32, heads=4, kv_heads=4)
     r = _optimize_and_compare(_eager_attention(1), inputs, "torchair/npu-fusion-attention-fp32")
     assert "npu_fusion_attention_v2" in r.fx_text
+
+
+def _bert_attention(q, k, v, mask):
+    # HF BertSelfAttention (eager, eval): the scores divided by sqrt(head_dim), then the
+    # additive extended mask, the softmax and the product with v.
+    scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(q.shape[-1])
+    probs = torch.nn.functional.softmax(scores + mask, dim=-1)
+    return torch.matmul(probs, v)
+
+
+def test_bert_attention_divided_by_a_power_of_two_fuses_exactly():
+    # head_dim 64: sqrt(64) = 8 is a power of two, so x / 8 is x * 0.125 bit for bit
+    # (layout/div-by-power-of-two-is-mul) and the fp32 attention rule applies.
+    inputs = _attention_inputs(torch.float32, heads=4, kv_heads=4, dim=64)
+    r = _optimize_and_compare(_bert_attention, inputs, "torchair/npu-fusion-attention-fp32")
+    assert "npu_fusion_attention_v2" in r.fx_text and "scale = 0.125" in r.fx_text
+
+
+def test_attention_divided_by_sqrt_128_fuses_only_when_inexact_rules_are_enabled():
+    # TorchAir's own npu_fx_pass patterns divide by sqrt(128): the product by the rounded
+    # reciprocal may differ in the last place, so eqfuse fuses only on request.
+    inputs = _attention_inputs(torch.float32, heads=2, kv_heads=2, dim=128)
+    gm = make_fx(_bert_attention)(*inputs)
+    assert "npu_fusion_attention" not in eqfuse.optimize(gm, inputs).fx_text
+    r = eqfuse.optimize(gm, inputs, enable_rules=["layout/div-is-mul-by-reciprocal"])
+    assert r.stats["fusions"].get("torchair/npu-fusion-attention-fp32", 0) == 1, r.stats
+    torch.testing.assert_close(gm(*inputs), r.graph_module(*inputs), rtol=1e-5, atol=1e-6)
 
 
 def test_add_rms_norm_bias_then_vllm_quantize_is_inexact_and_opt_in():
