@@ -55,6 +55,16 @@ TEST(RulesCli, RulesCarryTheirPeerPassNames) {
   EXPECT_THAT(rule_line(r.out, "noop/clone"), HasSubstr("remove_noop_ops"));
 }
 
+// `rules --show` prints a rule with its conditions and computed values.
+TEST(RulesCli, ShowPrintsWhereAndLetLines) {
+  CliRun r = run_eqfuse("rules --show layout/div-by-power-of-two-is-mul");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("rule layout/div-by-power-of-two-is-mul =>\n"));
+  EXPECT_THAT(r.out, HasSubstr("  where: is_number(divisor) and is_power_of_two(abs(divisor))\n"));
+  EXPECT_THAT(r.out, HasSubstr("  let: reciprocal = 1.0 / divisor\n"));
+  EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.mul.Tensor(x, reciprocal)"));
+}
+
 TEST(RulesCli, DisableRuleByMindSporeNameTurnsTheRuleOff) {
   CliRun r = run_eqfuse("rules --disable-rule add_rms_norm_fusion");
   ASSERT_EQ(r.exit_code, 0) << r.err;
