@@ -37,9 +37,7 @@ constexpr std::array<PeerPass, 40> kPeerPasses{{
     {"MindSpore", "add_rms_norm_quant_fusion", ""},
     {"MindSpore", "rms_norm_quant_fusion", ""},
     {"MindSpore", "add_rms_norm_fusion", ""},
-    {"MindSpore", "add_cast_rms_norm_cast_fusion",
-     "not implemented yet: the chain normalizes an fp32 upcast of the add, the fused kernel works "
-     "in x's dtype; it would be an `inexact` rule, none is written"},
+    {"MindSpore", "add_cast_rms_norm_cast_fusion", ""},
     {"MindSpore", "MatMulAllReduce",
      "no FX equivalent: needs a collective (all_reduce) in the graph; eqfuse rewrites "
      "single-device graphs"},

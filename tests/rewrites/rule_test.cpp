@@ -463,8 +463,9 @@ TEST(RuleToggle, InexactRulesAreOffUnlessAskedForByNameOrLabel) {
   EXPECT_EQ(rule_toggle("torchair/bmm-transpose", {"torchair", "fusion"}, cfg).reason, "default");
 }
 
-// In the built-in library, the inexact rules are the division by a rounded reciprocal
-// and vllm-ascend's two rewrites that trust scale * scale_reciprocal == 1 (docs/rules.md
+// In the built-in library, the inexact rules are the division by a rounded reciprocal,
+// MindSpore's add-cast-rms-norm-cast (gamma rounded to the half type) and vllm-ascend's
+// two rewrites that trust scale * scale_reciprocal == 1 (docs/rules.md
 // "The `inexact` label" says why the fusions with a more precise fused kernel are not):
 // off by default, on by name and by label.
 TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
@@ -472,9 +473,9 @@ TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
   std::vector<std::string> inexact;
   for (const RuleDef& r : lib.rules())
     if (r.has_label("inexact")) inexact.push_back(r.name);
-  EXPECT_EQ(inexact,
-            (std::vector<std::string>{"layout/div-is-mul-by-reciprocal", "vllm/quantize-mul-as-div",
-                                      "vllm/add-rms-norm-bias-quantize"}));
+  EXPECT_EQ(inexact, (std::vector<std::string>{
+                         "layout/div-is-mul-by-reciprocal", "mindspore/add-cast-rms-norm-cast",
+                         "vllm/quantize-mul-as-div", "vllm/add-rms-norm-bias-quantize"}));
   const RuleDef* r = lib.find("vllm/quantize-mul-as-div");
   ASSERT_NE(r, nullptr);
   auto compiled = [&](const RuleConfig& cfg) {
