@@ -58,7 +58,9 @@ SymInt SymInt::operator-() const {
   return r;
 }
 
-SymInt SymInt::operator-(const SymInt& o) const { return *this + (-o); }
+SymInt SymInt::operator-(const SymInt& o) const {
+  return *this + (-o);
+}
 
 SymInt SymInt::operator*(const SymInt& o) const {
   SymInt r;
@@ -135,6 +137,12 @@ std::optional<int64_t> SymInt::evaluate(
   return total;
 }
 
+std::vector<std::pair<int64_t, std::vector<std::string>>> SymInt::terms() const {
+  std::vector<std::pair<int64_t, std::vector<std::string>>> out;
+  for (const Term& t : terms_) out.emplace_back(t.coef, t.atoms);
+  return out;
+}
+
 std::vector<std::string> SymInt::atoms() const {
   std::vector<std::string> out;
   for (const auto& t : terms_) out.insert(out.end(), t.atoms.begin(), t.atoms.end());
@@ -180,7 +188,8 @@ size_t SymInt::hash() const {
   size_t h = 0x9e3779b97f4a7c15ull;
   for (const auto& t : terms_) {
     h ^= std::hash<int64_t>{}(t.coef) + 0x9e3779b9 + (h << 6) + (h >> 2);
-    for (const auto& a : t.atoms) h ^= std::hash<std::string>{}(a) + 0x9e3779b9 + (h << 6) + (h >> 2);
+    for (const auto& a : t.atoms)
+      h ^= std::hash<std::string>{}(a) + 0x9e3779b9 + (h << 6) + (h >> 2);
   }
   return h;
 }
@@ -317,7 +326,9 @@ class SymParser {
 
 }  // namespace
 
-SymInt SymInt::parse(std::string_view text) { return SymParser(text).parse_all(); }
+SymInt SymInt::parse(std::string_view text) {
+  return SymParser(text).parse_all();
+}
 
 static std::optional<int64_t> evaluate_opaque(const std::string& atom, const Bindings& b) {
   try {

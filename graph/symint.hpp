@@ -15,11 +15,13 @@ namespace eqfuse {
 
 class SymInt {
  public:
-  SymInt() = default;  // zero
+  SymInt() = default;     // zero
   SymInt(int64_t value);  // NOLINT: implicit, dims are usually constants
   static SymInt symbol(std::string name);
 
-  bool is_constant() const { return terms_.empty() || (terms_.size() == 1 && terms_[0].atoms.empty()); }
+  bool is_constant() const {
+    return terms_.empty() || (terms_.size() == 1 && terms_[0].atoms.empty());
+  }
   // Value if constant.
   std::optional<int64_t> constant() const;
   bool is_symbolic() const { return !is_constant(); }
@@ -37,9 +39,13 @@ class SymInt {
   bool operator<(const SymInt& o) const { return terms_ < o.terms_; }
 
   // Evaluates with concrete values for atoms; nullopt if an atom is unbound.
-  std::optional<int64_t> evaluate(const std::map<std::string, int64_t, std::less<>>& bindings) const;
+  std::optional<int64_t> evaluate(
+      const std::map<std::string, int64_t, std::less<>>& bindings) const;
   // Symbol names used (opaque atoms are not split).
   std::vector<std::string> atoms() const;
+  // The canonical terms: coefficient and the atoms multiplied (sorted, repeated for
+  // powers; empty for the constant term). For building the value from its atoms.
+  std::vector<std::pair<int64_t, std::vector<std::string>>> terms() const;
   // Sympy-like printing: `4096`, `s0`, `4*s0`, `s57 + s75`, `s0 - 1`.
   std::string to_string() const;
   size_t hash() const;

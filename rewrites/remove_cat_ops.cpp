@@ -19,15 +19,48 @@ const OpSchema* schema_of(const Node& n, const OpRegistry& reg) {
   return n.kind == NodeKind::Call && n.op != kNoOp ? &reg.info(n.op).schema : nullptr;
 }
 
-std::optional<std::vector<int64_t>> static_shape(const ValueType& t) {
+std::optional<Shape> known_shape(const ValueType& t) {
   if (!t.is_tensor() || !t.tensor.shape) return std::nullopt;
-  std::vector<int64_t> dims;
-  for (const SymInt& d : *t.tensor.shape) {
-    std::optional<int64_t> c = d.constant();
-    if (!c) return std::nullopt;
-    dims.push_back(*c);
+  return *t.tensor.shape;
+}
+
+// Where each size symbol can be read before any op runs: a `Sym` graph input holding
+// exactly it (preferred: no read needed), else the first dim of a graph-input tensor that
+// is exactly it (read by sym_size).
+struct SymbolSource {
+  NodeRef input;
+  std::optional<int64_t> dim;  // set: sym_size(input, dim); unset: the input itself
+};
+std::map<std::string, SymbolSource, std::less<>> symbol_sources(const Graph& g) {
+  auto single_atom = [](const SymInt& s) -> std::optional<std::string> {
+    auto terms = s.terms();
+    if (terms.size() != 1 || terms[0].first != 1 || terms[0].second.size() != 1)
+      return std::nullopt;
+    return terms[0].second[0];
+  };
+  std::map<std::string, SymbolSource, std::less<>> out;
+  for (NodeRef r : g.placeholders()) {
+    const ValueType& t = g.node(r).type;
+    if (t.kind == ValueType::Kind::SymInt && t.sym)
+      if (auto a = single_atom(*t.sym)) out.try_emplace(*a, SymbolSource{r, std::nullopt});
   }
-  return dims;
+  for (NodeRef r : g.placeholders()) {
+    const ValueType& t = g.node(r).type;
+    if (!t.is_tensor() || !t.tensor.shape) continue;
+    for (size_t d = 0; d < t.tensor.shape->size(); ++d)
+      if (auto a = single_atom((*t.tensor.shape)[d]))
+        out.try_emplace(*a, SymbolSource{r, static_cast<int64_t>(d)});
+  }
+  return out;
+}
+
+// Why `v` cannot be built from graph inputs, or nullopt if it can.
+std::optional<std::string> unbuildable(
+    const SymInt& v, const std::map<std::string, SymbolSource, std::less<>>& src) {
+  for (const std::string& atom : v.atoms())
+    if (!src.contains(atom))
+      return fmt::format("its size {} reads {}, which no graph input holds", v.to_string(), atom);
+  return std::nullopt;
 }
 
 // The registered `ns::name.out` overload taking the producer's arguments (same
@@ -78,20 +111,21 @@ bool may_be_written(const Graph& g, const OpRegistry& reg,
 struct CatPlan {
   NodeRef cat;
   std::vector<NodeRef> inputs;
-  std::vector<int64_t> offsets;  // dim-0 start of each input in the buffer
+  std::vector<SymInt> offsets;  // dim-0 start of each input in the buffer
+  std::vector<SymInt> sizes;    // dim-0 size of each input
   std::vector<OpId> out_ops;
-  std::vector<int64_t> shape;  // the cat's (and the buffer's) shape
-  NodeRef anchor;              // new_empty's `self`: a tensor the first producer reads
+  Shape shape;     // the cat's (and the buffer's) shape
+  NodeRef anchor;  // new_empty's `self`: a tensor the first producer reads
 };
 
 // TorchAir's checks plus eqfuse's (remove_cat_ops.hpp); a plan or why not.
-std::variant<CatPlan, std::string> plan_for(const Graph& g, const OpRegistry& reg,
-                                            const std::vector<std::vector<NodeRef>>& users,
-                                            NodeRef cat) {
+std::variant<CatPlan, std::string> plan_for(
+    const Graph& g, const OpRegistry& reg, const std::vector<std::vector<NodeRef>>& users,
+    const std::map<std::string, SymbolSource, std::less<>>& sources, NodeRef cat) {
   const Node& c = g.node(cat);
   if (c.args.size() < 2 || !std::holds_alternative<ArgList>(c.args[0].value))
     return std::string("its tensors are not a list");
-  CatPlan p{cat, {}, {}, {}, {}, {}};
+  CatPlan p{cat, {}, {}, {}, {}, {}, {}};
   for (const Arg& a : std::get<ArgList>(c.args[0].value).items) {
     if (!a.is_node()) return std::string("an input is not a node");
     p.inputs.push_back(a.node());
@@ -99,14 +133,16 @@ std::variant<CatPlan, std::string> plan_for(const Graph& g, const OpRegistry& re
   if (p.inputs.size() < 2) return std::string("it has fewer than 2 inputs");
   if (std::set<NodeRef>(p.inputs.begin(), p.inputs.end()).size() != p.inputs.size())
     return std::string("an input appears twice");
-  std::optional<std::vector<int64_t>> shape = static_shape(c.type);
-  if (!shape || shape->empty()) return std::string("its shape is not static");
+  std::optional<Shape> shape = known_shape(c.type);
+  if (!shape || shape->empty()) return std::string("its shape is not known");
+  for (const SymInt& d : *shape)
+    if (auto why = unbuildable(d, sources)) return *why;
   p.shape = *shape;
   const auto* dim = std::get_if<int64_t>(&c.args[1].value);
   if (dim == nullptr || (*dim != 0 && *dim != -static_cast<int64_t>(shape->size())))
     return std::string("only dim 0 is supported");
   if (may_be_written(g, reg, users, cat)) return std::string("its result is written in place");
-  int64_t offset = 0;
+  SymInt offset = 0;
   for (size_t i = 0; i < p.inputs.size(); ++i) {
     const Node& in = g.node(p.inputs[i]);
     const OpSchema* s = schema_of(in, reg);
@@ -115,7 +151,7 @@ std::variant<CatPlan, std::string> plan_for(const Graph& g, const OpRegistry& re
       return fmt::format("input {} ({}) is a view or writes its arguments", i, in.name);
     std::optional<OpId> out = out_variant(*s, reg);
     if (!out) return fmt::format("input {} op {} has no .out variant", i, s->qualified_name());
-    std::optional<std::vector<int64_t>> dims = static_shape(in.type);
+    std::optional<Shape> dims = known_shape(in.type);
     if (!dims || in.type.tensor.dtype != c.type.tensor.dtype || dims->size() != shape->size() ||
         !std::equal(dims->begin() + 1, dims->end(), shape->begin() + 1))
       return fmt::format("input {} ({}) differs in dtype, rank or non-concat dims", i, in.name);
@@ -128,9 +164,11 @@ std::variant<CatPlan, std::string> plan_for(const Graph& g, const OpRegistry& re
     }
     if (may_be_written(g, reg, users, p.inputs[i]))
       return fmt::format("input {} ({}) is written in place", i, in.name);
+    if (auto why = unbuildable(dims->front(), sources)) return fmt::format("input {}: {}", i, *why);
     p.offsets.push_back(offset);
+    p.sizes.push_back(dims->front());
     p.out_ops.push_back(*out);
-    offset += dims->front();
+    offset = offset + dims->front();
   }
   if (offset != shape->front()) return std::string("its inputs do not add up to its shape");
   NodeRef first = *std::min_element(p.inputs.begin(), p.inputs.end());
@@ -174,16 +212,90 @@ Node new_call(const OpRegistry& reg, std::string_view op, std::string name, std:
   return n;
 }
 
-ArgList int_list(const std::vector<int64_t>& v) {
-  ArgList l;
-  for (int64_t x : v) l.items.emplace_back(x);
-  return l;
-}
+// Emits the nodes that compute symbolic sizes from the graph inputs (symbol_sources):
+// sym_size reads and `operator.mul` / `operator.add` of a size's terms, each read and each
+// size once. A constant size is an int literal.
+class SizeBuilder {
+ public:
+  SizeBuilder(const OpRegistry& reg, NameSource& names,
+              const std::map<std::string, SymbolSource, std::less<>>& sources,
+              const std::vector<Arg>& mapped, Graph& out)
+      : reg_(reg), names_(names), sources_(sources), mapped_(mapped), out_(out) {}
+
+  Arg size(const SymInt& v, const NodeMeta& like) {
+    if (std::optional<int64_t> c = v.constant()) return Arg(*c);
+    if (auto it = built_.find(v); it != built_.end()) return it->second;
+    std::optional<Arg> sum;
+    SymInt sum_value = 0;
+    for (const auto& [coef, atoms] : v.terms()) {
+      std::optional<Arg> term;
+      SymInt term_value = 1;
+      for (const std::string& atom : atoms) {
+        Arg read = symbol(atom, like);
+        term_value = term_value * SymInt::symbol(atom);
+        term = term ? builtin("operator.mul", *term, read, term_value, like) : read;
+      }
+      term_value = term_value * SymInt(coef);
+      if (!term) {
+        term = Arg(coef);
+      } else if (coef != 1) {
+        term = builtin("operator.mul", *term, Arg(coef), term_value, like);
+      }
+      sum_value = sum_value + term_value;
+      sum = sum ? builtin("operator.add", *sum, *term, sum_value, like) : *term;
+    }
+    built_.emplace(v, *sum);
+    return *sum;
+  }
+
+ private:
+  Arg symbol(const std::string& atom, const NodeMeta& like) {
+    if (auto it = built_.find(SymInt::symbol(atom)); it != built_.end()) return it->second;
+    const SymbolSource& s = sources_.at(atom);
+    Arg read = mapped_.at(static_cast<size_t>(s.input.index));
+    if (s.dim) {
+      Node n = base_node(names_.take("sym_size_" + atom), SymInt::symbol(atom), like);
+      n.op = *reg_.find("aten::sym_size.int");
+      n.target = reg_.info(n.op).schema.qualified_name();
+      n.args = {read, Arg(*s.dim)};
+      read = Arg(out_.add(std::move(n)));
+    }
+    built_.emplace(SymInt::symbol(atom), read);
+    return read;
+  }
+
+  Arg builtin(std::string_view target, const Arg& a, const Arg& b, const SymInt& value,
+              const NodeMeta& like) {
+    Node n =
+        base_node(names_.take(target == "operator.add" ? "add_size" : "mul_size"), value, like);
+    n.target = std::string(target);
+    n.args = {a, b};
+    return Arg(out_.add(std::move(n)));
+  }
+
+  static Node base_node(std::string name, const SymInt& value, const NodeMeta& like) {
+    Node n;
+    n.kind = NodeKind::Call;
+    n.name = std::move(name);
+    n.type = ValueType::of_symint(value);
+    n.meta.stream = like.stream;
+    n.meta.loc = like.loc;
+    return n;
+  }
+
+  const OpRegistry& reg_;
+  NameSource& names_;
+  const std::map<std::string, SymbolSource, std::less<>>& sources_;
+  const std::vector<Arg>& mapped_;
+  Graph& out_;
+  std::map<SymInt, Arg> built_;
+};
 
 // Rebuilds the graph with every plan applied: the buffer before the first
 // producer, each slice before its producer, producers retargeted to `.out`,
 // the cats dropped and their users reading the buffer.
-Graph apply_plans(const Graph& g, const OpRegistry& reg, const std::vector<CatPlan>& plans) {
+Graph apply_plans(const Graph& g, const OpRegistry& reg, const std::vector<CatPlan>& plans,
+                  const std::map<std::string, SymbolSource, std::less<>>& sources) {
   NameSource names(g);
   struct Role {
     const CatPlan* plan = nullptr;
@@ -200,6 +312,8 @@ Graph apply_plans(const Graph& g, const OpRegistry& reg, const std::vector<CatPl
   out.name = g.name;
   std::vector<Arg> mapped(g.size());
   std::map<const CatPlan*, NodeRef> buffers;
+  std::map<const CatPlan*, std::vector<std::pair<Arg, Arg>>> bounds;  // each input's slice
+  SizeBuilder sizes(reg, names, sources, mapped, out);
   auto remap = [&](auto&& self, const Arg& a) -> Arg {
     if (a.is_node()) return mapped.at(static_cast<size_t>(a.node().index));
     if (const auto* l = std::get_if<ArgList>(&a.value)) {
@@ -219,12 +333,17 @@ Graph apply_plans(const Graph& g, const OpRegistry& reg, const std::vector<CatPl
     if (auto f = first_producer.find(idx); f != first_producer.end()) {
       const CatPlan& p = *f->second;
       const Node& c = g.node(p.cat);
-      std::vector<Arg> args{remap(remap, Arg(p.anchor)), Arg(int_list(p.shape)),
-                            Arg(c.type.tensor.dtype), Arg(), Arg(), Arg()};
+      ArgList shape;
+      for (const SymInt& d : p.shape) shape.items.push_back(sizes.size(d, c.meta));
+      for (size_t k = 0; k < p.inputs.size(); ++k)
+        bounds[&p].emplace_back(sizes.size(p.offsets[k], c.meta),
+                                sizes.size(p.offsets[k] + p.sizes[k], c.meta));
+      std::vector<Arg> args{
+          remap(remap, Arg(p.anchor)), Arg(shape), Arg(c.type.tensor.dtype), Arg(), Arg(), Arg()};
       Node buf = new_call(reg, "aten::new_empty", names.take(c.name + "_buffer"), std::move(args),
                           c.type, c.meta);
-      buf.meta.note = fmt::format("remove_cat_ops: the buffer {} is written into by its inputs",
-                                  c.name);
+      buf.meta.note =
+          fmt::format("remove_cat_ops: the buffer {} is written into by its inputs", c.name);
       buffers[&p] = out.add(std::move(buf));
     }
     Node copy = n;
@@ -233,10 +352,8 @@ Graph apply_plans(const Graph& g, const OpRegistry& reg, const std::vector<CatPl
     if (auto r = producer.find(idx); r != producer.end()) {
       const CatPlan& p = *r->second.plan;
       const size_t k = r->second.input;
-      const int64_t start = p.offsets[k];
-      const int64_t end = start + static_shape(n.type)->front();
-      std::vector<Arg> args{Arg(buffers.at(&p)), Arg(int64_t{0}), Arg(start), Arg(end),
-                            Arg(int64_t{1})};
+      const auto& [start, end] = bounds.at(&p).at(k);
+      std::vector<Arg> args{Arg(buffers.at(&p)), Arg(int64_t{0}), start, end, Arg(int64_t{1})};
       NodeRef slice = out.add(new_call(reg, "aten::slice.Tensor", names.take("slice_" + n.name),
                                        std::move(args), n.type, n.meta));
       copy.op = p.out_ops[k];
@@ -254,11 +371,12 @@ RemoveCatOpsResult remove_cat_ops(const Graph& input, const OpRegistry& reg) {
   RemoveCatOpsResult r{input, {}, 0};
   const std::vector<std::vector<NodeRef>> users = input.users();
   std::vector<CatPlan> plans;
+  const auto sources = symbol_sources(input);
   for (size_t i = 0; i < input.size(); ++i) {
     const NodeRef ref{static_cast<int32_t>(i)};
     const OpSchema* s = schema_of(input.node(ref), reg);
     if (s == nullptr || s->qualified_name() != kCat) continue;
-    auto plan = plan_for(input, reg, users, ref);
+    auto plan = plan_for(input, reg, users, sources, ref);
     if (auto* why = std::get_if<std::string>(&plan)) {
       r.log.push_back(fmt::format("remove_cat_ops: skip {}: {}", input.node(ref).name, *why));
       continue;
@@ -270,7 +388,7 @@ RemoveCatOpsResult remove_cat_ops(const Graph& input, const OpRegistry& reg) {
   }
   r.removed = plans.size();
   r.log.push_back(fmt::format("remove_cat_ops: optimized {} cat node(s)", r.removed));
-  if (!plans.empty()) r.graph = apply_plans(input, reg, plans);
+  if (!plans.empty()) r.graph = apply_plans(input, reg, plans, sources);
   return r;
 }
 

@@ -3,8 +3,9 @@
 // becomes one buffer that the producers write into, so the cat's copy disappears:
 //
 //   a = aten.mm(x, w1)              buf = aten.new_empty(x, [Ma + Mb, N], dtype = ...)
-//   b = aten.mm(x, w2)        =>    slice = aten.slice(buf, 0, 0, Ma);  a = aten.mm.out(x, w1, out = slice)
-//   c = aten.cat([a, b])            slice_1 = aten.slice(buf, 0, Ma, Ma + Mb);  b = aten.mm.out(x, w2, out = slice_1)
+//   b = aten.mm(x, w2)        =>    slice = aten.slice(buf, 0, 0, Ma);  a = aten.mm.out(x, w1, out
+//   = slice) c = aten.cat([a, b])            slice_1 = aten.slice(buf, 0, Ma, Ma + Mb);  b =
+//   aten.mm.out(x, w2, out = slice_1)
 //                                   (c's users read buf)
 //
 //   RemoveCatOpsResult r = remove_cat_ops(graph, registry);
@@ -14,8 +15,10 @@
 // at least two distinct inputs, dim 0, every input a call whose op has a registered
 // `ns::name.out` overload taking the same arguments plus `out`, of the cat's dtype, the
 // same rank and non-concat dims, on the cat's stream, not also an input of another cat;
-// every shape static (TorchAir also handles symbolic sizes through the graph's SymInt
-// inputs; eqfuse skips those cats and says so); and no op mutates a producer's result,
+// every size built from graph inputs (a symbolic size is computed before the first
+// producer from `Sym` inputs and sym_size reads of input tensors, as TorchAir reads the
+// graph's SymInt inputs; a symbol no input holds keeps the cat, and the log says which);
+// and no op mutates a producer's result,
 // the cat's result or a view of either (the buffer now holds both, so a write to one
 // would be seen through the other). The buffer is `new_empty` of the first producer's
 // first tensor argument, so it gets that tensor's device without the graph naming one.

@@ -21,9 +21,9 @@
 namespace eqfuse {
 namespace {
 
-using testing_support::builtin_registry;
 using ::testing::Contains;
 using ::testing::HasSubstr;
+using testing_support::builtin_registry;
 
 // Two experts' tokens, one with a bias, concatenated along the tokens.
 const char* const kTwoExperts = R"(class f(torch.nn.Module):
@@ -55,7 +55,8 @@ TEST(RemoveCatOps, ProducersWriteSlicesOfOneBuffer) {
   EXPECT_EQ(ops["aten::add.out"], 1) << text;  // add does
   EXPECT_EQ(ops["aten::new_empty"], 1) << text;
   EXPECT_EQ(ops["aten::slice.Tensor"], 2) << text;
-  EXPECT_THAT(text, HasSubstr("torch.ops.aten.new_empty.default(x, [16, 32], dtype = torch.float32)"));
+  EXPECT_THAT(text,
+              HasSubstr("torch.ops.aten.new_empty.default(x, [16, 32], dtype = torch.float32)"));
   EXPECT_THAT(text, HasSubstr("torch.ops.aten.slice.Tensor(cat_buffer, 0, 8, 16)"));
   EXPECT_THAT(text, HasSubstr("torch.ops.aten.mul.Tensor(cat_buffer, 2)"));
   EXPECT_THAT(r.log, Contains(HasSubstr("cat (2 inputs) written in place")));
@@ -77,20 +78,24 @@ TEST(RemoveCatOps, EachConditionKeepsTheCat) {
   const Case cases[] = {
       {"cat: \"f32[16, 32]\" = torch.ops.aten.cat.default([mm, add])\n        mul: \"f32[16, 32]\" "
        "= torch.ops.aten.mul.Tensor(cat, 2)",
-       "cat: \"f32[8, 64]\" = torch.ops.aten.cat.default([mm, add], 1)\n        mul: \"f32[8, 64]\" "
+       "cat: \"f32[8, 64]\" = torch.ops.aten.cat.default([mm, add], 1)\n        mul: \"f32[8, "
+       "64]\" "
        "= torch.ops.aten.mul.Tensor(cat, 2)",
        "only dim 0"},
       {"[mm, add]", "[mm, mm]", "appears twice"},
       {"mul: \"f32[16, 32]\" = torch.ops.aten.mul.Tensor(cat, 2)",
-       "mul: \"f32[16, 32]\" = torch.ops.aten.mul_.Tensor(cat, 2)", "its result is written in place"},
-      {"return (mul, mm)", "mm_2: \"f32[8, 32]\" = torch.ops.aten.add_.Tensor(mm, 1)\n        return (mul, mm_2)",
+       "mul: \"f32[16, 32]\" = torch.ops.aten.mul_.Tensor(cat, 2)",
+       "its result is written in place"},
+      {"return (mul, mm)",
+       "mm_2: \"f32[8, 32]\" = torch.ops.aten.add_.Tensor(mm, 1)\n        return (mul, mm_2)",
        "input 0 (mm) is written in place"},
       {"return (mul, mm)",
-       "cat_1: \"f32[16, 32]\" = torch.ops.aten.cat.default([add, mm_1])\n        return (mul, cat_1)",
+       "cat_1: \"f32[16, 32]\" = torch.ops.aten.cat.default([add, mm_1])\n        return (mul, "
+       "cat_1)",
        "shared with another cat"},
       {"add: \"f32[8, 32]\" = torch.ops.aten.add.Tensor(mm_1, bias)",
        "add: \"f32[8, 32]\" = torch.ops.aten.relu.default(mm_1)", "has no .out variant"},
-      {"x: \"f32[8, 64]\"", "x: \"f32[s0, 64]\"", "not static"},
+      {"x: \"f32[8, 64]\"", "x: \"f32[s0 + s1, 64]\"", "which no graph input holds"},
   };
   for (const Case& c : cases) {
     std::string fx = kTwoExperts;
@@ -98,9 +103,10 @@ TEST(RemoveCatOps, EachConditionKeepsTheCat) {
     ASSERT_NE(at, std::string::npos) << c.from;
     fx.replace(at, c.from.size(), c.to);
     SCOPED_TRACE(c.why);
-    if (c.why == "not static") {  // every shape symbolic along s0
+    if (c.why == "which no graph input holds") {  // sizes of a sum no input holds alone
       for (const char* s : {"f32[8, 32]", "f32[16, 32]"}) {
-        std::string from = s, to = from == "f32[8, 32]" ? "f32[s0, 32]" : "f32[2*s0, 32]";
+        std::string from = s,
+                    to = from == "f32[8, 32]" ? "f32[s0 + s1, 32]" : "f32[2*s0 + 2*s1, 32]";
         for (size_t p = fx.find(from); p != std::string::npos; p = fx.find(from, p))
           fx.replace(p, from.size(), to);
       }
@@ -111,6 +117,32 @@ TEST(RemoveCatOps, EachConditionKeepsTheCat) {
     EXPECT_EQ(r.graph, in);
     EXPECT_THAT(r.log, Contains(HasSubstr(c.why)));
   }
+}
+
+// Symbolic sizes (TorchAir reads them from the graph's SymInt inputs): the buffer's
+// size and the slice bounds are computed from graph inputs before the first producer,
+// a dim of an input tensor read by sym_size, a Sym input used as it is.
+TEST(RemoveCatOps, SymbolicSizesAreBuiltFromGraphInputs) {
+  const char* const fx = R"FX(class f(torch.nn.Module):
+    def forward(self, x: "f32[s0, 64]", y: "f32[s1, 64]", n: "Sym(s1)", w1: "f32[64, 32]", w2: "f32[64, 32]"):
+        mm: "f32[s0, 32]" = torch.ops.aten.mm.default(x, w1)
+        mm_1: "f32[s1, 32]" = torch.ops.aten.mm.default(y, w2)
+        mm_2: "f32[s0, 32]" = torch.ops.aten.mm.default(x, w2)
+        cat: "f32[2*s0 + s1, 32]" = torch.ops.aten.cat.default([mm, mm_1, mm_2])
+        mul: "f32[2*s0 + s1, 32]" = torch.ops.aten.mul.Tensor(cat, 2)
+        return (mul,)
+)FX";
+  Graph in = testing_support::load_builtin(fx, "cat.fx");
+  RemoveCatOpsResult r = remove_cat_ops(in, builtin_registry());
+  const std::string text = print_fx(r.graph, &builtin_registry());
+  ASSERT_EQ(r.removed, 1u) << text;
+  auto ops = call_target_counts(r.graph);
+  EXPECT_EQ(ops["aten::cat"], 0) << text;
+  EXPECT_EQ(ops["aten::mm.out"], 3) << text;
+  EXPECT_EQ(ops["aten::sym_size.int"], 1) << text;  // s0 from x; s1 is the Sym input n
+  EXPECT_THAT(text, HasSubstr("sym_size_s0: \"Sym(s0)\" = torch.ops.aten.sym_size.int(x, 0)"));
+  EXPECT_THAT(text, HasSubstr("torch.ops.aten.slice.Tensor(cat_buffer, 0, 0, sym_size_s0)"));
+  expect_equivalent(in, r.graph);
 }
 
 TEST(RemoveCatOps, RunsInOptimizeInReduceOverheadOnly) {
@@ -129,8 +161,8 @@ TEST(RemoveCatOps, RunsInOptimizeInReduceOverheadOnly) {
 
   opt.rules.mode = ExecMode::MaxAutotune;
   EXPECT_EQ(optimize_graph(in, builtin_registry(), opt).stats.removed_cats, 0u);
-  for (const char* config : {R"({"remove_cat_ops": false})",
-                             R"({"debug": {"aclgraph": {"remove_cat_ops": false}}})"}) {
+  for (const char* config :
+       {R"({"remove_cat_ops": false})", R"({"debug": {"aclgraph": {"remove_cat_ops": false}}})"}) {
     OptimizeOptions off;
     apply_config_json(off, config, "config.json");
     EXPECT_FALSE(off.remove_cat_ops) << config;
