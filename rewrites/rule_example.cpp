@@ -95,7 +95,10 @@ std::map<std::string, Arg> let_literals(const RuleDef& rule,
       throw Error(
           fmt::format("rule '{}': `let: {} = {}` on the example inputs: {}", rule.name, l.name,
                       l.expr.text(),
-                      r.value ? fmt::format("{} is not a literal", r.value->to_string()) : r.error),
+                      r.value ? fmt::format("{} is not a literal a call can take (a number, bool, "
+                                            "str, dtype, None or a list of ints)",
+                                            r.value->to_string())
+                              : r.error),
           r.error_loc.known() ? r.error_loc : l.expr.loc());
     }
     out[l.name] = std::move(*lit);
