@@ -317,10 +317,17 @@ def _is_multi_output(src: Node, values: Dict[str, Any]) -> bool:
     return isinstance(v, (tuple, list))
 
 
+_PYTHON_MODULES = {"operator": operator, "_operator": operator, "math": math}
+
+
 def resolve_op(text: str):
     """``ns::name.overload`` -> ``torch.ops.ns.name.overload`` (the default
-    overload when none is named); EqfuseError naming the op when this process
-    has not registered it (torch_npu not imported, say)."""
+    overload when none is named); a Python builtin on sizes (``operator.add``, which
+    eqfuse writes when it computes symbolic sizes) -> that function; EqfuseError naming
+    the op when this process has not registered it (torch_npu not imported, say)."""
+    module, dot, attr = text.partition(".")
+    if dot and module in _PYTHON_MODULES and hasattr(_PYTHON_MODULES[module], attr):
+        return getattr(_PYTHON_MODULES[module], attr)
     ns, sep, rest = text.partition("::")
     if not sep or not ns or not rest:
         raise EqfuseError(f"the optimized graph calls '{text}', which is not a torch.ops name")

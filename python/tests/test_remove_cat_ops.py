@@ -37,3 +37,21 @@ def test_off_outside_reduce_overhead_and_by_config():
     r = eqfuse.optimize(gm, inputs, config={"debug": {"aclgraph": {"remove_cat_ops": False}}})
     assert r.stats["remove_cat_ops"]["removed_cats"] == 0
     assert_same_outputs(gm(*inputs), r.graph_module(*inputs))
+
+
+def test_symbolic_token_counts_are_read_from_the_inputs():
+    # make_fx's symbolic tracing: the experts' token counts are sizes of the inputs, so the
+    # buffer and its slices are computed from sym_size reads of them before the first mm.
+    def two_experts(x, y, w1, w2):
+        return torch.cat([torch.mm(x, w1), torch.mm(y, w2)]) * 2
+
+    g = torch.Generator().manual_seed(4)
+    inputs = (torch.randn(6, 64, generator=g), torch.randn(10, 64, generator=g),
+              torch.randn(64, 32, generator=g), torch.randn(64, 32, generator=g))
+    gm = make_fx(two_experts, tracing_mode="symbolic")(*inputs)
+    r = eqfuse.optimize(gm, inputs, mode="reduce-overhead")
+    assert r.stats["remove_cat_ops"]["removed_cats"] == 1, r.stats["remove_cat_ops"]
+    assert "aten.cat" not in r.fx_text and "sym_size" in r.fx_text, r.fx_text
+    assert_same_outputs(gm(*inputs), r.graph_module(*inputs))
+    other = tuple(torch.randn(n, 64, generator=g) for n in (3, 7)) + inputs[2:]
+    assert_same_outputs(gm(*other), r.graph_module(*other))
