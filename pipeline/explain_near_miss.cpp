@@ -12,8 +12,8 @@
 
 #include <fmt/format.h>
 
-#include "egraph/ematch.hpp"
 #include "bridge/from_graph.hpp"
+#include "egraph/ematch.hpp"
 
 namespace eqfuse {
 namespace {
@@ -170,6 +170,9 @@ class Overlay {
     return c;
   }
 
+  // A class with no node: a value nothing is known about (a computed variable).
+  Id unknown_class() { return next_++; }
+
   // Adds the term of `p` (variable i is values[slots[i]]) and returns its class.
   Id add(const Pattern& p, std::span<const Id> values, std::span<const uint32_t> slots) {
     std::vector<Id> ids(p.nodes().size());
@@ -316,17 +319,28 @@ class Overlay {
   std::map<Id, std::vector<HNode>> extra_;  // class -> hypothetical nodes
 };
 
-// Replays a rejected match's equalities into the overlay.
+// The slots of p's variables in a rewrite's substitution (its searcher's variables, then its
+// computed ones).
+std::vector<uint32_t> subst_slots(const Pattern& p, const Rewrite& rw) {
+  std::vector<uint32_t> out;
+  for (const std::string& v : p.vars()) out.push_back(*rw.subst_index(v));
+  return out;
+}
+
+// Replays a rejected match's equalities into the overlay. The rewrite's computed variables
+// (a rule's `let:`) were not computed for a rejected match: each stands for an unknown value.
 void replay(Overlay& ov, const EGraph& g, const Rewrite& rw, std::span<const Id> values) {
+  std::vector<Id> subst(values.begin(), values.end());
+  for (size_t i = 0; i < rw.computed_vars().size(); ++i) subst.push_back(ov.unknown_class());
   for (const Equality& eq : rw.equalities()) {
     std::optional<Id> lhs;
     if (eq.lhs) {
-      lhs = eq.lhs->lookup_mapped(g, values, var_slots(*eq.lhs, rw.searcher().pattern()));
+      lhs = eq.lhs->lookup_mapped(g, subst, subst_slots(*eq.lhs, rw));
     } else if (!eq.target.empty()) {
-      lhs = values[*rw.searcher().pattern().var_index(eq.target)];
+      lhs = subst[*rw.subst_index(eq.target)];
     }
     if (!lhs) continue;  // the left side is not in the e-graph (or is the root: none here)
-    ov.merge(*lhs, ov.add(eq.rhs, values, var_slots(eq.rhs, rw.searcher().pattern())));
+    ov.merge(*lhs, ov.add(eq.rhs, subst, subst_slots(eq.rhs, rw)));
   }
 }
 

@@ -316,26 +316,23 @@ struct EGraphLiteralSink {
 
 // A `let:` as a computed variable: its expression evaluated on the match's values like a
 // condition, the literal added to the e-graph. A value that cannot be computed (unknown, an
-// error, not a literal) skips the match.
+// error, not a literal) skips the match, logged as a rejection of `let: ...` so explain says
+// why the rule did not fire. It reads every bound variable, in condition order, for that log.
 ComputedVar computed_let(const RuleDef::Let& l, const std::shared_ptr<ConditionContext>& ctx) {
-  std::vector<std::string> inputs = l.expr.names();
-  std::erase_if(inputs, [&](const std::string& n) {
-    return std::find(ctx->vars.begin(), ctx->vars.end(), n) == ctx->vars.end();
-  });
-  auto compute = [ctx, expr = l.expr, inputs](EGraph& g,
-                                              std::span<const Id> ids) -> std::optional<Id> {
-    CondEnv env = [&](std::string_view name) -> std::optional<CondValue> {
-      for (size_t i = 0; i < inputs.size(); ++i)
-        if (inputs[i] == name) return class_cond_value(g, ctx->types, ids[i]);
-      return std::nullopt;
-    };
-    CondValueResult r = evaluate_value(expr, env, *ctx->functions);
+  std::string text = fmt::format("let: {} = {}", l.name, l.expr.text());
+  auto compute = [ctx, expr = l.expr, text](EGraph& g,
+                                            std::span<const Id> ids) -> std::optional<Id> {
+    CondValueResult r = evaluate_value(expr, ctx->env(g, ids), *ctx->functions);
     std::optional<Arg> lit = r.value ? literal_of_cond_value(*r.value) : std::nullopt;
-    if (!lit) return std::nullopt;
+    if (!lit) {
+      ctx->reject(g, ids, text,
+                  r.value ? fmt::format("{} is not a literal", r.value->to_string()) : r.error);
+      return std::nullopt;
+    }
     EGraphLiteralSink sink{g};
     return encode_arg(*lit, sink);
   };
-  return {l.name, inputs, std::move(compute)};
+  return {l.name, ctx->vars, std::move(compute)};
 }
 
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
