@@ -76,13 +76,11 @@ void Rewrite::validate_and_compile() {
     }
     computed_slots_.push_back(std::move(slots));
   }
-  const auto bound = static_cast<uint32_t>(matcher_.vars().size());
-  auto slot_of = [&](const std::string& var, std::string_view where) -> uint32_t {
-    auto idx = lhs.var_index(var);
-    if (!idx && where == "the right side") {
-      for (size_t i = 0; i < computed_.size(); ++i)
-        if (computed_[i].name == var) return 1 + bound + static_cast<uint32_t>(i);
-    }
+  // The match slot of `var`: a searcher variable; on a right side also a computed one, whose
+  // slots follow the searcher's (subst_vars_).
+  auto slot_of = [&](const std::string& var, std::string_view where,
+                     bool computed_ok = false) -> uint32_t {
+    std::optional<uint32_t> idx = computed_ok ? subst_index(var) : lhs.var_index(var);
     if (!idx) {
       throw Error(fmt::format("rule '{}': variable ?{} in {} is not bound by the left side '{}'",
                               name_, var, where, lhs.to_string()));
@@ -95,7 +93,7 @@ void Rewrite::validate_and_compile() {
   for (const Equality& eq : equalities_) {
     CompiledEq c;
     c.target = eq.target.empty() ? 0 : slot_of(eq.target, "an equality target");
-    for (const auto& v : eq.rhs.vars()) c.var_map.push_back(slot_of(v, "the right side"));
+    for (const auto& v : eq.rhs.vars()) c.var_map.push_back(slot_of(v, "the right side", true));
     if (eq.lhs) {
       for (const auto& v : eq.lhs->vars())
         c.lhs_var_map.push_back(slot_of(v, "an equality's left term"));

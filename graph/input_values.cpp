@@ -279,10 +279,8 @@ void bind_dims(const Shape& declared, const Dims& actual, SymBindings& bindings,
   };
   if (declared.size() != actual.size()) mismatch();
   for (size_t i = 0; i < declared.size(); ++i) {
-    const std::vector<std::string> atoms = declared[i].atoms();
-    if (atoms.size() == 1 && SymInt::symbol(atoms[0]) == declared[i] && !bindings.count(atoms[0])) {
-      bindings[atoms[0]] = actual[i];
-    }
+    std::optional<std::string> name = declared[i].single_symbol();
+    if (name && !bindings.count(*name)) bindings[*name] = actual[i];
   }
   for (size_t i = 0; i < declared.size(); ++i) {
     const std::optional<int64_t> v = declared[i].evaluate(bindings);
@@ -330,9 +328,8 @@ RuntimeValue checked_scalar(const GivenValue& v, const Node& ph, SymBindings& bi
       fail(origin, fmt::format("{}: expected an integer for {}", where, describe(type)));
     const int64_t x = std::get<int64_t>(v);
     if (type.sym) {
-      const std::vector<std::string> atoms = type.sym->atoms();
-      if (atoms.size() == 1 && SymInt::symbol(atoms[0]) == *type.sym && !bindings.count(atoms[0]))
-        bindings[atoms[0]] = x;
+      std::optional<std::string> name = type.sym->single_symbol();
+      if (name && !bindings.count(*name)) bindings[*name] = x;
       if (type.sym->evaluate(bindings) != x)
         fail(origin,
              fmt::format("{}: {} disagrees with the sizes of the other inputs ({} = {})", where, x,

@@ -145,13 +145,6 @@ ValueType type_of_tensor(const Tensor& t) {
   return ValueType::of_tensor(t.dtype(), std::move(shape));
 }
 
-bool is_single_symbol(const SymInt& d, std::string& name) {
-  std::vector<std::string> atoms = d.atoms();
-  if (atoms.size() != 1 || !(SymInt::symbol(atoms[0]) == d)) return false;
-  name = atoms[0];
-  return true;
-}
-
 class Evaluation {
  public:
   Evaluation(const Graph& g, const OpRegistry& reg, const InterpreterOptions& opts,
@@ -313,8 +306,8 @@ uint64_t Evaluation::hash_arg(uint64_t h, const Arg& a) const {
 void Evaluation::bind_input(const Node& ph, const RuntimeValue& v) {
   const ValueType& t = ph.type;
   if (t.kind == ValueType::Kind::SymInt && t.sym && v.is_int()) {
-    std::string name;
-    if (is_single_symbol(*t.sym, name) && !bindings_.contains(name)) bindings_[name] = v.as_int();
+    std::optional<std::string> name = t.sym->single_symbol();
+    if (name && !bindings_.contains(*name)) bindings_[*name] = v.as_int();
   }
   if (t.kind != ValueType::Kind::Tensor || !v.is_tensor() || !t.tensor.shape) return;
   const Dims& actual = v.tensor().shape();
@@ -323,9 +316,8 @@ void Evaluation::bind_input(const Node& ph, const RuntimeValue& v) {
                          to_annotation(t)));
   }
   for (size_t i = 0; i < actual.size(); ++i) {
-    std::string name;
-    const SymInt& d = (*t.tensor.shape)[i];
-    if (is_single_symbol(d, name) && !bindings_.contains(name)) bindings_[name] = actual[i];
+    std::optional<std::string> name = (*t.tensor.shape)[i].single_symbol();
+    if (name && !bindings_.contains(*name)) bindings_[*name] = actual[i];
   }
 }
 

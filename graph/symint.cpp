@@ -137,6 +137,11 @@ std::optional<int64_t> SymInt::evaluate(
   return total;
 }
 
+std::optional<std::string> SymInt::single_symbol() const {
+  if (terms_.size() != 1 || terms_[0].coef != 1 || terms_[0].atoms.size() != 1) return std::nullopt;
+  return terms_[0].atoms[0];
+}
+
 std::vector<std::pair<int64_t, std::vector<std::string>>> SymInt::terms() const {
   std::vector<std::pair<int64_t, std::vector<std::string>>> out;
   for (const Term& t : terms_) out.emplace_back(t.coef, t.atoms);

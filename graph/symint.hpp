@@ -43,6 +43,8 @@ class SymInt {
       const std::map<std::string, int64_t, std::less<>>& bindings) const;
   // Symbol names used (opaque atoms are not split).
   std::vector<std::string> atoms() const;
+  // The symbol when the value is exactly one symbol (`s0`, not `2*s0` or `s0 + 1`).
+  std::optional<std::string> single_symbol() const;
   // The canonical terms: coefficient and the atoms multiplied (sorted, repeated for
   // powers; empty for the constant term). For building the value from its atoms.
   std::vector<std::pair<int64_t, std::vector<std::string>>> terms() const;

@@ -32,23 +32,17 @@ struct SymbolSource {
   std::optional<int64_t> dim;  // set: sym_size(input, dim); unset: the input itself
 };
 std::map<std::string, SymbolSource, std::less<>> symbol_sources(const Graph& g) {
-  auto single_atom = [](const SymInt& s) -> std::optional<std::string> {
-    auto terms = s.terms();
-    if (terms.size() != 1 || terms[0].first != 1 || terms[0].second.size() != 1)
-      return std::nullopt;
-    return terms[0].second[0];
-  };
   std::map<std::string, SymbolSource, std::less<>> out;
   for (NodeRef r : g.placeholders()) {
     const ValueType& t = g.node(r).type;
     if (t.kind == ValueType::Kind::SymInt && t.sym)
-      if (auto a = single_atom(*t.sym)) out.try_emplace(*a, SymbolSource{r, std::nullopt});
+      if (auto a = t.sym->single_symbol()) out.try_emplace(*a, SymbolSource{r, std::nullopt});
   }
   for (NodeRef r : g.placeholders()) {
     const ValueType& t = g.node(r).type;
     if (!t.is_tensor() || !t.tensor.shape) continue;
     for (size_t d = 0; d < t.tensor.shape->size(); ++d)
-      if (auto a = single_atom((*t.tensor.shape)[d]))
+      if (auto a = (*t.tensor.shape)[d].single_symbol())
         out.try_emplace(*a, SymbolSource{r, static_cast<int64_t>(d)});
   }
   return out;

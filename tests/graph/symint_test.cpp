@@ -7,6 +7,14 @@
 namespace eqfuse {
 namespace {
 
+TEST(SymInt, SingleSymbolIsOnlyABareSymbol) {
+  EXPECT_EQ(SymInt::parse("s0").single_symbol(), "s0");
+  EXPECT_EQ(SymInt::parse("2*s0").single_symbol(), std::nullopt);
+  EXPECT_EQ(SymInt::parse("s0 + 1").single_symbol(), std::nullopt);
+  EXPECT_EQ(SymInt::parse("s0*s1").single_symbol(), std::nullopt);
+  EXPECT_EQ(SymInt(4).single_symbol(), std::nullopt);
+}
+
 TEST(SymInt, ConstantsFold) {
   SymInt a = 6;
   EXPECT_EQ((a * 7 + 1).constant(), 43);
