@@ -238,7 +238,31 @@ LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
                "eqfuse: warning: {} input{} unknown shape{}: fusion conditions cannot be "
                "evaluated; pass --input-types or a runnable dump\n",
                untyped, untyped == 1 ? " has an" : "s have", untyped == 1 ? "" : "s");
+  if (const size_t lifted = count_lifted_float_inputs(loaded.graph); lifted > 0)
+    fmt::print(stderr, "eqfuse: note: {}\n", lifted_floats_note(lifted));
   return loaded;
+}
+
+size_t count_lifted_float_inputs(const Graph& g) {
+  bool symbolic = false;
+  size_t lifted = 0;
+  for (NodeRef p : g.placeholders()) {
+    const ValueType& t = g.node(p).type;
+    symbolic = symbolic || t.kind == ValueType::Kind::SymInt;
+    if (t.is_tensor() && t.tensor.dtype == DType::Float64 && t.tensor.has_shape() &&
+        t.tensor.shape->empty())
+      ++lifted;
+  }
+  return symbolic ? lifted : 0;
+}
+
+std::string lifted_floats_note(size_t lifted) {
+  return fmt::format(
+      "{} input{} 0-dim float64 tensor{}, as torch.compile(dynamic=True) passes Python floats "
+      "(RMSNorm's epsilon, the attention scale); fusions that need such a value as a constant "
+      "cannot apply. Compile with torch._dynamo.config.specialize_float = True to keep them "
+      "in the graph",
+      lifted, lifted == 1 ? " is a" : "s are", lifted == 1 ? "" : "s");
 }
 
 size_t count_untyped_inputs(const Graph& g) {
@@ -251,6 +275,8 @@ size_t count_untyped_inputs(const Graph& g) {
 }
 
 void add_input_notes(OptimizeStats& stats, const Graph& g) {
+  if (const size_t lifted = count_lifted_float_inputs(g); lifted > 0)
+    stats.notes.push_back(lifted_floats_note(lifted));
   const size_t untyped = count_untyped_inputs(g);
   if (untyped == 0) return;
   stats.notes.push_back(fmt::format(

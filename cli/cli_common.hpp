@@ -100,6 +100,10 @@ LoadedGraph load_input(const std::string& path, const OpRegistry& reg,
 
 // How many placeholders of `g` have no known type or shape.
 size_t count_untyped_inputs(const Graph& g);
+// In a graph with symbolic sizes, the 0-dim float64 inputs: the Python floats
+// torch.compile(dynamic=True) lifts into inputs (torch >= 2.6 does not specialize them).
+size_t count_lifted_float_inputs(const Graph& g);
+std::string lifted_floats_note(size_t lifted);
 // Appends to `stats.notes` the note on untyped inputs of `g` (none when all
 // are typed), for optimize's summary and --stats-json.
 void add_input_notes(OptimizeStats& stats, const Graph& g);

@@ -3,6 +3,7 @@
 #include "graph/random_inputs.hpp"
 
 #include <algorithm>
+#include <set>
 
 #include <bit>
 
@@ -124,6 +125,40 @@ std::vector<std::pair<NodeRef, int64_t>> list_index_limits(const Graph& g, const
   return out;
 }
 
+// Ops whose result holds only values of their first argument (every entry of it, for a
+// list): views, copies, gathers by index, concatenation.
+bool forwards_values(const OpInfo& info) {
+  static const std::set<std::string, std::less<>> kForwarding = {
+      "clone", "contiguous", "reshape", "lift_fresh_copy", "gather",      "index_select", "index",
+      "cat",   "stack",      "repeat",  "flatten",         "expand_copy", "_unsafe_index"};
+  return info.traits.is_view ||
+         (info.schema.ns == "aten" && kForwarding.contains(info.schema.name));
+}
+
+// An index's bound also bounds the inputs its values come from: BERT's token-type ids are
+// a buffer expanded, gathered by position and expanded again before they index a table.
+// Nodes are visited last to first, so bounds travel through chains of such ops.
+void carry_limits_to_sources(const Graph& g, const OpRegistry& reg,
+                             std::vector<std::optional<int64_t>>& limits) {
+  for (size_t i = g.size(); i-- > 0;) {
+    const std::optional<int64_t> bound = limits[i];
+    const Node& n = g.nodes()[i];
+    if (!bound || n.kind != NodeKind::Call || n.op == kNoOp || n.args.empty()) continue;
+    if (!forwards_values(reg.info(n.op))) continue;
+    auto carry = [&](const Arg& a) {
+      if (!a.is_node()) return;
+      auto& slot = limits[static_cast<size_t>(a.node().index)];
+      slot = slot ? std::min(*slot, *bound) : *bound;
+    };
+    const Arg& source = n.args.front();
+    if (source.is_list()) {
+      for (const Arg& item : source.as_list().items) carry(item);
+    } else {
+      carry(source);
+    }
+  }
+}
+
 // For each node index, the exclusive upper bound its use as an index asks
 // for (the smallest over its uses), when the indexed size is known.
 std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistry* reg,
@@ -173,6 +208,7 @@ std::vector<std::optional<int64_t>> index_limits(const Graph& g, const OpRegistr
       if (auto size = dim_size(*t.tensor.shape, dim, bindings)) limit(index->node(), *size);
     }
   }
+  carry_limits_to_sources(g, *reg, out);
   return out;
 }
 

@@ -3,7 +3,8 @@
 // the only graph is used and named on stderr, several need --graph N|NAME,
 // fx_graph_runnable.py example inputs type an untyped graph (and make a
 // fusion fire), and untyped inputs are warned about and noted in optimize's
-// summary and --stats-json.
+// summary and --stats-json. `torch2-llama` is a real tree, written by Inductor in
+// torch 2.11 (tests/data/torch2/debug_dir_llama.py).
 #include <filesystem>
 #include <string>
 
@@ -75,6 +76,37 @@ TEST(DebugDir, UntypedGraphDumpWarnsAndIsNoted) {
   // Typed graphs say nothing of the kind.
   CliRun typed = run_eqfuse("optimize examples/matmul_transpose.fx");
   EXPECT_THAT(typed.err, Not(HasSubstr("unknown shape")));
+}
+
+TEST(DebugDir, RealTorch2TreeOptimizesToAnEquivalentGraph) {
+  const std::string dir = "tests/data/debug-dirs/torch2-llama";
+  CliRun listed = run_eqfuse("optimize " + dir);
+  EXPECT_EQ(listed.exit_code, 2);
+  EXPECT_THAT(listed.err, HasSubstr("fx_graph_readable.py  (312 nodes)"));
+  EXPECT_THAT(listed.err, HasSubstr("fx_graph_transformed.py  (311 nodes)"));
+  const fs::path out = scratch_dir() / "torch2_llama_opt.fx";
+  CliRun r = run_eqfuse(fmt::format("optimize {} --graph readable -o '{}'", dir, out.string()));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("mindspore/add-rms-norm x4"));
+  EXPECT_THAT(r.err, HasSubstr("torchair/npu-rotary-mul x4"));
+  CliRun check = run_eqfuse(fmt::format("check {} --graph readable '{}'", dir, out.string()));
+  EXPECT_EQ(check.exit_code, 0) << check.err;
+  EXPECT_THAT(check.out, HasSubstr("equivalent"));
+}
+
+// torch.compile(dynamic=True) passes RMSNorm's epsilon and the attention scale as
+// f64[] inputs; optimize says so and how to keep them constants.
+TEST(DebugDir, LiftedFloatInputsAreNoted) {
+  CliRun r = run_eqfuse("optimize tests/data/torch2/llama_eager_dynamic_0.txt");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("eqfuse: note: 8 inputs are 0-dim float64 tensors"));
+  EXPECT_THAT(r.err, HasSubstr("torch._dynamo.config.specialize_float = True"));
+  CliRun fixed = run_eqfuse("optimize tests/data/torch2/llama_eager_dynamic-fixed-floats_0.txt");
+  ASSERT_EQ(fixed.exit_code, 0) << fixed.err;
+  EXPECT_THAT(fixed.err, Not(HasSubstr("float64")));
+  EXPECT_THAT(fixed.err, HasSubstr("torchair/npu-fusion-attention-gqa x2"));
+  CliRun static_shapes = run_eqfuse("optimize tests/data/torch2/llama_eager_static_0.txt");
+  EXPECT_THAT(static_shapes.err, Not(HasSubstr("float64")));
 }
 
 TEST(DebugDir, SeveralGraphsNeedGraphAndAreListed) {

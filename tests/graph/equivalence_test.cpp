@@ -244,6 +244,38 @@ TEST(RandomInputs, IndicesOfIndexingAndScatterOpsStayInRange) {
   EXPECT_TRUE(equivalent(g, g, registry()).ok);
 }
 
+// An index's bound reaches the input its values come from through views, copies and
+// gathers: BERT under torch.compile expands its token-type buffer, gathers it by
+// position and expands it again before it indexes a 2-row table.
+TEST(RandomInputs, IndexBoundsReachInputsThroughValueForwardingOps) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, positions: "i64[1, 64]", token_types: "i64[1, 64]", table: "f32[2, 4]", rows: "f32[64, 4]", extra: "i64[8]"):
+        pos: "i64[1, 8]" = torch.ops.aten.slice.Tensor(positions, 1, 0, 8)
+        ex: "i64[1, 64]" = torch.ops.aten.expand.default(token_types, [1, -1])
+        gathered: "i64[1, 8]" = torch.ops.aten.gather.default(ex, 1, pos)
+        ids: "i64[2, 8]" = torch.ops.aten.expand.default(gathered, [2, 8])
+        flat: "i64[16]" = torch.ops.aten.reshape.default(ids, [16])
+        both: "i64[24]" = torch.ops.aten.cat.default([flat, extra])
+        picked: "f32[24, 4]" = torch.ops.aten.index_select.default(table, 0, both)
+        typed: "f32[2, 8, 4]" = torch.ops.aten.embedding.default(table, ids)
+        placed: "f32[1, 8, 4]" = torch.ops.aten.embedding.default(rows, pos)
+        return (typed, placed, picked)
+)FX");
+  RandomInputOptions o;
+  o.registry = &registry();
+  const RandomInputs in = random_inputs(g, 5, o);
+  auto max_of = [&](size_t input) {
+    const Tensor& t = in.values[input].tensor();
+    int64_t hi = 0;
+    for (int64_t e = 0; e < t.numel(); ++e) hi = std::max(hi, t.get_flat_int(e));
+    return hi;
+  };
+  EXPECT_LE(max_of(0), 63);  // positions: gathered along 64 and index 64 rows
+  EXPECT_EQ(max_of(1), 1);   // token types: index the 2-row table through gather + expands
+  EXPECT_EQ(max_of(4), 1);   // extra: concatenated into an index of the same table
+  EXPECT_TRUE(equivalent(g, g, registry()).ok);
+}
+
 TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):

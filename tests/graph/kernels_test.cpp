@@ -169,7 +169,7 @@ TEST(Kernels, LayoutOpsAreViewsOrCopiesLikeTorch) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2, 3]"):
         t: "f32[3, 2]" = torch.ops.aten.transpose.int(x, 0, 1)
-        c: "f32[3, 2]" = torch.ops.aten.clone.default(t)
+        c: "f32[3, 2]" = torch.ops.aten.clone.default(t, memory_format = torch.contiguous_format)
         v: "f32[6]" = torch.ops.aten.view.default(c, [6])
         sl: "f32[2, 2]" = torch.ops.aten.slice.Tensor(x, 1, 1, 9223372036854775807)
         se: "f32[3]" = torch.ops.aten.select.int(x, 0, 1)

@@ -1,7 +1,9 @@
 // ctest-label: golden
 // `optimize_graph` on every graph of the model corpus, tests/data/corpus/*.txt
 // (real make_fx traces of ten architectures in aten and npu flavours; see the
-// README.md and trace_corpus.py there). Each file is its own test case: it
+// README.md and trace_corpus.py there), and on tests/data/torch2/*.txt
+// (transformers' own models under torch 2.11's torch.compile + AOTAutograd, eager
+// and sdpa attention, static and dynamic shapes). Each file is its own test case: it
 // loads, the optimized graph never costs more than the input (modeled time,
 // kernels), and it is equivalent to the input under the reference
 // interpreter (ToleranceMode::Reference, the default: fused kernels round like
@@ -29,13 +31,19 @@ using testing_support::builtin_registry;
 fs::path corpus_dir() {
   return fs::path(EQFUSE_TEST_DATA) / "corpus";
 }
+fs::path torch2_dir() {
+  return fs::path(EQFUSE_TEST_DATA) / "torch2";
+}
 
-std::vector<std::string> corpus_files() {
+std::vector<std::string> txt_files(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const auto& e : fs::directory_iterator(corpus_dir()))
+  for (const auto& e : fs::directory_iterator(dir))
     if (e.path().extension() == ".txt") names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+std::vector<std::string> corpus_files() {
+  return txt_files(corpus_dir());
 }
 
 const OptimizeOptions& defaults() {
@@ -60,16 +68,16 @@ TEST(ModelCorpus, HasTheTracedArchitectures) {
     }
 }
 
-class ModelCorpusFile : public ::testing::TestWithParam<std::string> {};
-
-TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
-  const std::string name = GetParam();
-  const fs::path path = corpus_dir() / name;
+// Loads `path`, optimizes it with the defaults and checks the result: never costlier,
+// no more kernels, equivalent under reference numerics. Returns the optimize result.
+OptimizeResult expect_cheaper_equivalent(const fs::path& path) {
+  const std::string name = path.filename().string();
   LoadedGraph in;
   try {
     in = load_graph(read_file_or_stdin(path.string()), name, builtin_registry());
   } catch (const Error& e) {
-    FAIL() << e.render();
+    ADD_FAILURE() << e.render();
+    return {};
   }
   SCOPED_TRACE("opaque ops: " + opaque_list(in.opaque_ops));
 
@@ -77,7 +85,8 @@ TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
   try {
     r = optimize_graph(in.graph, builtin_registry(), defaults());
   } catch (const Error& e) {
-    FAIL() << "optimize: " << e.render();
+    ADD_FAILURE() << "optimize: " << e.render();
+    return {};
   }
   EXPECT_LE(r.stats.cost_after_us, r.stats.cost_before_us * (1 + 1e-12));
   EXPECT_LE(r.stats.kernels_after, r.stats.kernels_before);
@@ -88,10 +97,24 @@ TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
   try {
     eq = equivalent(in.graph, r.graph, builtin_registry());
   } catch (const Error& e) {
-    FAIL() << "equivalence check cannot compare the graphs: " << e.render();
+    ADD_FAILURE() << "equivalence check cannot compare the graphs: " << e.render();
+    return r;
   }
   EXPECT_TRUE(eq.ok) << eq.first_mismatch << "\n"
                      << eq.first_differing_node << "\nfusions:" << fusions;
+  return r;
+}
+
+class ModelCorpusFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ModelCorpusFile, OptimizesToACheaperEquivalentGraph) {
+  expect_cheaper_equivalent(corpus_dir() / GetParam());
+}
+
+class Torch2CorpusFile : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(Torch2CorpusFile, OptimizesToACheaperEquivalentGraph) {
+  expect_cheaper_equivalent(torch2_dir() / GetParam());
 }
 
 // The LayerNorm architectures: every residual add that feeds a LayerNorm
@@ -138,6 +161,8 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, ModelCorpusFile, ::testing::ValuesIn(corpus_files()), test_name);
+INSTANTIATE_TEST_SUITE_P(Torch2, Torch2CorpusFile, ::testing::ValuesIn(txt_files(torch2_dir())),
+                         test_name);
 
 }  // namespace
 }  // namespace eqfuse
