@@ -359,8 +359,10 @@ void layout_near_misses(const OptimizeState& st, const SiteNamer& site_name,
   for (const Rejection& rej : st.rules.rejections->entries) {
     const RuleDef* rule = st.library->find(rej.rule);
     const Rewrite* rw = st.rules.find(rej.rewrite);
-    if (rule == nullptr || rule->has_label("fusion") || rw == nullptr ||
-        rej.values.size() != rw->vars().size())
+    // A rule labelled no-near-miss states a fact that holds only under its conditions (type
+    // promotion written out): a refused match is another computation, not a near miss.
+    if (rule == nullptr || rule->has_label("fusion") || rule->has_label("no-near-miss") ||
+        rw == nullptr || rej.values.size() != rw->vars().size())
       continue;
     std::vector<Id> values;
     for (Id v : rej.values) values.push_back(g.find(v));
