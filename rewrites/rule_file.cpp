@@ -8,10 +8,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
 
+#include "base/suggest.hpp"
 #include "graph/fx_parser.hpp"
 
 namespace eqfuse {
@@ -62,22 +64,103 @@ class RulesReader {
         ++i;
         continue;
       }
-      if (indent_of(l.text) != 0 || !l.text.starts_with("rule ")) {
-        fail_at(l, indent_of(l.text), "expected `rule NAME [<=>|=>]` at the start of a line");
+      const bool is_rule = l.text.starts_with("rule ");
+      const bool is_conditions = l.text.starts_with("conditions ");
+      if (indent_of(l.text) != 0 || (!is_rule && !is_conditions)) {
+        fail_at(l, indent_of(l.text),
+                "expected `rule NAME [<=>|=>]` or `conditions NAME:` at the start of a line");
       }
       size_t end = i + 1;
       while (end < lines_.size() &&
              (is_blank_or_comment(lines_[end].text) || indent_of(lines_[end].text) > 0))
         ++end;
-      out.push_back(read_block(i, end));
+      if (is_rule) {
+        out.push_back(read_block(i, end));
+      } else {
+        read_conditions_block(i, end);
+      }
       i = end;
     }
+    apply_shared_conditions(out);
     return out;
   }
 
  private:
   [[noreturn]] void fail_at(const Line& l, size_t column, const std::string& msg) const {
     throw error_at_offset(text_, file_, l.offset + column, msg);
+  }
+
+  // `conditions NAME:` followed by indented `where:` lines: conditions that rules of this
+  // file share with `uses: NAME`, written in the names those rules give their inputs.
+  void read_conditions_block(size_t begin, size_t end) {
+    const Line& head = lines_[begin];
+    std::string_view rest = trim_blanks(head.text.substr(11));
+    if (rest.ends_with(":")) rest = trim_blanks(rest.substr(0, rest.size() - 1));
+    const size_t name_col = head.text.find(rest, 11);
+    const bool valid = !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+    if (!valid)
+      fail_at(head, name_col == std::string_view::npos ? 11 : name_col,
+              fmt::format("invalid conditions name '{}': use letters, digits, - _", rest));
+    const std::string name(rest);
+    if (shared_.count(name))
+      fail_at(head, name_col, fmt::format("conditions '{}' are defined twice", name));
+    SharedConditions& block = shared_[name];
+    block.loc = loc_of(head, name_col);
+    for (size_t i = begin + 1; i < end; ++i) {
+      const Line& l = lines_[i];
+      if (is_blank_or_comment(l.text)) continue;
+      const size_t ind = indent_of(l.text);
+      std::string_view body = l.text.substr(ind);
+      if (!body.starts_with("where:"))
+        fail_at(l, ind, fmt::format("conditions '{}' hold only `where:` lines", name));
+      size_t value_col = ind + 6;
+      while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
+      std::string_view value = trim_blanks(l.text.substr(std::min(value_col, l.text.size())));
+      if (value.empty()) fail_at(l, value_col, "empty condition after `where:`");
+      block.where.push_back(parse_condition(value, loc_of(l, value_col)));
+    }
+    if (block.where.empty())
+      fail_at(head, name_col, fmt::format("conditions '{}' have no `where:` line", name));
+  }
+
+  // `uses: a, b`: the named blocks' where lines go where the `uses:` line stands.
+  void read_uses(const Line& l, size_t value_col, std::string_view value, RuleDef& rule) {
+    size_t pos = 0;
+    while (pos <= value.size()) {
+      size_t comma = value.find(',', pos);
+      if (comma == std::string_view::npos) comma = value.size();
+      std::string_view name = trim_blanks(value.substr(pos, comma - pos));
+      if (name.empty()) fail_at(l, value_col + pos, "expected a conditions name in `uses:`");
+      pending_uses_.push_back({rule.name, rule.where.size(), std::string(name),
+                               value_col + static_cast<size_t>(name.data() - value.data()), &l});
+      pos = comma + 1;
+    }
+  }
+
+  void apply_shared_conditions(std::vector<RuleDef>& rules) {
+    std::vector<std::string> names;
+    for (const auto& [name, block] : shared_) names.push_back(name);
+    std::set<std::string> used;
+    // Later insertions first, so earlier positions stay valid.
+    for (auto it = pending_uses_.rbegin(); it != pending_uses_.rend(); ++it) {
+      auto block = shared_.find(it->block);
+      if (block == shared_.end())
+        fail_at(*it->line, it->column,
+                fmt::format("no conditions named '{}' in this file{}", it->block,
+                            did_you_mean(it->block, names)));
+      used.insert(it->block);
+      auto rule = std::find_if(rules.begin(), rules.end(),
+                               [&](const RuleDef& r) { return r.name == it->rule; });
+      rule->where.insert(rule->where.begin() + static_cast<std::ptrdiff_t>(it->position),
+                         block->second.where.begin(), block->second.where.end());
+    }
+    for (const auto& [name, block] : shared_)
+      if (!used.count(name))
+        throw Error(
+            fmt::format("conditions '{}' are not used by any rule (`uses: {}`)", name, name),
+            block.loc);
   }
 
   SourceLoc loc_of(const Line& l, size_t column) const {
@@ -149,7 +232,8 @@ class RulesReader {
     std::string_view body = l.text.substr(ind);
     size_t colon = body.find(':');
     if (colon == std::string_view::npos)
-      fail_at(l, ind, "expected `key: value` (labels, description, example, where, let) or `def`");
+      fail_at(l, ind,
+              "expected `key: value` (labels, description, example, where, uses, let) or `def`");
     std::string_view key = trim_blanks(body.substr(0, colon));
     size_t value_col = ind + colon + 1;
     while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
@@ -166,10 +250,12 @@ class RulesReader {
       read_examples(l, value_col, value, rule);
     } else if (key == "let") {
       read_let(l, value_col, value, rule);
+    } else if (key == "uses") {
+      read_uses(l, value_col, value, rule);
     } else {
       fail_at(l, ind,
               fmt::format("unknown key '{}': expected labels, description, example, "
-                          "where, let, or a `def`",
+                          "where, uses, let, or a `def`",
                           key));
     }
   }
@@ -288,9 +374,23 @@ class RulesReader {
     return parse_fx(text, file_, opts);
   }
 
+  struct SharedConditions {
+    std::vector<CondExpr> where;
+    SourceLoc loc;
+  };
+  struct PendingUse {
+    std::string rule;  // the rule's name
+    size_t position;   // index in its where list at the `uses:` line
+    std::string block;
+    size_t column;
+    const Line* line;
+  };
+
   std::string_view text_;
   std::string_view file_;
   std::vector<Line> lines_;
+  std::map<std::string, SharedConditions> shared_;
+  std::vector<PendingUse> pending_uses_;
 };
 
 }  // namespace

@@ -24,6 +24,17 @@
 // the FX parser (graph/fx_parser.hpp) with their true line numbers, so every
 // error points into the .rules file.
 //
+// Conditions several rules of a file share are written once, in a block of `where:`
+// lines, and pulled into each rule with `uses:` (in the rule's own input names):
+//
+//   conditions attention_shapes:
+//       where: q.rank == 4 and k.rank == 4
+//
+//   rule torchair/npu-fusion-attention =>
+//       uses: attention_shapes
+//
+// An unknown name is an error with a suggestion; so is a block no rule uses.
+//
 // The built-in library is ordered by a registry (rewrites/library/registry.txt,
 // docs/rules.md "The registry"): one line per rule file, `FILE  DESCRIPTION`,
 // in load order; `#` starts a comment.

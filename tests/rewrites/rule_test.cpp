@@ -174,6 +174,50 @@ TEST(RuleFile, LetMistakesAreLocatedErrors) {
   EXPECT_EQ(located.loc().line, 5);
 }
 
+// `conditions NAME:` blocks hold where lines that rules of the file pull in with `uses:`,
+// at the place of the `uses:` line, keeping their own source locations.
+std::string shared_block(std::string_view name = "same_shape") {
+  return "conditions " + std::string(name) +
+         ":\n"
+         "    where: a.shape == b.shape\n"
+         "    where: a.rank == 2\n"
+         "\n";
+}
+
+TEST(RuleFile, SharedConditionsGoWhereUsesStands) {
+  std::string rule = add_relu_rule("a.dtype == b.dtype");
+  rule.insert(rule.find("    where:"), "    where: a.rank >= 1\n    uses: same_shape\n");
+  std::vector<RuleDef> rules = parse_rules_file(shared_block() + rule, "t.rules");
+  ASSERT_EQ(rules.size(), 1u);
+  std::vector<std::string> texts;
+  for (const CondExpr& c : rules[0].where) texts.push_back(c.text());
+  EXPECT_EQ(texts, (std::vector<std::string>{"a.rank >= 1", "a.shape == b.shape", "a.rank == 2",
+                                             "a.dtype == b.dtype"}));
+  EXPECT_EQ(rules[0].where[1].loc().line, 2);  // in the block
+  RuleLibrary lib(builtin_registry());
+  EXPECT_NO_THROW(lib.load_text(shared_block() + rule, "t.rules"));
+}
+
+TEST(RuleFile, SharedConditionMistakesAreLocatedErrors) {
+  auto message = [](const std::string& text) { return std::string(load_error(text).what()); };
+  std::string uses_typo = add_relu_rule();
+  uses_typo.insert(uses_typo.find("    where:"), "    uses: same_shap\n");
+  EXPECT_THAT(message(shared_block() + uses_typo),
+              testing::HasSubstr("no conditions named 'same_shap' in this file (did you mean "
+                                 "'same_shape'?)"));
+  EXPECT_EQ(load_error(shared_block() + uses_typo).loc().line, 8);  // the uses: line
+  EXPECT_THAT(message(shared_block() + add_relu_rule()),
+              testing::HasSubstr("conditions 'same_shape' are not used by any rule"));
+  EXPECT_THAT(message("conditions broken:\n    description: no\n\n" + add_relu_rule()),
+              testing::HasSubstr("conditions 'broken' hold only `where:` lines"));
+  std::string twice = add_relu_rule();
+  twice.insert(twice.find("    where:"), "    uses: same_shape\n");
+  EXPECT_THAT(message(shared_block() + shared_block() + twice),
+              testing::HasSubstr("conditions 'same_shape' are defined twice"));
+  EXPECT_THAT(message("conditions bad name:\n    where: a.rank == 2\n"),
+              testing::HasSubstr("invalid conditions name"));
+}
+
 TEST(RuleLibrary, UnknownOpIsLocatedAtTheNode) {
   std::string text = add_relu_rule();
   text.replace(text.find("aten.add.Tensor(b, a)"), 21, "aten.frobnicate.default(b, a)");
