@@ -209,3 +209,42 @@ def test_add_rms_norm_bias_then_vllm_quantize_is_inexact_and_opt_in():
     (q0, x0), (q1, x1) = gm(*inputs), r.graph_module(*inputs)
     assert torch.equal(x0, x1)
     assert (q0.int() - q1.int()).abs().max() <= 1
+
+
+def _rms_normed(x, eps):
+    h = x.float()
+    return h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + eps)
+
+
+def test_gemma_rms_norm_with_one_plus_weight_fuses_as_fp32_npu_rms_norm():
+    # transformers' Gemma RMSNorm: the norm in fp32, times (1 + w) in fp32, cast back.
+    def gemma_norm(x, w):
+        return (_rms_normed(x, 1e-6) * (1.0 + w.float())).type_as(x)
+
+    g = torch.Generator().manual_seed(3)
+    inputs = (torch.randn(2, 8, 64, generator=g).to(torch.bfloat16),
+              torch.randn(64, generator=g).to(torch.bfloat16))
+    r = _optimize_and_compare(gemma_norm, inputs, "torchair/npu-rms-norm-fp32-weight-last")
+    assert torch.ops.npu.npu_rms_norm.default in [
+        n.target for n in r.graph_module.graph.nodes if n.op == "call_function"]
+
+
+def test_olmo2_rms_norm_and_rope_with_fp32_tables_fuse():
+    # transformers' OLMo2: the bf16 weight times the fp32 normalized value, cast back after;
+    # RoPE on the bf16 result with fp32 cos and sin, cast back after the sum.
+    def olmo2_norm_rope(x, w, cos, sin):
+        q = (w * _rms_normed(x, 1e-5)).to(x.dtype).view(2, 8, 4, 16).transpose(1, 2)
+        half = q.shape[-1] // 2
+        rotated = torch.cat((-q[..., half:], q[..., :half]), dim=-1)
+        return ((q * cos) + (rotated * sin)).to(q.dtype)
+
+    g = torch.Generator().manual_seed(4)
+    inputs = (torch.randn(2, 8, 64, generator=g).to(torch.bfloat16),
+              torch.randn(64, generator=g).to(torch.bfloat16),
+              torch.randn(1, 1, 8, 16, generator=g), torch.randn(1, 1, 8, 16, generator=g))
+    gm = make_fx(olmo2_norm_rope)(*inputs)
+    r = eqfuse.optimize(gm, inputs)
+    assert r.stats["fusions"].get("torchair/npu-rms-norm-fp32") == 1, r.stats["fusions"]
+    assert r.stats["fusions"].get("torchair/npu-rotary-mul") == 1, r.stats["fusions"]
+    assert r.stats["kernels_after"] < r.stats["kernels_before"]
+    assert_same_outputs(gm(*inputs), r.graph_module(*inputs))
