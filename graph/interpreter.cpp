@@ -498,14 +498,13 @@ ResultLayout result_layout(const OpInfo& info) {
   return ResultLayout::Kernel;
 }
 
-// memory_format=torch.preserve_format (the default) or absent.
+// memory_format=torch.preserve_format (the default) or absent. Registered calls are
+// normalized (graph/graph.hpp): every argument is positional.
 bool preserves_format(const Node& n, const OpSchema& schema) {
-  const Arg* format = nullptr;
-  for (const auto& [name, a] : n.kwargs)
-    if (name == "memory_format") format = &a;
   const int index = schema.arg_index("memory_format");
-  if (!format && index >= 0 && static_cast<size_t>(index) < n.args.size())
-    format = &n.args[static_cast<size_t>(index)];
+  const Arg* format = index >= 0 && static_cast<size_t>(index) < n.args.size()
+                          ? &n.args[static_cast<size_t>(index)]
+                          : nullptr;
   if (!format || format->is_none()) return true;
   const auto* literal = std::get_if<Literal>(&format->value);
   return literal && literal->text.find("preserve_format") != std::string::npos;
