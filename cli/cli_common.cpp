@@ -41,6 +41,11 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
     cmd->add_option("--hint", t.hints,
                     "Value of a symbolic dim for the cost model, e.g. --hint s0=16 (repeatable; "
                     "unhinted symbols count as 1024)");
+    cmd->add_option("--frozen-inputs", t.frozen,
+                    "Graph inputs that are the same on every call (weights under freezing): "
+                    "placeholder names or get_attr targets, * and ? wildcards, comma-separated "
+                    "or repeated; what is computed from them alone is priced once")
+        ->delimiter(',');
   }
 }
 
@@ -97,6 +102,7 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
   apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);
   for (const std::string& h : t.hints) add_hint(opt.hints, h);
+  opt.frozen_inputs.insert(opt.frozen_inputs.end(), t.frozen.begin(), t.frozen.end());
   return opt;
 }
 

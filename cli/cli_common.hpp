@@ -54,6 +54,7 @@ struct ToggleOptions {
   std::string graph_kernel_flags;       // MindSpore's "--disable_pass=a,b --enable_pass=c"
   std::vector<std::string> rule_files;  // --rules (pipeline commands)
   std::vector<std::string> hints;       // --hint s0=N (pipeline commands)
+  std::vector<std::string> frozen;      // --frozen-inputs patterns (pipeline commands)
 };
 
 // Declares --mode, --disable-rule, --enable-rule, --graph-kernel-flags and --config on `cmd`;

@@ -26,6 +26,7 @@ struct CostCliOptions {
   std::string file_a, file_b;
   std::string mode, device, input_types, output, measured;
   std::vector<std::string> hints;
+  std::vector<std::string> frozen;  // --frozen-inputs
   bool json = false;
 };
 
@@ -72,7 +73,9 @@ int run_cost(const CostCliOptions& o) {
   ExecMode mode = o.mode.empty() ? ExecMode::ReduceOverhead : parse_exec_mode(o.mode);
   NpuCostModel model(load_device_profile(o.device.empty() ? kDefaultDevice : o.device), mode,
                      hints);
+  model.set_frozen_inputs(o.frozen);
   LoadedGraph a = load_input(o.file_a, reg, o.input_types);
+  check_frozen_inputs(a.graph, o.frozen);
   if (o.file_b.empty()) {
     GraphCost c = graph_cost(a.graph, reg, model);
     write_output(o.output, o.json ? cost_table_to_json(a.graph, c, reg, model) + "\n"
@@ -104,6 +107,11 @@ void add_cost_command(CLI::App& app, Action& action) {
   cmd->add_option("--hint", o->hints,
                   "Value of a symbolic dim, e.g. s0=16 (default 1024; repeatable)");
   cmd->add_option("--input-types", o->input_types, "Input types for untyped dumps, or a file");
+  cmd->add_option("--frozen-inputs", o->frozen,
+                  "Graph inputs that are the same on every call (placeholder names or get_attr "
+                  "targets, * and ? wildcards, comma-separated or repeated): nodes computed from "
+                  "them alone are priced once (docs/cost-model.md \"Frozen inputs\")")
+      ->delimiter(',');
   cmd->add_option("--measured", o->measured,
                   "Whole-graph timings (JSON, docs/cost-model.md \"Whole graphs\"): predict each "
                   "graph it names and compare with the measured time");

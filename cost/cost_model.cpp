@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -697,13 +698,107 @@ std::vector<CostBreakdown> auto_functionalized_kernels(const Graph& g, NodeRef n
   return kernels;
 }
 
+namespace {
+
+// Per node of `g`: its value is the same on every call (a frozen input, or a foldable
+// call of such values and literals). All false when the model folds nothing.
+std::vector<bool> constant_nodes(const Graph& g, const OpRegistry& reg, const CostModel& model) {
+  std::vector<bool> constant(g.size(), false);
+  if (!model.folds_constants()) return constant;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
+    switch (n.kind) {
+      case NodeKind::Placeholder:
+      case NodeKind::GetAttr:
+        constant[i] = model.is_frozen_input(n.kind == NodeKind::GetAttr ? n.target : n.name);
+        break;
+      case NodeKind::GetItem:
+      case NodeKind::Call: {
+        if (n.kind == NodeKind::Call && (n.op == kNoOp || !is_foldable_op(&reg.info(n.op)))) break;
+        bool all = true;
+        for (NodeRef a : node_inputs(n)) all = all && constant[static_cast<size_t>(a.index)];
+        constant[i] = all;
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  return constant;
+}
+
+}  // namespace
+
+bool wildcard_match(std::string_view pattern, std::string_view text) {
+  size_t p = 0, t = 0, star = std::string_view::npos, mark = 0;
+  while (t < text.size()) {
+    if (p < pattern.size() && (pattern[p] == '?' || pattern[p] == text[t])) {
+      ++p, ++t;
+    } else if (p < pattern.size() && pattern[p] == '*') {
+      star = p++, mark = t;
+    } else if (star != std::string_view::npos) {
+      p = star + 1, t = ++mark;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+// Every frozen-input pattern must name a graph input: one that matches nothing is a
+// typo that would silently fold nothing.
+void check_frozen_inputs(const Graph& input, const std::vector<std::string>& patterns) {
+  if (patterns.empty()) return;
+  std::vector<std::string> inputs;
+  for (size_t i = 0; i < input.size(); ++i) {
+    const Node& n = input.node(NodeRef{static_cast<int32_t>(i)});
+    if (n.kind == NodeKind::Placeholder) inputs.push_back(n.name);
+    if (n.kind == NodeKind::GetAttr) inputs.push_back(n.target);
+  }
+  for (const std::string& p : patterns) {
+    if (p.empty()) throw Error("frozen inputs: an empty pattern");
+    if (std::none_of(inputs.begin(), inputs.end(),
+                     [&](const std::string& name) { return wildcard_match(p, name); })) {
+      std::string list;
+      for (const std::string& name : inputs) list += (list.empty() ? "" : ", ") + name;
+      throw Error(fmt::format("frozen inputs: '{}' matches no graph input (inputs: {})", p,
+                              list.empty() ? "none" : list));
+    }
+  }
+}
+
+bool CostModel::is_frozen_input(std::string_view name) const {
+  return std::any_of(frozen_.begin(), frozen_.end(),
+                     [&](const std::string& p) { return wildcard_match(p, name); });
+}
+
+bool is_foldable_op(const OpInfo* info) {
+  if (info == nullptr || info->schema.mutates_any()) return false;
+  // Random draws differ per call; dropout draws its mask.
+  static const std::set<std::string, std::less<>> kRandom = {
+      "rand",         "randn",           "randint",        "rand_like",       "randn_like",
+      "randint_like", "randperm",        "bernoulli",      "normal",          "uniform",
+      "multinomial",  "poisson",         "exponential",    "geometric",       "cauchy",
+      "log_normal",   "dropout",         "native_dropout", "feature_dropout", "alpha_dropout",
+      "rrelu",        "rrelu_with_noise"};
+  return !kRandom.contains(info->schema.name);
+}
+
 GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& model) {
   GraphCost out;
   std::vector<ValueType> storage;
   std::vector<CostBreakdown> kernels;
+  const std::vector<bool> folded = constant_nodes(g, reg, model);
   for (size_t i = 0; i < g.size(); ++i) {
     NodeRef ref{static_cast<int32_t>(i)};
     if (g.node(ref).kind != NodeKind::Call) continue;
+    if (folded[i]) {
+      CostBreakdown c;
+      c.note = std::string(kFoldedNote);
+      out.nodes.push_back({ref, std::move(c)});
+      continue;
+    }
     std::vector<CostBreakdown> parts = auto_functionalized_kernels(g, ref, reg, model);
     CostBreakdown c =
         parts.empty() ? model.cost(query_for_node(g, ref, reg, storage))

@@ -26,6 +26,10 @@
 //   with per-op overrides from the profile (fixed µs, efficiency, flops per
 //   element). Symbolic dims are evaluated with SymbolHints (default 1024
 //   for symbols without a hint) so that costs are numbers.
+// Frozen inputs (CostModel::set_frozen_inputs; docs/cost-model.md "Frozen inputs"):
+// graph inputs the runtime treats as constants (weights under Inductor's freezing, GE's
+// constant folding). A call of a pure op whose inputs are all frozen or computed from
+// frozen inputs only is computed once, not per call: it costs nothing per call.
 // The graph cost is the sum over kernels, each counted once however many
 // users it has, plus the per-graph fixed cost of the mode. GraphCost also
 // carries the npu-cost.md §6.2 two-queue simulation (host dispatch overlapping device
@@ -105,7 +109,31 @@ class CostModel {
   // and device execution overlapping (npu-cost.md §6.2). Default: the additive
   // sum plus per_graph_us().
   virtual double simulate_us(std::span<const CostBreakdown> kernels) const;
+
+  // Graph inputs (placeholder names, get_attr targets; `*` and `?` wildcards) whose
+  // values are the same on every call. Empty (the default): nothing is folded.
+  void set_frozen_inputs(std::vector<std::string> patterns) { frozen_ = std::move(patterns); }
+  const std::vector<std::string>& frozen_inputs() const { return frozen_; }
+  bool folds_constants() const { return !frozen_.empty(); }
+  bool is_frozen_input(std::string_view name) const;
+
+ private:
+  std::vector<std::string> frozen_;
 };
+
+// Shell-style match: `*` any run of characters, `?` one character.
+bool wildcard_match(std::string_view pattern, std::string_view text);
+
+// Throws Error when a frozen-input pattern names no placeholder or get_attr of `g` (a typo
+// would silently fold nothing) or is empty.
+void check_frozen_inputs(const Graph& g, const std::vector<std::string>& patterns);
+
+// An op a runtime may evaluate once when its inputs are constants: registered, writes
+// no argument, draws no random numbers.
+bool is_foldable_op(const OpInfo* info);
+
+// The note of a call that is computed once from frozen inputs.
+inline constexpr std::string_view kFoldedNote = "folded: reads only frozen inputs, computed once";
 
 class NpuCostModel : public CostModel {
  public:

@@ -114,6 +114,18 @@ GraphCostDiff compare_graph_costs(const Graph& a, const Graph& b, const OpRegist
   return d;
 }
 
+namespace {
+
+// Names of the call nodes folded as computed once from frozen inputs, in program order.
+std::vector<std::string> folded_nodes(const Graph& g, const GraphCost& cost) {
+  std::vector<std::string> out;
+  for (const NodeCost& nc : cost.nodes)
+    if (nc.cost.note == kFoldedNote) out.push_back(g.node(nc.node).name);
+  return out;
+}
+
+}  // namespace
+
 std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpRegistry& reg,
                               const CostModel& model) {
   std::string out = fmt::format("cost on {}: {} kernels\n", model.describe(), cost.kernels);
@@ -127,6 +139,11 @@ std::string format_cost_table(const Graph& g, const GraphCost& cost, const OpReg
         "  {:<28} {:<36} {:<6} {:>12.0f} {:>7.3f} {:>7.3f} {:>9.3f} {:>9.3f} {:>9.3f}{}\n",
         g.node(nc.node).name, node_op_name(g, nc.node, reg), kernel_class_name(c.kernel_class),
         c.bytes, c.launch_us, c.fixed_us, c.memory_us, c.compute_us, c.total_us, host_note(c));
+  }
+  if (std::vector<std::string> folded = folded_nodes(g, cost); !folded.empty()) {
+    std::string names;
+    for (const std::string& n : folded) names += (names.empty() ? "" : ", ") + n;
+    out += fmt::format("  {} ({} node(s)): {}\n", kFoldedNote, folded.size(), names);
   }
   out += fmt::format("  per graph: {:.3f} us\n", model.per_graph_us());
   if (cost.host_us > 0)
@@ -172,6 +189,7 @@ std::string cost_table_to_json(const Graph& g, const GraphCost& cost, const OpRe
     k.update(breakdown_json(nc.cost));
     j["kernels"].push_back(std::move(k));
   }
+  j["folded"] = folded_nodes(g, cost);  // computed once from frozen inputs
   return j.dump(2);
 }
 

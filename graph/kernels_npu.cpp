@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <numbers>
 
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
@@ -784,6 +785,44 @@ void register_matmuls(KernelTable& t) {
     MxQuant q = mx_quantize(r.y, r.shape, wrap_dim(c.int_arg("axis"), x.rank()), 32, t);
     return tuple({from_doubles(t.dtype, r.shape, q.y),
                   from_doubles(DType::UInt8, q.scale_shape, q.scale_bits)});
+  };
+  // npu_fused_matmul (aclnnFusedMatmul): y = op(x @ x2 + bias, x3) in x's dtype. The
+  // device rounds once, at the end. Under reference numerics x @ x2 + bias is stored in
+  // x's dtype first, as the aten.mm / aten.addmm it replaces does, and the epilogue rounds
+  // again, as the separate relu / gelu / add / mul did.
+  t["npu::npu_fused_matmul"] = [](const KernelCall& c) {
+    Tensor x = c.tensor("x"), x2 = c.tensor("x2");
+    const std::string op = c.str_arg("fused_op_type");
+    if (op == "16cast32") throw UnsupportedConfig("npu_fused_matmul with fused_op_type 16cast32");
+    if (x.dtype() != x2.dtype())
+      c.fail(fmt::format("x and x2 have different dtypes ({} and {})", dtype_code(x.dtype()),
+                         dtype_code(x2.dtype())));
+    const DType d = x.dtype();
+    Tensor acc = batched_matmul(x, x2, DType::Float64);
+    std::vector<double> y = acc.values();
+    if (std::optional<Tensor> bias = c.opt_tensor("bias")) {
+      std::vector<double> b = bias->expand(acc.shape()).values();
+      for (size_t i = 0; i < y.size(); ++i) y[i] += b[i];
+    }
+    if (c.round_like_unfused()) y = Tensor::from_values(d, acc.shape(), y).values();
+    std::optional<Tensor> x3 = c.opt_tensor("x3");
+    if ((op == "add" || op == "mul") && !x3) c.fail(fmt::format("fused_op_type '{}' needs x3", op));
+    std::vector<double> other = x3 ? x3->expand(acc.shape()).values() : std::vector<double>();
+    auto epilogue = [&](size_t i) {
+      double v = y[i];
+      if (op == "add") return v + other[i];
+      if (op == "mul") return v * other[i];
+      if (op == "relu") return v > 0 || std::isnan(v) ? v : 0.0;
+      if (op == "gelu_erf") return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2));
+      if (op == "gelu_tanh") {
+        double k = std::sqrt(2.0 / std::numbers::pi);
+        return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)));
+      }
+      if (!op.empty()) c.fail(fmt::format("unknown fused_op_type '{}'", op));
+      return v;
+    };
+    return RuntimeValue(
+        make_tensor(d, acc.shape(), [&](int64_t i) { return epilogue(static_cast<size_t>(i)); }));
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
   // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the

@@ -1,7 +1,11 @@
 // Meta functions for the torch_npu ops of docs/reference/torchair-passes.md §7: the
 // rms_norm families (add/cast/quant/dynamic_quant/v2), add_layer_norm, dynamic quant and
 // quantize, transpose_batchmatmul, kv_rmsnorm_rope_cache, mla_prolog_v3,
-// swiglu, quant_matmul, rotary_mul and _npu_dtype_cast (in meta_misc.cpp).
+// swiglu, quant_matmul, fused_matmul, rotary_mul and _npu_dtype_cast (in meta_misc.cpp).
+#include <algorithm>
+#include <array>
+#include <string>
+
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -613,6 +617,53 @@ ValueType quant_matmul(const CallContext& ctx) {
   return tensor(out, out_shape);
 }
 
+// The fused_op_type strings npu_fused_matmul accepts (op-plugin's aclnnFusedMatmul
+// wrapper; "16cast32" gives a float32 result).
+constexpr std::array<std::string_view, 7> kFusedMatmulOps = {
+    "", "add", "mul", "relu", "gelu_erf", "gelu_tanh", "16cast32"};
+
+// npu_fused_matmul: x [.., m, k] @ x2 [.., k, n] (batch dims broadcast), then the epilogue;
+// the result has x's dtype. "add" and "mul" need x3, which broadcasts into the result.
+ValueType fused_matmul(const CallContext& ctx) {
+  const Arg& op_arg = ctx.arg("fused_op_type");
+  if (!std::holds_alternative<std::string>(op_arg.value))
+    meta::fail("argument 'fused_op_type' must be a string");
+  const std::string& op = std::get<std::string>(op_arg.value);
+  if (std::find(kFusedMatmulOps.begin(), kFusedMatmulOps.end(), op) == kFusedMatmulOps.end())
+    meta::fail(
+        "unknown fused_op_type '{}' (known: add, mul, relu, gelu_erf, gelu_tanh, 16cast32 "
+        "or empty)",
+        op);
+  bool binary = op == "add" || op == "mul";
+  if (binary && ctx.is_none("x3")) meta::fail("fused_op_type '{}' needs x3", op);
+  DType out = op == "16cast32" ? DType::Float32 : meta::dtype_of_arg(ctx, "x");
+  auto a = meta::shape_arg(ctx, "x");
+  auto b = meta::shape_arg(ctx, "x2");
+  if (a && a->size() < 2) meta::fail("argument 'x' must be at least 2-D");
+  if (b && b->size() < 2) meta::fail("argument 'x2' must be at least 2-D");
+  if (!a || !b) return tensor(out, std::nullopt);
+  SymInt k1 = a->back(), k2 = (*b)[b->size() - 2], n = b->back();
+  if (meta::dims_differ(k1, k2))
+    meta::fail("inner dims do not match: 'x' has {} and 'x2' has {}", k1.to_string(),
+               k2.to_string());
+  if (auto bias = meta::shape_arg(ctx, "bias")) {
+    if (bias->size() != 1 || meta::dims_differ((*bias)[0], n))
+      meta::fail("argument 'bias' {} must be 1-D of size n={}", meta::shape_str(*bias),
+                 n.to_string());
+  }
+  Shape out_shape =
+      meta::broadcast(Shape(a->begin(), a->end() - 2), Shape(b->begin(), b->end() - 2), "x", "x2");
+  out_shape.push_back((*a)[a->size() - 2]);
+  out_shape.push_back(n);
+  if (auto x3 = meta::shape_arg(ctx, "x3")) {
+    Shape joint = meta::broadcast(out_shape, *x3, "result", "x3");
+    if (!same_shape(joint, out_shape))
+      meta::fail("argument 'x3' {} must broadcast into the result {}", meta::shape_str(*x3),
+                 meta::shape_str(out_shape));
+  }
+  return tensor(out, out_shape);
+}
+
 // A scatter into `self` (functional or in place) has self's type.
 ValueType scatter_into_self(const CallContext& ctx) {
   const TensorType* self = meta::tensor_arg(ctx, "self");
@@ -854,6 +905,7 @@ void add_npu_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_mla_prolog_v3_functional"}, mla_prolog_v3_functional);
   meta::set_all(reg, {"npu::npu_swiglu"}, swiglu);
   meta::set_all(reg, {"npu::npu_quant_matmul"}, quant_matmul);
+  meta::set_all(reg, {"npu::npu_fused_matmul"}, fused_matmul);
   meta::set_all(reg, {"vllm::npu_rotary_embedding"}, npu_rotary_embedding);
   meta::set_all(reg, {"vllm::qkv_rmsnorm_rope"}, qkv_rmsnorm_rope);
   meta::set_all(reg, {"npu::npu_rotary_mul"}, rotary_mul);

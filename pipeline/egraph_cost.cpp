@@ -77,4 +77,45 @@ CostBreakdown enode_cost(const EGraph& g, const TensorAnalysis& types, const OpR
   return model.cost(query_for_enode(g, types, reg, node, storage));
 }
 
+std::unordered_set<Id> folded_enodes(const EGraph& g, const OpRegistry& reg,
+                                     std::span<const Id> frozen_leaves) {
+  std::unordered_set<Id> constant;  // canonical class ids
+  for (Id leaf : frozen_leaves) constant.insert(g.find(leaf));
+  const Symbol getitem = Symbol::intern(graph_ops::kGetItem);
+  const Symbol list = Symbol::intern(graph_ops::kList), tuple = Symbol::intern(graph_ops::kTuple);
+  // A node's foldability: its op, once (kNoOp when not foldable or structural).
+  auto foldable = [&](Id n) {
+    Symbol op = g.node_op(n);
+    if (op == getitem || op == list || op == tuple) return true;
+    std::optional<OpId> id = reg.find(op.str());
+    return id && is_foldable_op(&reg.info(*id));
+  };
+  auto children_constant = [&](Id n) {
+    for (Id c : g.node(n).children)
+      if (!constant.contains(g.find(c))) return false;
+    return true;
+  };
+  // Children are mostly older than their parents, so a pass in id order settles most
+  // classes; repeat until nothing changes.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Id n = 0; n < g.num_ids(); ++n) {
+      if (!g.node_alive(n)) continue;
+      Id cls = g.find(n);
+      if (constant.contains(cls)) continue;
+      NodeView v = g.node(n);
+      if (v.is_constant() || (foldable(n) && !v.children.empty() && children_constant(n))) {
+        constant.insert(cls);
+        changed = true;
+      }
+    }
+  }
+  std::unordered_set<Id> folded;
+  for (Id n = 0; n < g.num_ids(); ++n) {
+    if (!g.node_alive(n) || g.node(n).is_constant() || g.node(n).children.empty()) continue;
+    if (g.node_op(n) != getitem && foldable(n) && children_constant(n)) folded.insert(n);
+  }
+  return folded;
+}
+
 }  // namespace eqfuse

@@ -14,11 +14,13 @@
 // priced from bytes only (their node inputs and result type, as for the FX
 // node) so that keeping them is never free but never decides anything.
 #pragma once
+#include <span>
+#include <unordered_set>
 #include <vector>
 
+#include "bridge/tensor_analysis.hpp"
 #include "cost/cost_model.hpp"
 #include "egraph/egraph.hpp"
-#include "bridge/tensor_analysis.hpp"
 
 namespace eqfuse {
 
@@ -29,5 +31,12 @@ CostQuery query_for_enode(const EGraph& g, const TensorAnalysis& types, const Op
 // Cost (µs) of e-node `node` under `model`.
 CostBreakdown enode_cost(const EGraph& g, const TensorAnalysis& types, const OpRegistry& reg,
                          const CostModel& model, Id node);
+
+// The op e-nodes of a rebuilt `g` that a runtime computes once: a foldable op
+// (is_foldable_op) all of whose children are constant classes. Constant classes hold
+// one of `frozen_leaves` (the classes of frozen graph inputs), a literal, or such an
+// e-node (or a getitem / list of constant classes): the fixpoint over the e-graph.
+std::unordered_set<Id> folded_enodes(const EGraph& g, const OpRegistry& reg,
+                                     std::span<const Id> frozen_leaves);
 
 }  // namespace eqfuse

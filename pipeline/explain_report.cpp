@@ -72,7 +72,14 @@ struct Ctx {
   bool is_fused(Id n) const { return credit.is_new_fused_node(n); }
   bool is_getitem(Id n) const { return g.node_op(n).str() == graph_ops::kGetItem; }
   bool extracted(Id cls) const { return chosen.count(cls) > 0; }
-  CostBreakdown cost(Id n) const { return enode_cost(g, *st.types, reg, *st.model, n); }
+  CostBreakdown cost(Id n) const {
+    if (st.folded.contains(n)) {
+      CostBreakdown c;
+      c.note = std::string(kFoldedNote);
+      return c;
+    }
+    return enode_cost(g, *st.types, reg, *st.model, n);
+  }
   // The input name of a class, else a description of its chosen node
   // ("npu_add_rms_norm_quant[2]" for a projection of a new node).
   std::string name_of(Id cls) const {
@@ -171,13 +178,24 @@ std::set<Id> needed_anyway(const Ctx& c, const std::set<Id>& seeds) {
   return out;
 }
 
+bool is_reshaping_view(std::string_view op) {
+  return op == "aten::view" || op == "aten::reshape" || op == "aten::_unsafe_view";
+}
+
 // Extracted classes whose value the fused node (in class `fused_cls`) would
-// provide: its own class and the classes holding a projection of it.
+// provide: its own class and the classes holding a projection of it. When no
+// input node holds the fused value itself (a rule that moved an elementwise op
+// under a view: relu(view(addmm)) => view(npu_fused_matmul)), the classes of
+// views of it count too.
 std::vector<Id> covered_classes(const Ctx& c, Id fused_cls) {
   std::vector<Id> out;
   if (c.extracted(fused_cls)) out.push_back(fused_cls);
+  const bool holds_input = c.inputs_at.count(fused_cls) > 0;
   for (Id parent : c.g.class_parents(fused_cls)) {
-    if (!c.g.node_alive(parent) || !c.is_getitem(parent)) continue;
+    if (!c.g.node_alive(parent)) continue;
+    const bool view_of_fused = !holds_input && is_reshaping_view(c.g.node_op(parent).str()) &&
+                               c.g.find(c.g.node(parent).children[0]) == fused_cls;
+    if (!c.is_getitem(parent) && !view_of_fused) continue;
     Id cls = c.g.find(parent);
     if (c.extracted(cls) && std::find(out.begin(), out.end(), cls) == out.end()) out.push_back(cls);
   }

@@ -91,14 +91,38 @@ std::vector<NodeId> input_choice(const EGraphProblem& ep, size_t input_node_ids)
   return choice;
 }
 
+// The classes of the input's frozen graph inputs (placeholders and get_attr nodes the
+// cost model's frozen patterns name).
+std::vector<Id> frozen_leaves(const OptimizeState& st) {
+  std::vector<Id> out;
+  for (size_t i = 0; i < st.input.size(); ++i) {
+    const Node& n = st.input.node(NodeRef{static_cast<int32_t>(i)});
+    const bool leaf = n.kind == NodeKind::Placeholder || n.kind == NodeKind::GetAttr;
+    if (!leaf || st.loaded.node_class[i] == kNoId) continue;
+    if (st.model->is_frozen_input(n.kind == NodeKind::GetAttr ? n.target : n.name))
+      out.push_back(st.loaded.node_class[i]);
+  }
+  return out;
+}
+
+// Output nodes computed once from frozen inputs say so, as fused nodes name their rule.
+void note_folded_nodes(OptimizeResult& result) {
+  for (const NodeCost& nc : result.after.nodes) {
+    Node& n = result.graph.node(nc.node);
+    if (nc.cost.note == kFoldedNote && n.meta.note.empty()) n.meta.note = std::string(kFoldedNote);
+  }
+}
+
 void extract_choice(OptimizeState& st, const OpRegistry& reg, const OptimizeOptions& opt,
                     OptimizeStats& stats) {
   const EGraph& g = *st.egraph;
   const SizeReadChoice sizes = choose_size_reads(g, *st.types);
+  if (st.model->folds_constants()) st.folded = folded_enodes(g, reg, frozen_leaves(st));
   auto price = [&](Id node) {
     if (sizes.skipped.contains(node)) return std::numeric_limits<double>::infinity();
     if (sizes.kept.contains(node)) return 0.0;
-    double us = enode_cost(g, *st.types, reg, *st.model, node).total_us;
+    double us =
+        st.folded.contains(node) ? 0.0 : enode_cost(g, *st.types, reg, *st.model, node).total_us;
     // Constants and literal lists made by rewrites stay free: one shared
     // constant (an output_mask every fused kernel reads) must not look like
     // work that ties every fusion site of the graph together
@@ -257,6 +281,8 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   DeviceProfile profile = opt.profile != nullptr ? *opt.profile : load_device_profile(opt.device);
   stats.device = profile.name;
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
+  check_frozen_inputs(input, opt.frozen_inputs);
+  st->model->set_frozen_inputs(opt.frozen_inputs);
   st->types = std::make_unique<TensorAnalysis>(reg);
   st->types->set_merge_symbolic_ints(true);
   st->egraph = std::make_unique<EGraph>(st->types.get());
@@ -311,6 +337,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   result.before = graph_cost(input, reg, *st->model);
   result.after = graph_cost(result.graph, reg, *st->model);
   keep_input_if_costlier(result, *st, input, reg);
+  if (st->model->folds_constants()) note_folded_nodes(result);
   stats.kernels_before = result.before.kernels;
   stats.kernels_after = result.after.kernels;
   stats.cost_before_us = result.before.total_us;
@@ -490,6 +517,9 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
       config_error(origin, key, fmt::format("expected seconds from 0 to 1e6, got {}", v.dump()));
     o.limits.seconds = s;
     o.extract_time_limit_s = s;
+  } else if (key == "frozen_inputs") {
+    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of patterns"))
+      o.frozen_inputs.push_back(s);
   } else if (key == "remove_cat_ops" || key == "debug.aclgraph.remove_cat_ops") {
     o.remove_cat_ops = config_value<bool>(v, origin, key, "true or false");
   } else if (key == kDisableInplaceableKey) {
@@ -506,7 +536,7 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
                  "unknown key (known: mode, pattern_fusion_pass, "
                  "experimental_config.pattern_fusion_pass, remove_noop_ops, "
                  "experimental_config.remove_noop_ops, disable_rules, enable_rules, device, "
-                 "extractor, node_limit, iter_limit, time_limit, remove_cat_ops, "
+                 "extractor, node_limit, iter_limit, time_limit, frozen_inputs, remove_cat_ops, "
                  "debug.aclgraph.remove_cat_ops, "
                  "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
                  "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, reinplace)");

@@ -60,6 +60,11 @@ struct OptimizeOptions {
   // In-memory profile used instead of `device` when set (sensitivity sweeps,
   // calibrated profiles); must outlive the optimize_graph call.
   const DeviceProfile* profile = nullptr;
+  // Graph inputs whose values never change between calls (weights under Inductor's
+  // freezing or GE's constant folding): placeholder names or get_attr targets, `*` and
+  // `?` wildcards. What is computed from them alone is priced once, not per call
+  // (docs/cost-model.md "Frozen inputs"), so a concatenation of weights is free.
+  std::vector<std::string> frozen_inputs;
 };
 
 // What one rule did during a run (MindSpore-style pass log).
@@ -99,9 +104,9 @@ struct OptimizeStats {
   std::vector<RuleRunStats> rules;
   bool reinplace_ran = false;
   size_t reinplaced_nodes = 0, removed_copies = 0;
-  double reinplace_saved_bytes = 0;       // memory traffic saved, symbols at their hints
-  ReinplaceCounters auto_functionalized;  // clones the reinplace passes could not elide
-  size_t removed_cats = 0;                // cats remove_cat_ops turned into one written buffer
+  double reinplace_saved_bytes = 0;         // memory traffic saved, symbols at their hints
+  ReinplaceCounters auto_functionalized;    // clones the reinplace passes could not elide
+  size_t removed_cats = 0;                  // cats remove_cat_ops turned into one written buffer
   std::vector<std::string> remove_cat_log;  // its decisions, one line per cat
   // What the caller asked for that did not take effect (an --enable-rule of a
   // rule the mode excludes, ...), one sentence each.

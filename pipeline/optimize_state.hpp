@@ -4,14 +4,15 @@
 // and the cost model. Owned by OptimizeResult::state.
 #pragma once
 #include <memory>
+#include <unordered_set>
 
+#include "bridge/from_graph.hpp"
+#include "bridge/tensor_analysis.hpp"
 #include "cost/cost_model.hpp"
 #include "egraph/egraph.hpp"
-#include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
-#include "bridge/tensor_analysis.hpp"
-#include "pipeline/egraph_problem.hpp"
 #include "extract/extractor.hpp"
+#include "pipeline/egraph_problem.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {
@@ -27,6 +28,9 @@ struct OptimizeState {
   CompiledRules rules;
   RunReport run;
   std::unique_ptr<NpuCostModel> model;
+  // E-nodes computed once from frozen inputs (CostModel::set_frozen_inputs): free per
+  // call. Empty when nothing is frozen (pipeline/egraph_cost.hpp folded_enodes).
+  std::unordered_set<Id> folded;
   EGraphProblem problem;
   Extraction extraction;
 };

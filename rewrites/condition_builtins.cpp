@@ -338,6 +338,7 @@ CondValue Evaluator::builtin(const Node& n, std::span<const CondValue> args) {
   if (name == "sorted") return sorted(n, args[0]);
   if (name == "min" || name == "max") return extreme(n, args, name == "max");
   if (name == "all" || name == "any") return quantifier(n, args[0], name == "all");
+  if (name == "int") return to_int(n, args[0]);
   return absolute(n, args[0]);
 }
 
@@ -527,6 +528,27 @@ CondValue Evaluator::absolute(const Node& n, const CondValue& v) {
       return unknown(fmt::format("{} is symbolic", text(n)));
     default:
       fail(n, fmt::format("abs() expects a number, got {}", kind_name(v)));
+  }
+}
+
+// Python's int(): a bool is 0 or 1 (so a comparison can index a list), a float is
+// truncated toward zero; ints and symbolic ints stay as they are.
+CondValue Evaluator::to_int(const Node& n, const CondValue& v) {
+  switch (kind_of(v)) {
+    case VK::Unknown:
+    case VK::Int:
+    case VK::Sym:
+      return v;
+    case VK::Bool:
+      return CondValue{static_cast<int64_t>(std::get<bool>(v.v) ? 1 : 0)};
+    case VK::Float: {
+      double d = std::get<double>(v.v);
+      if (!std::isfinite(d) || std::fabs(d) >= 9.2e18)
+        fail(n, fmt::format("int() of {} is out of range", d));
+      return CondValue{static_cast<int64_t>(std::trunc(d))};
+    }
+    default:
+      fail(n, fmt::format("int() expects a bool or a number, got {}", kind_name(v)));
   }
 }
 

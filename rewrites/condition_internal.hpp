@@ -223,6 +223,7 @@ class Evaluator {
   CondValue extreme(const Node& n, std::span<const CondValue> args, bool want_max);
   CondValue quantifier(const Node& n, const CondValue& v, bool want_all);
   CondValue absolute(const Node& n, const CondValue& v);
+  CondValue to_int(const Node& n, const CondValue& v);  // int(v)
 
   std::string_view text_;
   const CondEnv& env_;

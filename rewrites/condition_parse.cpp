@@ -722,23 +722,12 @@ std::string_view compare_op_text(CompareOp op) {
 
 const std::vector<BuiltinFunction>& builtin_functions() {
   static const std::vector<BuiltinFunction> kBuiltins = {
-      {"len", 1, 1},
-      {"prod", 1, 1},
-      {"contiguous_strides", 1, 1},
-      {"is_static", 1, 1},
-      {"canon_dim", 2, 2},
-      {"canon_dims", 2, 2},
-      {"sorted", 1, 1},
-      {"min", 1, -1},
-      {"max", 1, -1},
-      {"all", 1, 1},
-      {"any", 1, 1},
-      {"abs", 1, 1},
-      {"is_number", 1, 1},
-      {"is_leaf", 1, 1},
-      {"distinct", 2, -1},
-      {"ordered", 2, -1},
-      {"is_power_of_two", 1, 1},
+      {"len", 1, 1},       {"prod", 1, 1},      {"contiguous_strides", 1, 1},
+      {"is_static", 1, 1}, {"canon_dim", 2, 2}, {"canon_dims", 2, 2},
+      {"sorted", 1, 1},    {"min", 1, -1},      {"max", 1, -1},
+      {"all", 1, 1},       {"any", 1, 1},       {"abs", 1, 1},
+      {"int", 1, 1},       {"is_number", 1, 1}, {"is_leaf", 1, 1},
+      {"distinct", 2, -1}, {"ordered", 2, -1},  {"is_power_of_two", 1, 1},
   };
   return kBuiltins;
 }

@@ -20,7 +20,7 @@ namespace {
 // that are not rule labels. Entries with an empty `missing` are labels of
 // built-in rules (rewrites/library/*.rules).
 constexpr size_t kMindSporePasses = 22;
-constexpr std::array<PeerPass, 40> kPeerPasses{{
+constexpr std::array<PeerPass, 41> kPeerPasses{{
     {"MindSpore", "FlashAttentionFusionV1", ""},
     {"MindSpore", "FlashAttentionFusionV2", ""},
     {"MindSpore", "add_layer_norm_fusion", ""},
@@ -44,17 +44,10 @@ constexpr std::array<PeerPass, 40> kPeerPasses{{
     {"MindSpore", "split_concat_fusion",
      "no gain in FX: split's outputs are views and cat is one copy; the reshape/transpose/reshape "
      "form also costs one copy (MindSpore's Split is a kernel, FX's is not)"},
-    {"MindSpore", "matmul_elem_biasadd_fusion",
-     "no FX equivalent: FusedMatmulElemBinary is a MindSpore internal kernel (matmul+bias is "
-     "aten.addmm already)"},
-    {"MindSpore", "matmul_elem_add_fusion",
-     "no FX equivalent: FusedMatmulElemBinary is a MindSpore internal kernel"},
-    {"MindSpore", "matmul_elem_relu_fusion",
-     "no FX equivalent: FusedMatmulElemUnary is a MindSpore internal kernel; torch_npu has no "
-     "matmul+relu op"},
-    {"MindSpore", "matmul_elem_gelu_fusion",
-     "no FX equivalent: FusedMatmulElemUnary is a MindSpore internal kernel; torch_npu has no "
-     "matmul+gelu op"},
+    {"MindSpore", "matmul_elem_biasadd_fusion", ""},
+    {"MindSpore", "matmul_elem_add_fusion", ""},
+    {"MindSpore", "matmul_elem_relu_fusion", ""},
+    {"MindSpore", "matmul_elem_gelu_fusion", ""},
     {"MindSpore", "inference_qbmm_add_fusion", ""},
     {"MindSpore", "inference_qbmm_allreduce_add_fusion",
      "no FX equivalent: needs a collective (all_reduce) in the graph"},
@@ -85,6 +78,8 @@ constexpr std::array<PeerPass, 40> kPeerPasses{{
      "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
     // TorchAir's opt-in npu_fx_pass joint-graph patterns (npu_rms_norm, npu_rotary_mul,
     // npu_fusion_attention) are labels of rules; remove_cat_ops is not.
+    // torch_npu's inductor pass (off by default there, TORCHINDUCTOR_ENABLE_FUSED_MATMUL_RELU).
+    {"torch_npu", "fused_matmul_relu_pass", ""},
     {"TorchAir", "remove_cat_ops",
      "a post-extraction pass, not a rule: switched by the config key remove_cat_ops "
      "(debug.aclgraph.remove_cat_ops)"},

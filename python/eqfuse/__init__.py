@@ -38,7 +38,7 @@ def _strs(name: str, values) -> list:
 
 
 def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints,
-         replacements=None):
+         replacements=None, frozen_inputs=()):
     if config is not None and not isinstance(config, (dict, str)):
         import os
         if isinstance(config, os.PathLike):
@@ -49,18 +49,20 @@ def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable
                             rules=rules + registered,
                             disable_rules=_strs("disable_rules", disable_rules),
                             enable_rules=_strs("enable_rules", enable_rules),
-                            hints=dict(hints or {}), extra_checks=checks)
+                            hints=dict(hints or {}),
+                            frozen_inputs=_strs("frozen_inputs", frozen_inputs),
+                            extra_checks=checks)
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",
                       device: Optional[str] = default_device, config=None, rules=(),
                       disable_rules=(), enable_rules=(), hints=None,
-                      replacements=None) -> "Result":
+                      replacements=None, frozen_inputs=()) -> "Result":
     """Optimizes an eqfuse-graph document (a dict) with no torch involved.
     The Result has no graph_module; ``.document`` is the optimized graph."""
     t0 = time.perf_counter()
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements)
+               replacements, frozen_inputs)
     return Result(run, timings={"optimize_s": time.perf_counter() - t0})
 
 
@@ -134,7 +136,8 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              config: Union[None, str, Mapping[str, Any]] = None, rules: Iterable[str] = (),
              disable_rules: Iterable[str] = (), enable_rules: Iterable[str] = (),
              hints: Optional[Mapping[str, int]] = None,
-             replacements: Optional[Iterable[Replacement]] = None) -> Result:
+             replacements: Optional[Iterable[Replacement]] = None,
+             frozen_inputs: Iterable[str] = ()) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -144,14 +147,17 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     paths; ``disable_rules``/``enable_rules``: rule names or labels;
     ``hints``: values of symbolic dims for costs ({"s0": 4096}); ``replacements``: the
     register_replacement rules to apply (default: those registered process-wide,
-    ``default_registry``; ``()`` for none)."""
+    ``default_registry``; ``()`` for none); ``frozen_inputs``: graph inputs that are the
+    same on every call (placeholder names or get_attr targets, ``*``/``?`` wildcards, e.g.
+    ``["_param_constant*"]`` for make_fx's parameters): what is computed from them alone
+    is priced once (docs/cost-model.md "Frozen inputs")."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
     doc = graph_module_to_document(gm, example_inputs, ctx)
     t1 = time.perf_counter()
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements)
+               replacements, frozen_inputs)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:

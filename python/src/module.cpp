@@ -160,7 +160,8 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
                                   const py::object& config, const std::vector<std::string>& rules,
                                   const std::vector<std::string>& disable_rules,
                                   const std::vector<std::string>& enable_rules,
-                                  const std::map<std::string, int64_t>& hints, bool explain,
+                                  const std::map<std::string, int64_t>& hints,
+                                  const std::vector<std::string>& frozen_inputs, bool explain,
                                   const std::map<std::string, py::function>& extra_checks) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
@@ -176,6 +177,7 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
   opt.rules.disable.insert(opt.rules.disable.end(), disable_rules.begin(), disable_rules.end());
   opt.rules.enable.insert(opt.rules.enable.end(), enable_rules.begin(), enable_rules.end());
   opt.hints = hints_from(hints);
+  opt.frozen_inputs.insert(opt.frozen_inputs.end(), frozen_inputs.begin(), frozen_inputs.end());
   opt.record_explanations = explain;
 
   nlohmann::ordered_json doc = to_json(graph, "graph");
@@ -277,7 +279,8 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("rules") = std::vector<std::string>{},
         py::arg("disable_rules") = std::vector<std::string>{},
         py::arg("enable_rules") = std::vector<std::string>{},
-        py::arg("hints") = std::map<std::string, int64_t>{}, py::arg("explain") = true,
+        py::arg("hints") = std::map<std::string, int64_t>{},
+        py::arg("frozen_inputs") = std::vector<std::string>{}, py::arg("explain") = true,
         py::arg("extra_checks") = std::map<std::string, py::function>{},
         "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run");
   m.def(

@@ -4,6 +4,7 @@ bit-identical outputs in PyTorch (the fused ops' stand-ins in npu_standins.py ar
 written as the chains they replace)."""
 import math
 
+import pytest
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
@@ -248,3 +249,30 @@ def test_olmo2_rms_norm_and_rope_with_fp32_tables_fuse():
     assert r.stats["fusions"].get("torchair/npu-rotary-mul") == 1, r.stats["fusions"]
     assert r.stats["kernels_after"] < r.stats["kernels_before"]
     assert_same_outputs(gm(*inputs), r.graph_module(*inputs))
+
+
+def test_frozen_weights_make_the_matmul_split_win():
+    # MindSpore inference_matmul_split_fusion on 2048-wide q/k/v projections: concatenating
+    # the weights on every call costs more than the two launches the split saves, so the
+    # projections stay apart; with the weights frozen (computed once, as under Inductor's
+    # freezing) the concatenation is free and the split wins. Small integer values keep
+    # every sum exact, so both graphs agree bit for bit whatever order torch sums in.
+    def qkv(x, wq, wk, wv):
+        return x @ wq.t(), x @ wk.t(), x @ wv.t()
+
+    g = torch.Generator().manual_seed(0)
+
+    def ints(*shape):
+        return torch.randint(-2, 3, shape, generator=g).float()
+
+    inputs = (ints(16, 2048), ints(2048, 2048), ints(512, 2048), ints(512, 2048))
+    gm = make_fx(qkv)(*inputs)
+    plain = eqfuse.optimize(gm, inputs)
+    assert "mindspore/matmul-split-3" not in plain.stats["fusions"]
+    frozen = eqfuse.optimize(gm, inputs, frozen_inputs=["w?_1"])
+    assert frozen.stats["fusions"].get("mindspore/matmul-split-3") == 1, frozen.stats["fusions"]
+    assert frozen.stats["cost_after_us"] < frozen.stats["cost_before_us"]
+    assert "folded: reads only frozen inputs, computed once" in frozen.fx_text
+    assert_same_outputs(gm(*inputs), frozen.graph_module(*inputs))
+    with pytest.raises(eqfuse.EqfuseError, match="'weight' matches no graph input"):
+        eqfuse.optimize(gm, inputs, frozen_inputs=["weight"])

@@ -41,6 +41,30 @@ TEST(CostCli, ComparesAGraphWithItsOptimizedForm) {
   EXPECT_EQ(j["rows"].size(), 3u);
 }
 
+// --frozen-inputs: the weights' transposes read only frozen inputs, so they fold; a
+// pattern that names no input is bad input (exit 2), in cost and in optimize alike.
+TEST(CostCli, FrozenInputsFoldWhatReadsOnlyThem) {
+  const std::string m2 = "tests/scenarios/fusion/M2_matmul_split_qkv_large_weights.fx";
+  auto plain = run_eqfuse("cost " + m2);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr(": 6 kernels"));
+  auto frozen = run_eqfuse("cost " + m2 + " --frozen-inputs wq,wk --frozen-inputs wv");
+  ASSERT_EQ(frozen.exit_code, 0) << frozen.err;
+  EXPECT_THAT(frozen.out, HasSubstr(": 3 kernels"));
+  EXPECT_THAT(frozen.out, HasSubstr("folded: reads only frozen inputs, computed once"));
+  auto opt = run_eqfuse("optimize " + m2 + " --frozen-inputs 'w*'");
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  EXPECT_THAT(opt.out, HasSubstr("# eqfuse: folded: reads only frozen inputs, computed once"));
+  EXPECT_THAT(opt.out, HasSubstr("mindspore/matmul-split-3"));
+  for (const std::string cmd : {"cost ", "optimize "}) {
+    auto typo = run_eqfuse(cmd + m2 + " --frozen-inputs wx");
+    EXPECT_EQ(typo.exit_code, 2) << cmd;
+    EXPECT_THAT(typo.err, HasSubstr("frozen inputs: 'wx' matches no graph input (inputs: x, wq, "
+                                    "wk, wv)"))
+        << cmd;
+  }
+}
+
 TEST(CostCli, SymbolHintsChangeTheSizes) {
   auto small = run_eqfuse("cost examples/add_rms_norm_cast.fx --hint s0=16 --json");
   auto large = run_eqfuse("cost examples/add_rms_norm_cast.fx --json");

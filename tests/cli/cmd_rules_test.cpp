@@ -17,6 +17,7 @@ namespace {
 
 using ::testing::HasSubstr;
 using ::testing::Not;
+using ::testing::StartsWith;
 using testing_support::CliRun;
 using testing_support::run_eqfuse;
 using testing_support::write_scratch;
@@ -107,6 +108,23 @@ TEST(RulesCli, GraphKernelFlagsDisableAndEnableMindSporePasses) {
   CliRun attn = run_eqfuse("rules --graph-kernel-flags=--disable_pass=FlashAttentionFusionV1");
   ASSERT_EQ(attn.exit_code, 0) << attn.err;
   EXPECT_THAT(rule_line(attn.out, "torchair/npu-fusion-attention"), HasSubstr("disabled by"));
+}
+
+// The matmul epilogue rules target npu_fused_matmul, an Ascend 950 op: off by default,
+// on by MindSpore's pass name (each turns on its own rules only) or by `ascend950`.
+TEST(RulesCli, GraphKernelFlagsEnableTheOptInMatmulEpilogues) {
+  CliRun none = run_eqfuse("rules");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_THAT(rule_line(none.out, "mindspore/matmul-elem-bias-relu"), HasSubstr("opt-in rule"));
+  CliRun relu = run_eqfuse("rules --graph-kernel-flags=--enable_pass=matmul_elem_relu_fusion");
+  ASSERT_EQ(relu.exit_code, 0) << relu.err;
+  EXPECT_THAT(rule_line(relu.out, "mindspore/matmul-elem-bias-relu"), StartsWith("on "));
+  EXPECT_THAT(rule_line(relu.out, "mindspore/matmul-elem-bias-gelu"), HasSubstr("opt-in rule"));
+  CliRun all = run_eqfuse("rules --enable-rule ascend950");
+  ASSERT_EQ(all.exit_code, 0) << all.err;
+  EXPECT_THAT(rule_line(all.out, "mindspore/matmul-elem-bias-add-commuted"), StartsWith("on "));
+  // The inexact biasadd rule is not one of them: ascend950 does not turn it on.
+  EXPECT_THAT(rule_line(all.out, "mindspore/matmul-elem-biasadd"), StartsWith("off "));
 }
 
 TEST(RulesCli, GraphKernelFlagsErrorsNameTheBadPart) {

@@ -698,5 +698,60 @@ TEST(CostModel, MissingParameterIsReportedAtConstruction) {
   }
 }
 
+// Frozen inputs (docs/cost-model.md "Frozen inputs"): what reads only frozen inputs
+// and literals is computed once, so it costs nothing per call and is no kernel; what
+// also reads an activation, draws random numbers or writes in place still runs.
+TEST(CostModel, NodesOfFrozenInputsAloneAreFoldedOnce) {
+  Graph g = parse(fx(R"(x: "bf16[16, 64]", w1: "bf16[32, 64]", w2: "bf16[32, 64]")",
+                     "        cat: \"bf16[64, 64]\" = torch.ops.aten.cat.default([w1, w2])\n"
+                     "        t: \"bf16[64, 64]\" = torch.ops.aten.t.default(cat)\n"
+                     "        ones: \"bf16[64]\" = torch.ops.aten.ones.default([64], dtype = "
+                     "torch.bfloat16)\n"
+                     "        mm: \"bf16[16, 64]\" = torch.ops.aten.mm.default(x, t)\n"
+                     "        noise: \"bf16[32, 64]\" = torch.ops.aten.rand_like.default(w1)\n"
+                     "        add: \"bf16[16, 64]\" = torch.ops.aten.add.Tensor(mm, ones)\n",
+                     "add, noise"));
+  NpuCostModel m = model();
+  GraphCost plain = graph_cost(g, builtin_registry(), m);
+  m.set_frozen_inputs({"w?"});
+  ASSERT_TRUE(m.folds_constants());
+  EXPECT_TRUE(m.is_frozen_input("w1"));
+  EXPECT_FALSE(m.is_frozen_input("x"));
+  GraphCost frozen = graph_cost(g, builtin_registry(), m);
+  auto cost_of = [&](const GraphCost& c, const std::string& name) {
+    for (const NodeCost& nc : c.nodes)
+      if (g.node(nc.node).name == name) return nc.cost;
+    ADD_FAILURE() << "no node " << name;
+    return CostBreakdown{};
+  };
+  for (const char* folded : {"cat", "t", "ones"}) {
+    EXPECT_TRUE(cost_of(plain, folded).is_kernel) << folded;
+    EXPECT_FALSE(cost_of(frozen, folded).is_kernel) << folded;
+    EXPECT_EQ(cost_of(frozen, folded).total_us, 0.0) << folded;
+    EXPECT_EQ(cost_of(frozen, folded).note, kFoldedNote) << folded;
+  }
+  for (const char* runs : {"mm", "noise", "add"})
+    EXPECT_EQ(cost_of(frozen, runs).total_us, cost_of(plain, runs).total_us) << runs;
+  EXPECT_EQ(frozen.kernels, plain.kernels - 3);
+}
+
+TEST(CostModel, FrozenPatternsUseShellWildcardsAndMustNameAnInput) {
+  EXPECT_TRUE(wildcard_match("*", ""));
+  EXPECT_TRUE(wildcard_match("_param_constant*", "_param_constant12"));
+  EXPECT_TRUE(wildcard_match("arg?_1", "arg3_1"));
+  EXPECT_FALSE(wildcard_match("arg?_1", "arg13_1"));
+  EXPECT_TRUE(wildcard_match("*w*q", "layer0_wq"));
+  EXPECT_FALSE(wildcard_match("w", "wq"));
+  Graph g = parse(kAdd);
+  EXPECT_NO_THROW(check_frozen_inputs(g, {"a", "?"}));
+  try {
+    check_frozen_inputs(g, {"weight*"});
+    ADD_FAILURE() << "no error for a pattern that matches no input";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "frozen inputs: 'weight*' matches no graph input (inputs: a, b)");
+  }
+  EXPECT_THROW(check_frozen_inputs(g, {""}), Error);
+}
+
 }  // namespace
 }  // namespace eqfuse

@@ -805,5 +805,52 @@ TEST(NpuKernels, DynamicMxQuantRefusesWhatItDoesNotModel) {
   fails_with("bf16[2, 64]", q + "(x, dst_type = torch.int8)", "not an MX element type");
 }
 
+// npu_fused_matmul (aclnnFusedMatmul): op(x @ x2 + bias, x3). 1 + 2^-8 lies halfway between
+// two bf16 values: the chain's mm stores 1 (ties to even) and adding x3 = 2^-8 ties back to
+// 1; the device adds x3 before its one rounding and stores 1.0078125. Under reference
+// numerics the fused call rounds like the chain.
+TEST(NpuKernels, FusedMatmulMatchesTheChainUnderReferenceNumerics) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[1, 2]", w: "bf16[2, 2]", b: "bf16[2]", r: "bf16[1, 2]"):
+        mm: "bf16[1, 2]" = torch.ops.aten.mm.default(x, w)
+        add: "bf16[1, 2]" = torch.ops.aten.add.Tensor(mm, r)
+        fused: "bf16[1, 2]" = torch.ops.npu.npu_fused_matmul.default(x, w, x3 = r, fused_op_type = 'add')
+        addmm: "bf16[1, 2]" = torch.ops.aten.addmm.default(b, x, w)
+        gelu: "bf16[1, 2]" = torch.ops.aten.gelu.default(addmm, approximate = 'tanh')
+        fused_gelu: "bf16[1, 2]" = torch.ops.npu.npu_fused_matmul.default(x, w, bias = b, fused_op_type = 'gelu_tanh')
+        relu: "bf16[1, 2]" = torch.ops.aten.relu.default(addmm)
+        fused_relu: "bf16[1, 2]" = torch.ops.npu.npu_fused_matmul.default(x, w, bias = b, fused_op_type = 'relu')
+        return (add, fused, gelu, fused_gelu, relu, fused_relu)
+)FX");
+  std::vector<RuntimeValue> in{tensor(DType::BFloat16, {1, 2}, {1, 1}),
+                               tensor(DType::BFloat16, {2, 2}, {1, -3, 0.00390625, 0.5}),
+                               tensor(DType::BFloat16, {2}, {0.25, 1}),
+                               tensor(DType::BFloat16, {1, 2}, {0.00390625, 2})};
+  InterpreterOptions reference;
+  reference.round_like_unfused = true;
+  RunResult same = Interpreter(testing::registry(), reference).run(g, in);
+  for (size_t i = 0; i < 6; i += 2) EXPECT_EQ(vals(same.outputs[i]), vals(same.outputs[i + 1]));
+  EXPECT_EQ(vals(same.outputs[1]), (std::vector<double>{1, -0.5}));
+  EXPECT_EQ(vals(same.outputs[5]), (std::vector<double>{1.25, 0}));  // relu(-2.5 + 1) = 0
+  RunResult device = run(g, in);
+  EXPECT_EQ(vals(device.outputs[1]), (std::vector<double>{1.0078125, -0.5}));
+}
+
+// fused_op_type "16cast32" (float32 logits of a half matmul) is not modeled: the node is
+// then an uninterpreted function of its inputs (typed by the meta function), not a guess
+// such as the plain product [4, 6].
+TEST(NpuKernels, FusedMatmulLeavesWhatItDoesNotModelUninterpreted) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[1, 2]", w: "bf16[2, 2]"):
+        fused: "f32[1, 2]" = torch.ops.npu.npu_fused_matmul.default(x, w, fused_op_type = '16cast32')
+        return (fused,)
+)FX");
+  RunResult r = run(
+      g, {tensor(DType::BFloat16, {1, 2}, {1, 1}), tensor(DType::BFloat16, {2, 2}, {1, 2, 3, 4})});
+  ASSERT_TRUE(r.outputs[0].is_tensor());
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Float32);
+  EXPECT_NE(vals(r.outputs[0]), (std::vector<double>{4, 6}));
+}
+
 }  // namespace
 }  // namespace eqfuse

@@ -158,6 +158,28 @@ TEST(ExplainChosen, PermX1KernelIsCreditedToThePermX1Rule) {
                         std::string(kPermX1)));
 }
 
+// A rule that moves an elementwise op under a view (relu(view(addmm)) =>
+// view(npu_fused_matmul)) leaves no input node holding the fused value itself: the view
+// on top of it holds relu's. The fused kernel still replaces addmm, the view and relu,
+// and the output's note says so.
+TEST(ExplainChosen, AFusionUnderAViewReplacesTheNodesTheViewHolds) {
+  OptimizeOptions opt;
+  opt.rules.enable = {"ascend950"};
+  const std::string path = scenario("M24_matmul_elem_linear_3d_view.fx");
+  Explained e = testing_support::explain_text(
+      read_file_or_stdin(std::string(EQFUSE_SOURCE_DIR) + "/" + path), path, opt);
+  std::set<std::string> relu_site;
+  for (const ChosenFusion& f : e.report.chosen)
+    if (f.rule == "mindspore/matmul-elem-bias-relu-view")
+      relu_site.insert(f.replaces.begin(), f.replaces.end());
+  EXPECT_EQ(relu_site, (std::set<std::string>{"addmm_1", "view_3", "relu"}));
+  testing_support::CliRun r = run_eqfuse("optimize " + std::string(EQFUSE_SOURCE_DIR) + "/" + path +
+                                         " --enable-rule ascend950");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("# eqfuse: mindspore/matmul-elem-bias-relu-view fuses addmm_1, "
+                               "view_3, relu"));
+}
+
 TEST(ExplainChosen, FusedNodesAreNamedAsInTheOutputGraph) {
   Explained e = explain_file("examples/matmul_transpose.fx");
   ASSERT_EQ(e.report.chosen.size(), 1u);

@@ -187,6 +187,76 @@ TEST(Optimize, VllmPairReachesTheHandFusedGraphAndBeatsIt) {
   EXPECT_LT(r.stats.cost_after_us, hand.stats.cost_before_us);
 }
 
+// torch_npu's fused_matmul_relu_pass pattern 3, relu(mm + bias), has no rule of its own:
+// the inexact matmul-elem-biasadd turns the add into an addmm, and matmul-elem-bias-relu
+// fuses that addmm's relu. The result is exactly relu(addmm(bias, x, w)) under reference
+// numerics: the only inexact step is the declared one.
+TEST(Optimize, ReluOfMmPlusBiasFusesThroughTheBiasaddRule) {
+  auto parse = [](const std::string& body) {
+    return load_graph(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[16, 64]", w: "bf16[64, 128]", bias: "bf16[128]"):
+)FX" + body,
+                      "<test>", builtin_registry())
+        .graph;
+  };
+  Graph in = parse(R"FX(        mm: "bf16[16, 128]" = torch.ops.aten.mm.default(x, w)
+        add: "bf16[16, 128]" = torch.ops.aten.add.Tensor(mm, bias)
+        relu: "bf16[16, 128]" = torch.ops.aten.relu.default(add)
+        return (relu,)
+)FX");
+  Graph addmm_form =
+      parse(R"FX(        addmm: "bf16[16, 128]" = torch.ops.aten.addmm.default(bias, x, w)
+        relu: "bf16[16, 128]" = torch.ops.aten.relu.default(addmm)
+        return (relu,)
+)FX");
+  OptimizeOptions opt = defaults();
+  opt.rules.enable = {"ascend950", "mindspore/matmul-elem-biasadd"};
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  auto ops = call_target_counts(r.graph);
+  EXPECT_EQ(ops["npu::npu_fused_matmul"], 1) << print_fx(r.graph, &builtin_registry());
+  EXPECT_EQ(r.stats.kernels_after, 1u);
+  EXPECT_EQ(r.stats.fusions["mindspore/matmul-elem-bias-relu"], 1u);
+  EquivalenceOptions eo;
+  eo.mode = ToleranceMode::Reference;
+  EquivalenceResult eq = equivalent(addmm_form, r.graph, builtin_registry(), eo);
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
+  // Without the inexact step nothing fuses: the chain rounds the product before the bias.
+  opt.rules.enable = {"ascend950"};
+  EXPECT_EQ(call_target_counts(
+                optimize_graph(in, builtin_registry(), opt).graph)["npu::npu_fused_matmul"],
+            0);
+}
+
+// Scenario M2: three 4096-wide projections of one activation. Concatenating the weights
+// on every call costs more than the two launches the split saves, so the matmuls stay
+// apart. With the weights frozen (computed once, docs/cost-model.md "Frozen inputs") the
+// concatenation is free and MindSpore's inference_matmul_split wins; the output says
+// which nodes fold, and both graphs agree exactly.
+TEST(Optimize, FrozenWeightsMakeTheMatmulSplitWin) {
+  const std::string path = std::string(EQFUSE_SOURCE_DIR) +
+                           "/tests/scenarios/fusion/M2_matmul_split_qkv_large_weights.fx";
+  Graph in = load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
+  OptimizeResult plain = optimize_graph(in, builtin_registry(), defaults());
+  EXPECT_EQ(call_target_counts(plain.graph)["aten::mm"], 3);
+  OptimizeOptions opt = defaults();
+  opt.frozen_inputs = {"w?"};
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  auto ops = call_target_counts(r.graph);
+  EXPECT_EQ(ops["aten::mm"], 1) << print_fx(r.graph, &builtin_registry());
+  EXPECT_EQ(r.stats.fusions["mindspore/matmul-split-3"], 1u);
+  EXPECT_LT(r.stats.cost_after_us, r.stats.cost_before_us);
+  EXPECT_LT(r.stats.kernels_after, plain.stats.kernels_after);
+  size_t folded = 0;
+  for (const Node& n : r.graph.nodes()) folded += n.meta.note == kFoldedNote ? 1 : 0;
+  EXPECT_GE(folded, 1u);  // the weights' concatenation
+  EquivalenceOptions eo;
+  eo.mode = ToleranceMode::Reference;
+  EquivalenceResult eq = equivalent(in, r.graph, builtin_registry(), eo);
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch;
+  opt.frozen_inputs = {"wo"};
+  EXPECT_THROW(optimize_graph(in, builtin_registry(), opt), Error);
+}
+
 // Reduce-overhead runs TorchAir's reinplace passes on the extracted graph
 // (torchair-passes.md §6): scenario A2 has an intermediate and a copy_ epilogue. As in
 // TorchAir's test (§8.6 A2), remove_noop_ops is off so the clone stays and

@@ -209,7 +209,10 @@ class SchemaChecker {
       fail(where, "\"rules\" must name at least one rule");
     check_rule_names(entry, "rules", where);
     check_rule_names(entry, "disable_rules", where);
-    check_rule_names(entry, "enable_rules", where);
+    // --enable-rule takes a rule name or a label (`ascend950`, a pass name).
+    for (const std::string& name : string_list(entry, "enable_rules", where))
+      if (!catalog_.rules.contains(name) && !catalog_.labels.contains(name))
+        fail(where, fmt::format("\"enable_rules\": no rule or label named \"{}\"", name));
     for (const std::string& label : string_list(entry, "disable_labels", where))
       if (!catalog_.labels.contains(label))
         fail(where, fmt::format("\"disable_labels\": no rule has the label \"{}\"", label));
@@ -312,8 +315,8 @@ TEST(ScenarioManifest, FollowsTheSchema) {
   std::set<std::string> letters;
   for (const json& entry : doc["scenarios"])
     letters.insert(entry["id"].get<std::string>().substr(0, 1));
-  EXPECT_EQ(letters,
-            (std::set<std::string>{"A", "B", "C", "D", "E", "F", "K", "L", "M", "N", "P", "S", "V"}));
+  EXPECT_EQ(letters, (std::set<std::string>{"A", "B", "C", "D", "E", "F", "K", "L", "M", "N", "P",
+                                            "S", "V"}));
 }
 
 // Issue 20: every built-in fusion rule has a positive scenario (it fires) and
@@ -404,7 +407,7 @@ TEST(ScenarioManifest, SchemaCheckReportsBrokenEntries) {
         "\"kernels_max\" must be an integer >= 1", "no rule named \"torchair/no-such-rule\"",
         "unknown key \"colour\"", "a negative scenario needs \"why\"", "duplicate id \"A1\"",
         "no rule has the label \"no-such-label\"",
-        "\"enable_rules\": no rule named \"vllm/no-such-rule\"",
+        "\"enable_rules\": no rule or label named \"vllm/no-such-rule\"",
         "A2_add_rms_norm_dynamic_quant_no_xout_eps.fx\" must be named",
         "\"upstream\": \"Q99\" is not a test id", "\"upstream\": \"F2\" twice",
         "\"upstream\" names B15 but \"spec\" does not cite it"})

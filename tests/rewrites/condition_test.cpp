@@ -314,6 +314,16 @@ TEST(ConditionEval, ListBuiltins) {
   EXPECT_EQ(eval("min([]) == 0").detail, "min([]): min() of an empty list");
 }
 
+// int(): Python's conversion, so a comparison can pick a list element.
+TEST(ConditionEval, IntConvertsBoolsAndTruncatesFloats) {
+  EXPECT_EQ(verdict("int(True) == 1 and int(False) == 0 and int(7) == 7"), Verdict::True);
+  EXPECT_EQ(verdict("int(-2.7) == -2 and int(2.7) == 2"), Verdict::True);
+  EXPECT_EQ(verdict("['gelu_erf', 'gelu_tanh'][int('tanh' == 'tanh')] == 'gelu_tanh'"),
+            Verdict::True);
+  EXPECT_EQ(eval("int('3') == 3").detail, "int('3'): int() expects a bool or a number, got str");
+  EXPECT_EQ(verdict("int(1e300) == 0"), Verdict::Error);
+}
+
 // ---- stream (and device) equality ---------------------------------------------------------
 
 TEST(ConditionEval, StreamLabelsCompareAsStrings) {
