@@ -746,10 +746,17 @@ std::string format_explanation_text(const ExplainReport& rep) {
   if (rep.near_misses.empty()) out += "  none\n";
   for (const NearMiss& m : rep.near_misses) out += fmt::format("  {}\n", near_miss_sentence(m));
   out += "rules off:\n";
-  size_t off = 0;
-  for (const RuleRunStats& s : rep.rules)
-    if (!s.enabled && ++off) out += fmt::format("  {}: {}\n", s.rule, s.toggle_reason);
-  if (off == 0) out += "  none\n";
+  // One line per reason (the opt-in rules of a family share one), in library order.
+  std::vector<std::pair<std::string, std::string>> off;  // reason -> rules
+  for (const RuleRunStats& s : rep.rules) {
+    if (s.enabled) continue;
+    auto it = std::find_if(off.begin(), off.end(),
+                           [&](const auto& r) { return r.first == s.toggle_reason; });
+    if (it == off.end()) it = off.insert(off.end(), {s.toggle_reason, ""});
+    it->second += (it->second.empty() ? "" : ", ") + s.rule;
+  }
+  for (const auto& [reason, rules] : off) out += fmt::format("  {}: {}\n", reason, rules);
+  if (off.empty()) out += "  none\n";
   out += "cross-stream near misses:\n";
   if (rep.cross_stream.empty()) out += "  none\n";
   for (const CrossStreamNearMiss& c : rep.cross_stream)
