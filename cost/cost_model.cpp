@@ -700,13 +700,39 @@ std::vector<CostBreakdown> auto_functionalized_kernels(const Graph& g, NodeRef n
 
 namespace {
 
+// Per node of `g`: some call writes its memory in place (directly or through views of
+// it). A value written every call is not the same on every call, frozen or not.
+std::vector<bool> written_in_place(const Graph& g, const OpRegistry& reg) {
+  std::vector<bool> written(g.size(), false);
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
+    if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
+    const OpSchema& schema = reg.info(n.op).schema;
+    for (size_t a = 0; a < schema.args.size() && a < n.args.size(); ++a) {
+      if (!schema.args[a].mutates() || !n.args[a].is_node()) continue;
+      for (NodeRef r = n.args[a].node();;) {  // the written value and the bases it views
+        written[static_cast<size_t>(r.index)] = true;
+        const Node& v = g.node(r);
+        if (v.kind != NodeKind::Call || v.op == kNoOp || !reg.info(v.op).traits.is_view ||
+            v.args.empty() || !v.args[0].is_node())
+          break;
+        r = v.args[0].node();
+      }
+    }
+  }
+  return written;
+}
+
 // Per node of `g`: its value is the same on every call (a frozen input, or a foldable
-// call of such values and literals). All false when the model folds nothing.
+// call of such values and literals, none of them written in place). All false when the
+// model folds nothing.
 std::vector<bool> constant_nodes(const Graph& g, const OpRegistry& reg, const CostModel& model) {
   std::vector<bool> constant(g.size(), false);
   if (!model.folds_constants()) return constant;
+  const std::vector<bool> written = written_in_place(g, reg);
   for (size_t i = 0; i < g.size(); ++i) {
     const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
+    if (written[i]) continue;
     switch (n.kind) {
       case NodeKind::Placeholder:
       case NodeKind::GetAttr:

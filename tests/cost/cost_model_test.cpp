@@ -735,6 +735,30 @@ TEST(CostModel, NodesOfFrozenInputsAloneAreFoldedOnce) {
   EXPECT_EQ(frozen.kernels, plain.kernels - 3);
 }
 
+// A folded value that a later call writes in place (the reinplace passes can make one)
+// changes every call: the runtime cannot compute it once, so it is priced as a kernel.
+TEST(CostModel, AFrozenValueWrittenInPlaceIsNotFolded) {
+  Graph g = parse(fx(R"(x: "bf16[32, 64]", w: "bf16[32, 64]")",
+                     "        zeros: \"bf16[32, 64]\" = torch.ops.aten.zeros_like.default(w)\n"
+                     "        view: \"bf16[2048]\" = torch.ops.aten.view.default(zeros, [2048])\n"
+                     "        flat: \"bf16[2048]\" = torch.ops.aten.view.default(x, [2048])\n"
+                     "        add_: \"bf16[2048]\" = torch.ops.aten.add_.Tensor(view, flat)\n"
+                     "        t: \"bf16[64, 32]\" = torch.ops.aten.t.default(w)\n",
+                     "add_, t"));
+  NpuCostModel m = model();
+  m.set_frozen_inputs({"w"});
+  GraphCost c = graph_cost(g, builtin_registry(), m);
+  for (const NodeCost& nc : c.nodes) {
+    const std::string& name = g.node(nc.node).name;
+    if (name == "zeros") {
+      EXPECT_TRUE(nc.cost.is_kernel);
+    }
+    if (name == "t") {
+      EXPECT_EQ(nc.cost.note, kFoldedNote);
+    }
+  }
+}
+
 TEST(CostModel, FrozenPatternsUseShellWildcardsAndMustNameAnInput) {
   EXPECT_TRUE(wildcard_match("*", ""));
   EXPECT_TRUE(wildcard_match("_param_constant*", "_param_constant12"));
