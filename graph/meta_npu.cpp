@@ -588,6 +588,17 @@ ValueType swiglu(const CallContext& ctx) {
   return tensor(self->dtype, s);
 }
 
+// The result shape of a batched matmul of a [.., m, k] by b [.., k, n]: the batch dims
+// broadcast, then [m, n].
+Shape batched_matmul_shape(const Shape& a, const Shape& b, const SymInt& n, std::string_view a_name,
+                           std::string_view b_name) {
+  Shape out =
+      meta::broadcast(Shape(a.begin(), a.end() - 2), Shape(b.begin(), b.end() - 2), a_name, b_name);
+  out.push_back(a[a.size() - 2]);
+  out.push_back(n);
+  return out;
+}
+
 // npu_quant_matmul: x1 [.., m, k] @ x2 [.., k, n]; int32 operands pack 8 int4s.
 ValueType quant_matmul(const CallContext& ctx) {
   DType out = DType::Int8;
@@ -610,11 +621,7 @@ ValueType quant_matmul(const CallContext& ctx) {
       meta::fail("argument 'scale' {} must be 1-D of size 1 or n={}", meta::shape_str(*s),
                  n.to_string());
   }
-  Shape out_shape =
-      meta::broadcast(Shape(a->begin(), a->end() - 2), Shape(b->begin(), b->end() - 2), "x1", "x2");
-  out_shape.push_back((*a)[a->size() - 2]);
-  out_shape.push_back(n);
-  return tensor(out, out_shape);
+  return tensor(out, batched_matmul_shape(*a, *b, n, "x1", "x2"));
 }
 
 // The fused_op_type strings npu_fused_matmul accepts (op-plugin's aclnnFusedMatmul
@@ -651,10 +658,7 @@ ValueType fused_matmul(const CallContext& ctx) {
       meta::fail("argument 'bias' {} must be 1-D of size n={}", meta::shape_str(*bias),
                  n.to_string());
   }
-  Shape out_shape =
-      meta::broadcast(Shape(a->begin(), a->end() - 2), Shape(b->begin(), b->end() - 2), "x", "x2");
-  out_shape.push_back((*a)[a->size() - 2]);
-  out_shape.push_back(n);
+  Shape out_shape = batched_matmul_shape(*a, *b, n, "x", "x2");
   if (auto x3 = meta::shape_arg(ctx, "x3")) {
     Shape joint = meta::broadcast(out_shape, *x3, "result", "x3");
     if (!same_shape(joint, out_shape))
