@@ -137,7 +137,7 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              disable_rules: Iterable[str] = (), enable_rules: Iterable[str] = (),
              hints: Optional[Mapping[str, int]] = None,
              replacements: Optional[Iterable[Replacement]] = None,
-             frozen_inputs: Iterable[str] = ()) -> Result:
+             frozen_inputs: Iterable[str] = (), freeze_parameters: bool = False) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -150,14 +150,19 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     ``default_registry``; ``()`` for none); ``frozen_inputs``: graph inputs that are the
     same on every call (placeholder names or get_attr targets, ``*``/``?`` wildcards, e.g.
     ``["_param_constant*"]`` for make_fx's parameters): what is computed from them alone
-    is priced once (docs/cost-model.md "Frozen inputs")."""
+    is priced once (docs/cost-model.md "Frozen inputs"); ``freeze_parameters``: also
+    freeze every get_attr of ``gm`` (its parameters, buffers and traced constants, as
+    Inductor's freezing does)."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
     doc = graph_module_to_document(gm, example_inputs, ctx)
     t1 = time.perf_counter()
+    frozen = _strs("frozen_inputs", frozen_inputs)
+    if freeze_parameters:
+        frozen += sorted({str(n.target) for n in gm.graph.nodes if n.op == "get_attr"})
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements, frozen_inputs)
+               replacements, frozen)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:

@@ -276,3 +276,30 @@ def test_frozen_weights_make_the_matmul_split_win():
     assert_same_outputs(gm(*inputs), frozen.graph_module(*inputs))
     with pytest.raises(eqfuse.EqfuseError, match="'weight' matches no graph input"):
         eqfuse.optimize(gm, inputs, frozen_inputs=["weight"])
+
+
+def test_freeze_parameters_freezes_a_traced_modules_weights():
+    # make_fx turns a module's weights into get_attr nodes (_param_constant0, ...);
+    # freeze_parameters=True freezes all of them, so the q/k/v split wins as above.
+    class Projections(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            g = torch.Generator().manual_seed(1)
+            self.q = torch.nn.Linear(2048, 2048, bias=False)
+            self.k = torch.nn.Linear(2048, 512, bias=False)
+            self.v = torch.nn.Linear(2048, 512, bias=False)
+            for lin in (self.q, self.k, self.v):
+                with torch.no_grad():
+                    lin.weight.copy_(torch.randint(-2, 3, lin.weight.shape, generator=g))
+
+        def forward(self, x):
+            return self.q(x), self.k(x), self.v(x)
+
+    x = torch.randint(-2, 3, (16, 2048), generator=torch.Generator().manual_seed(2)).float()
+    gm = make_fx(Projections())(x)
+    plain = eqfuse.optimize(gm, (x,))
+    assert "mindspore/matmul-split-3" not in plain.stats["fusions"]
+    frozen = eqfuse.optimize(gm, (x,), freeze_parameters=True)
+    assert frozen.stats["fusions"].get("mindspore/matmul-split-3") == 1, frozen.stats["fusions"]
+    assert_same_outputs(gm(x), frozen.graph_module(x))
+
