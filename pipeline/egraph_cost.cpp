@@ -83,7 +83,7 @@ std::unordered_set<Id> folded_enodes(const EGraph& g, const OpRegistry& reg,
   for (Id leaf : frozen_leaves) constant.insert(g.find(leaf));
   const Symbol getitem = Symbol::intern(graph_ops::kGetItem);
   const Symbol list = Symbol::intern(graph_ops::kList), tuple = Symbol::intern(graph_ops::kTuple);
-  // A node's foldability: its op, once (kNoOp when not foldable or structural).
+  // Structural nodes (getitem, list, tuple) pass constness through; ops must be foldable.
   auto foldable = [&](Id n) {
     Symbol op = g.node_op(n);
     if (op == getitem || op == list || op == tuple) return true;

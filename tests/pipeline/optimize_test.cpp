@@ -384,6 +384,9 @@ TEST(Optimize, ConfigJsonAcceptsTorchAirKeys) {
   opt.rules.remove_noop_ops = true;
   apply_config_json(opt, R"({"remove_noop_ops": false})", "cfg.json");
   EXPECT_FALSE(opt.rules.remove_noop_ops);
+  apply_config_json(opt, R"({"frozen_inputs": ["w*", "bias"]})", "cfg.json");
+  EXPECT_EQ(opt.frozen_inputs, (std::vector<std::string>{"w*", "bias"}));
+  EXPECT_THROW(apply_config_json(opt, R"({"frozen_inputs": "w*"})", "cfg.json"), Error);
   try {
     apply_config_json(opt, R"({"fusion": true})", "cfg.json");
     ADD_FAILURE() << "unknown key accepted";
