@@ -715,6 +715,25 @@ std::vector<double> scale_values(const Tensor& s) {
   return out;
 }
 
+// npu_fused_matmul's epilogue, read once from fused_op_type ("16cast32", a float32 result
+// of half operands, is not modelled: the call is then an uninterpreted function).
+enum class FusedMatmulOp : uint8_t { None, Add, Mul, Relu, GeluErf, GeluTanh };
+
+FusedMatmulOp fused_matmul_op(const KernelCall& c) {
+  const std::string op = c.str_arg("fused_op_type");
+  static const std::map<std::string, FusedMatmulOp, std::less<>> kOps = {
+      {"", FusedMatmulOp::None},
+      {"add", FusedMatmulOp::Add},
+      {"mul", FusedMatmulOp::Mul},
+      {"relu", FusedMatmulOp::Relu},
+      {"gelu_erf", FusedMatmulOp::GeluErf},
+      {"gelu_tanh", FusedMatmulOp::GeluTanh}};
+  if (op == "16cast32") throw UnsupportedConfig("npu_fused_matmul with fused_op_type 16cast32");
+  auto it = kOps.find(op);
+  if (it == kOps.end()) c.fail(fmt::format("unknown fused_op_type '{}'", op));
+  return it->second;
+}
+
 void register_matmuls(KernelTable& t) {
   t["npu::npu_transpose_batchmatmul"] = [](const KernelCall& c) {
     Tensor x = c.tensor("input"), w = c.tensor("weight");
@@ -792,8 +811,7 @@ void register_matmuls(KernelTable& t) {
   // again, as the separate relu / gelu / add / mul did.
   t["npu::npu_fused_matmul"] = [](const KernelCall& c) {
     Tensor x = c.tensor("x"), x2 = c.tensor("x2");
-    const std::string op = c.str_arg("fused_op_type");
-    if (op == "16cast32") throw UnsupportedConfig("npu_fused_matmul with fused_op_type 16cast32");
+    const FusedMatmulOp op = fused_matmul_op(c);
     if (x.dtype() != x2.dtype())
       c.fail(fmt::format("x and x2 have different dtypes ({} and {})", dtype_code(x.dtype()),
                          dtype_code(x2.dtype())));
@@ -806,23 +824,29 @@ void register_matmuls(KernelTable& t) {
     }
     if (c.round_like_unfused()) y = Tensor::from_values(d, acc.shape(), y).values();
     std::optional<Tensor> x3 = c.opt_tensor("x3");
-    if ((op == "add" || op == "mul") && !x3) c.fail(fmt::format("fused_op_type '{}' needs x3", op));
+    const bool binary = op == FusedMatmulOp::Add || op == FusedMatmulOp::Mul;
+    if (binary && !x3) c.fail("fused_op_type add and mul need x3");
     std::vector<double> other = x3 ? x3->expand(acc.shape()).values() : std::vector<double>();
-    auto epilogue = [&](size_t i) {
-      double v = y[i];
-      if (op == "add") return v + other[i];
-      if (op == "mul") return v * other[i];
-      if (op == "relu") return v > 0 || std::isnan(v) ? v : 0.0;
-      if (op == "gelu_erf") return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2));
-      if (op == "gelu_tanh") {
-        double k = std::sqrt(2.0 / std::numbers::pi);
-        return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)));
+    const double k = std::sqrt(2.0 / std::numbers::pi);
+    return RuntimeValue(make_tensor(d, acc.shape(), [&](int64_t i) {
+      const size_t e = static_cast<size_t>(i);
+      const double v = y[e];
+      switch (op) {
+        case FusedMatmulOp::Add:
+          return v + other[e];
+        case FusedMatmulOp::Mul:
+          return v * other[e];
+        case FusedMatmulOp::Relu:
+          return v > 0 || std::isnan(v) ? v : 0.0;
+        case FusedMatmulOp::GeluErf:
+          return 0.5 * v * (1.0 + std::erf(v / std::numbers::sqrt2));
+        case FusedMatmulOp::GeluTanh:
+          return 0.5 * v * (1.0 + std::tanh(k * (v + 0.044715 * v * v * v)));
+        case FusedMatmulOp::None:
+          break;
       }
-      if (!op.empty()) c.fail(fmt::format("unknown fused_op_type '{}'", op));
       return v;
-    };
-    return RuntimeValue(
-        make_tensor(d, acc.shape(), [&](int64_t i) { return epilogue(static_cast<size_t>(i)); }));
+    }));
   };
   // out = (x1 @ x2 [+ int32 bias]) * scale[n] * pertoken_scale[m] [+ float bias],
   // int8 output: round_half_even(out + offset[n]) saturated; int32 output: the
