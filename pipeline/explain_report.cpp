@@ -14,6 +14,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "bridge/arg_encoding.hpp"
@@ -635,6 +636,7 @@ ExplainReport explain_run(const OptimizeResult& r, const OpRegistry& reg,
   rep.extractor = r.stats.extractor;
   rep.extraction_quality = extraction_quality(r.stats);
   rep.kept_input = r.stats.kept_input;
+  rep.frozen_inputs = r.stats.frozen_inputs;
   rep.rules = r.stats.rules;
   rep.chosen = chosen_fusions(c, options);
   for (Id n : unchosen_candidates(c)) rep.not_chosen.push_back(explain_unchosen(c, n));
@@ -725,6 +727,9 @@ std::string format_explanation_text(const ExplainReport& rep) {
                                 rep.device, rep.cost_before_us, rep.cost_after_us);
   out += fmt::format("extraction: {} ({})\n", rep.extractor, rep.extraction_quality);
   if (!rep.kept_input.empty()) out += fmt::format("kept the input graph: {}\n", rep.kept_input);
+  if (!rep.frozen_inputs.empty())
+    out += fmt::format("frozen inputs (priced once, not per call): {}\n",
+                       fmt::join(rep.frozen_inputs, ", "));
   out += "chosen fusions:\n";
   if (rep.chosen.empty()) out += "  none\n";
   for (const ChosenFusion& c : rep.chosen) out += format_chosen(c);
@@ -839,6 +844,7 @@ std::string explanation_to_json(const ExplainReport& rep) {
   j["extraction"] = {{"extractor", rep.extractor},
                      {"quality", rep.extraction_quality},
                      {"kept_input", rep.kept_input}};
+  j["frozen_inputs"] = rep.frozen_inputs;
   j["chosen"] = OJson::array();
   for (const ChosenFusion& c : rep.chosen) j["chosen"].push_back(chosen_json(c));
   j["not_chosen"] = OJson::array();

@@ -117,6 +117,7 @@ struct ExplainReport {
   double cost_before_us = 0, cost_after_us = 0;
   std::string extractor, extraction_quality;  // optimize.hpp extraction_quality()
   std::string kept_input;                     // OptimizeStats::kept_input
+  std::vector<std::string> frozen_inputs;     // OptimizeStats::frozen_inputs
   std::vector<ChosenFusion> chosen;
   std::vector<UnchosenFusion> not_chosen;
   std::vector<RejectedMatch> rejected;

@@ -91,16 +91,31 @@ std::vector<NodeId> input_choice(const EGraphProblem& ep, size_t input_node_ids)
   return choice;
 }
 
+// The name of a graph input as the frozen-input patterns see it, or "" for other nodes.
+std::string_view frozen_input_key(const Node& n) {
+  if (n.kind == NodeKind::GetAttr) return n.target;
+  if (n.kind == NodeKind::Placeholder) return n.name;
+  return {};
+}
+
+// The input's graph inputs the cost model treats as frozen, in graph order.
+std::vector<std::string> frozen_input_names(const Graph& input, const NpuCostModel& model) {
+  std::vector<std::string> out;
+  for (size_t i = 0; i < input.size(); ++i) {
+    std::string_view key = frozen_input_key(input.node(NodeRef{static_cast<int32_t>(i)}));
+    if (!key.empty() && model.is_frozen_input(key)) out.emplace_back(key);
+  }
+  return out;
+}
+
 // The classes of the input's frozen graph inputs (placeholders and get_attr nodes the
 // cost model's frozen patterns name).
 std::vector<Id> frozen_leaves(const OptimizeState& st) {
   std::vector<Id> out;
   for (size_t i = 0; i < st.input.size(); ++i) {
-    const Node& n = st.input.node(NodeRef{static_cast<int32_t>(i)});
-    const bool leaf = n.kind == NodeKind::Placeholder || n.kind == NodeKind::GetAttr;
-    if (!leaf || st.loaded.node_class[i] == kNoId) continue;
-    if (st.model->is_frozen_input(n.kind == NodeKind::GetAttr ? n.target : n.name))
-      out.push_back(st.loaded.node_class[i]);
+    std::string_view key = frozen_input_key(st.input.node(NodeRef{static_cast<int32_t>(i)}));
+    if (key.empty() || st.loaded.node_class[i] == kNoId) continue;
+    if (st.model->is_frozen_input(key)) out.push_back(st.loaded.node_class[i]);
   }
   return out;
 }
@@ -283,6 +298,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
   check_frozen_inputs(input, opt.frozen_inputs);
   st->model->set_frozen_inputs(opt.frozen_inputs);
+  stats.frozen_inputs = frozen_input_names(input, *st->model);
   st->types = std::make_unique<TensorAnalysis>(reg);
   st->types->set_merge_symbolic_ints(true);
   st->egraph = std::make_unique<EGraph>(st->types.get());
@@ -396,6 +412,9 @@ std::string format_summary(const OptimizeStats& s) {
     out += fmt::format("  remove_cat   {} cat{} written in place (remove_cat_ops)\n",
                        s.removed_cats, s.removed_cats == 1 ? "" : "s");
   out += fmt::format("  extraction   {} ({})\n", s.extractor, extraction_quality(s));
+  if (!s.frozen_inputs.empty())
+    out += fmt::format("  frozen       {} input{} priced once (weights)\n", s.frozen_inputs.size(),
+                       s.frozen_inputs.size() == 1 ? "" : "s");
   for (const std::string& note : s.notes) out += fmt::format("  note         {}\n", note);
   if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);
   std::string phases;
@@ -441,6 +460,7 @@ std::string stats_to_json(const OptimizeStats& s) {
                       {"missed_bytes", s.auto_functionalized.missed_bytes},
                       {"cloned_tensors", s.auto_functionalized.cloned_tensors}}}};
   j["remove_cat_ops"] = {{"removed_cats", s.removed_cats}, {"log", s.remove_cat_log}};
+  j["frozen_inputs"] = s.frozen_inputs;
   nlohmann::ordered_json rules = nlohmann::ordered_json::array();
   for (const RuleRunStats& r : s.rules) {
     nlohmann::ordered_json e;

@@ -108,6 +108,9 @@ struct OptimizeStats {
   ReinplaceCounters auto_functionalized;    // clones the reinplace passes could not elide
   size_t removed_cats = 0;                  // cats remove_cat_ops turned into one written buffer
   std::vector<std::string> remove_cat_log;  // its decisions, one line per cat
+  // The graph inputs (placeholder names, get_attr targets) the frozen-input
+  // patterns matched: priced once, not per call (cost/cost_model.hpp).
+  std::vector<std::string> frozen_inputs;
   // What the caller asked for that did not take effect (an --enable-rule of a
   // rule the mode excludes, ...), one sentence each.
   std::vector<std::string> notes;

@@ -2,32 +2,38 @@
 
 Two entry points:
 
+* ``backend(inner=...)``: a ``torch.compile`` backend.  TorchDynamo captures
+  each graph of the model (one per graph break), AOTAutograd lowers it to an
+  aten graph, eqfuse optimizes that graph and hands the result to ``inner``:
+  ``None`` runs the optimized graph eagerly, ``"inductor"`` compiles it with
+  Inductor (eqfuse runs where Inductor's own post-grad passes would start, on
+  Inductor's decomposed graph), or any ``(gm, example_inputs) -> callable``.
 * ``GraphPass`` / ``graph_pass``: a plain FX pass that rewrites a
   ``torch.fx.Graph`` in place, for the hooks that take custom passes on the
   aten-level graph: Inductor's ``post_grad_custom_post_pass`` (and
   ``_pre_pass``), vLLM's and vllm-ascend's pass managers, TorchAir /
-  npugraph_ex custom passes.  It works on any torch that has torch.fx
-  (1.13 included), because it needs nothing from Dynamo.
-* ``backend(inner=...)``: a ``torch.compile`` backend (torch >= 2.0) that
-  lets AOTAutograd produce the inference graph, optimizes it with eqfuse and
-  hands the result to ``inner`` (``"inductor"``, ``None`` for eager
-  execution of the optimized graph, or any fw_compiler-style callable).
+  npugraph_ex custom passes.
 
-Both run the same pipeline as ``eqfuse.optimize`` with the keyword
-arguments given (mode, device, config, rules, ...), and keep the last
-Result in ``.last_result`` for inspection (summary, stats, explain()).
+Both run the same pipeline as ``eqfuse.optimize`` with the keyword arguments
+given (mode, device, config, rules, ...).  The model's parameters and buffers
+are frozen inputs by default (``freeze_parameters=False`` turns that off): the
+cost model prices what is computed from weights alone once, not per call.
+Every graph's Result is kept in ``.results`` (``.last_result`` is the newest);
+``.report()`` summarises them.  A failure raises; with ``fallback=True`` the
+graph runs unoptimized and a warning says why.
 """
 from __future__ import annotations
 
 import hashlib
-from typing import Any, Callable, Optional, Union
+import warnings
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import torch
 import torch.fx
 
 from ._eqfuse import EqfuseError
 
-__all__ = ["GraphPass", "graph_pass", "backend"]
+__all__ = ["GraphPass", "graph_pass", "backend", "CompileReport"]
 
 
 def _replace_graph(graph: torch.fx.Graph, new: torch.fx.Graph) -> None:
@@ -39,32 +45,151 @@ def _replace_graph(graph: torch.fx.Graph, new: torch.fx.Graph) -> None:
     graph.output(out)
 
 
+def _static_input_names(gm: torch.fx.GraphModule) -> List[str]:
+    """The placeholders of an AOTAutograd graph that hold parameters or buffers: the
+    static inputs AOTAutograd records for the graph being compiled (Dynamo's lifted
+    ``nn.Parameter``s and buffers), plus every get_attr (constants and frozen weights)."""
+    names: List[str] = []
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    try:
+        from torch._guards import TracingContext
+        context = TracingContext.try_get()
+    except ImportError:
+        context = None
+    metadata = getattr(context, "fw_metadata", None) if context is not None else None
+    for i in getattr(metadata, "static_input_indices", None) or ():
+        if 0 <= i < len(placeholders):
+            names.append(placeholders[i].name)
+    names += sorted({str(n.target) for n in gm.graph.nodes if n.op == "get_attr"})
+    return names
+
+
+class _Optimizer:
+    """What the backend and the pass share: the options, the freezing of weights, the
+    fallback policy and the Results of every graph."""
+
+    def __init__(self, fallback: bool, freeze_parameters: bool, options: dict):
+        if not isinstance(fallback, bool) or not isinstance(freeze_parameters, bool):
+            raise EqfuseError("fallback and freeze_parameters take True or False")
+        self.options = dict(options)
+        self.fallback = fallback
+        self.freeze_parameters = freeze_parameters
+        self.results: list = []
+
+    @property
+    def last_result(self):
+        return self.results[-1] if self.results else None
+
+    def optimize(self, gm: torch.fx.GraphModule, example_inputs=None,
+                 need_fake_values: bool = False) -> torch.fx.GraphModule:
+        """The optimized GraphModule of ``gm`` (``gm`` itself when it falls back)."""
+        from . import optimize
+        from .fx_convert import propagate_fake_values
+        options = dict(self.options)
+        if self.freeze_parameters:
+            frozen = list(options.pop("frozen_inputs", ()) or ())
+            options["frozen_inputs"] = frozen + [n for n in _static_input_names(gm)
+                                                 if n not in frozen]
+        try:
+            result = optimize(gm, example_inputs, **options)
+            new_gm = result.graph_module
+            if need_fake_values:
+                propagate_fake_values(new_gm, example_inputs)
+        except Exception as e:  # noqa: BLE001  re-raised unless the user asked for a fallback
+            if not self.fallback:
+                raise
+            warnings.warn(f"eqfuse: optimizing graph {len(self.results)} failed, running it "
+                          f"unoptimized (fallback=True): {type(e).__name__}: {e}",
+                          RuntimeWarning, stacklevel=3)
+            self.results.append(None)
+            return gm
+        self.results.append(result)
+        return new_gm
+
+    def report(self) -> "CompileReport":
+        return CompileReport(list(self.results))
+
+
+class CompileReport:
+    """The Results of every graph a backend or pass optimized (``None`` for a graph that
+    fell back): kernels and modeled time before -> after, fusions by rule."""
+
+    def __init__(self, results: Sequence[Any]):
+        self.results = list(results)
+
+    @property
+    def fusions(self) -> dict:
+        total: dict = {}
+        for r in self.results:
+            for rule, n in (r.fusions if r is not None else {}).items():
+                total[rule] = total.get(rule, 0) + n
+        return dict(sorted(total.items()))
+
+    @property
+    def graphs(self) -> int:
+        return len(self.results)
+
+    @property
+    def fell_back(self) -> int:
+        return sum(1 for r in self.results if r is None)
+
+    def __str__(self) -> str:
+        lines = [f"eqfuse: {self.graphs} graph{'s' if self.graphs != 1 else ''} optimized"
+                 + (f", {self.fell_back} ran unoptimized" if self.fell_back else "")]
+        for i, r in enumerate(self.results):
+            if r is None:
+                lines.append(f"  graph {i}: unoptimized (fallback)")
+                continue
+            s = r.stats
+            fused = ", ".join(f"{k} x{v}" for k, v in sorted(r.fusions.items())) or "no fusion"
+            lines.append(f"  graph {i}: {s.get('kernels_before')} -> {s.get('kernels_after')} "
+                         f"kernels, {s.get('cost_before_us', 0):.1f} -> "
+                         f"{s.get('cost_after_us', 0):.1f} us modeled; {fused}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
 class GraphPass:
     """A custom FX pass: ``GraphPass(mode="reduce-overhead")(graph)`` optimizes ``graph``
     (a torch.fx.Graph whose owning module holds its get_attr tensors) in place.
 
-    Nodes need ``meta["val"]`` (as AOTAutograd and make_fx leave them) or the pass
-    raises EqfuseError naming the untyped input.  ``uuid()`` identifies the pass's
-    options for Inductor's FX graph cache."""
+    Nodes need ``meta["val"]`` (as AOTAutograd, Inductor and make_fx leave them) or the
+    pass raises EqfuseError naming the untyped input; the nodes it writes get
+    ``meta["val"]`` too.  ``uuid()`` identifies the pass's options for Inductor's FX
+    graph cache.  ``results``/``last_result``/``report()`` as for ``backend``."""
 
-    def __init__(self, **optimize_options: Any):
-        self.options = dict(optimize_options)
-        self.last_result = None
+    def __init__(self, *, fallback: bool = False, freeze_parameters: bool = True,
+                 **optimize_options: Any):
+        self._opt = _Optimizer(fallback, freeze_parameters, optimize_options)
+        self.options = self._opt.options
+
+    @property
+    def results(self) -> list:
+        return self._opt.results
+
+    @property
+    def last_result(self):
+        return self._opt.last_result
+
+    def report(self) -> CompileReport:
+        return self._opt.report()
 
     def __call__(self, graph: Union[torch.fx.Graph, torch.fx.GraphModule]) -> None:
-        from . import optimize
         gm = graph if isinstance(graph, torch.fx.GraphModule) else graph.owning_module
         if gm is None:
             gm = torch.fx.GraphModule(torch.nn.Module(), graph)
         target = gm.graph if isinstance(graph, torch.fx.GraphModule) else graph
-        result = optimize(gm, **self.options)
-        self.last_result = result
-        _replace_graph(target, result.graph_module.graph)
+        new_gm = self._opt.optimize(gm, need_fake_values=True)
+        if new_gm is gm:
+            return
+        _replace_graph(target, new_gm.graph)
         if isinstance(graph, torch.fx.GraphModule):
             graph.recompile()
 
     def uuid(self) -> str:
         text = repr(sorted((k, repr(v)) for k, v in self.options.items()))
+        text += repr((self._opt.fallback, self._opt.freeze_parameters))
         return hashlib.sha256(("eqfuse-graph-pass:" + text).encode()).hexdigest()
 
 
@@ -73,52 +198,63 @@ def graph_pass(graph: Union[torch.fx.Graph, torch.fx.GraphModule], **optimize_op
     GraphPass(**optimize_options)(graph)
 
 
-def _inner_compiler(inner: Union[None, str, Callable]) -> Callable:
-    if inner is None:
-        return lambda gm, example_inputs: gm.forward
-    if callable(inner):
-        return inner
-    if inner == "inductor":
-        from torch._inductor.compile_fx import compile_fx_inner
-        return compile_fx_inner
-    raise EqfuseError(f"backend: inner must be None, 'inductor' or a callable "
-                      f"(gm, example_inputs) -> callable, got {inner!r}")
+class _Backend:
+    """What ``backend()`` returns: a torch.compile backend keeping every graph's Result."""
 
+    def __init__(self, inner, optimizer: _Optimizer):
+        self._inner = inner
+        self._opt = optimizer
 
-def backend(inner: Union[None, str, Callable] = None, **optimize_options: Any):
-    """A torch.compile backend: ``torch.compile(model, backend=eqfuse.backend())``.
+    @property
+    def results(self) -> list:
+        return self._opt.results
 
-    AOTAutograd traces the model to aten ops; eqfuse optimizes the inference graph
-    (``optimize_options`` as for ``eqfuse.optimize``); ``inner`` compiles the result.
-    The returned backend keeps the last Result in ``.last_result``.  Needs torch >= 2.0
-    (torch.compile); on older torch it raises EqfuseError."""
-    try:
+    @property
+    def last_result(self):
+        return self._opt.last_result
+
+    def report(self) -> CompileReport:
+        return self._opt.report()
+
+    def __call__(self, gm: torch.fx.GraphModule, example_inputs):
+        if self._inner == "inductor":
+            return self._inductor(gm, example_inputs)
         from functorch.compile import make_boxed_func
         from torch._dynamo.backends.common import aot_autograd
-    except ImportError as e:
-        raise EqfuseError(f"backend: torch.compile is not available in torch "
-                          f"{torch.__version__} (needs torch >= 2.0); use eqfuse.optimize on a "
-                          f"make_fx graph or eqfuse.GraphPass instead") from e
-    from . import optimize
-    compile_inner = _inner_compiler(inner)
-    state: dict = {"last_result": None}
 
-    def fw_compiler(gm: torch.fx.GraphModule, example_inputs):
-        result = optimize(gm, example_inputs, **optimize_options)
-        state["last_result"] = result
-        compiled = compile_inner(result.graph_module, example_inputs)
-        if inner is None:
-            return make_boxed_func(compiled)
-        return compiled
+        def fw_compiler(aot_gm: torch.fx.GraphModule, aot_inputs):
+            new_gm = self._opt.optimize(aot_gm, aot_inputs, need_fake_values=self._inner is not None)
+            if self._inner is None:
+                return make_boxed_func(new_gm.forward)
+            return self._inner(new_gm, aot_inputs)
 
-    compiled_backend = aot_autograd(fw_compiler=fw_compiler)
+        return aot_autograd(fw_compiler=fw_compiler)(gm, example_inputs)
 
-    class _Backend:
-        def __call__(self, gm, example_inputs):
-            return compiled_backend(gm, example_inputs)
+    def _inductor(self, gm: torch.fx.GraphModule, example_inputs):
+        """Inductor's own AOTAutograd and decompositions; eqfuse optimizes each graph
+        Inductor's inner compiler receives, before Inductor lowers it."""
+        from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
-        @property
-        def last_result(self):
-            return state["last_result"]
+        def inner_compile(aot_gm: torch.fx.GraphModule, aot_inputs, **kwargs):
+            new_gm = self._opt.optimize(aot_gm, aot_inputs, need_fake_values=True)
+            return compile_fx_inner(new_gm, aot_inputs, **kwargs)
 
-    return _Backend()
+        return compile_fx(gm, example_inputs, inner_compile=inner_compile)
+
+
+def backend(inner: Union[None, str, Callable] = None, *, fallback: bool = False,
+            freeze_parameters: bool = True, **optimize_options: Any):
+    """A torch.compile backend: ``torch.compile(model, backend=eqfuse.backend())``.
+
+    ``inner``: ``None`` (run the optimized aten graph eagerly), ``"inductor"`` (compile
+    it with Inductor), or a callable ``(gm, example_inputs) -> callable`` (an AOTAutograd
+    fw_compiler; it receives the optimized graph, whose nodes carry ``meta["val"]``).
+    ``optimize_options`` as for ``eqfuse.optimize``.  ``freeze_parameters``: parameters,
+    buffers and get_attr constants are frozen inputs (priced once); explain lists them.
+    ``fallback``: on a failure, warn and run the graph unoptimized instead of raising.
+    The backend keeps every graph's Result in ``.results`` (one per graph break plus
+    one), ``.last_result``, and ``.report()``."""
+    if inner is not None and inner != "inductor" and not callable(inner):
+        raise EqfuseError(f"backend: inner must be None, 'inductor' or a callable "
+                          f"(gm, example_inputs) -> callable, got {inner!r}")
+    return _Backend(inner, _Optimizer(fallback, freeze_parameters, optimize_options))

@@ -21,28 +21,14 @@ from torch.fx import GraphModule, Node
 from ._eqfuse import EqfuseError
 
 __all__ = ["ConversionContext", "graph_module_to_document", "document_to_graph_module",
-           "qualified_name", "resolve_op"]
+           "qualified_name", "resolve_op", "propagate_fake_values"]
 
-def _pysymint_type():
-    try:  # torch 1.13 keeps this wrapper as a SymInt node's meta["val"]
-        from torch.fx.experimental.symbolic_shapes import PySymInt
-        return PySymInt
-    except ImportError:
-        return None
-
-
-# torch.SymInt (torch 2.x) / torch.SymIntNode and PySymInt (1.13).
-_SYMINT = tuple(t for t in (getattr(torch, "SymInt", None), getattr(torch, "SymIntNode", None),
-                            _pysymint_type())
-                if isinstance(t, type))
-
-# 1.13's symbolic make_fx names sizes after the input they came from,
-# `t0.size(1)`; eqfuse symbols are identifiers: `t0_1`.
-_SIZE_OF_INPUT = re.compile(r"\bt(\d+)\.size\((\d+)\)")
+# torch.SymInt / SymFloat / SymBool: a symbolic size (or scalar) of a dynamic-shape trace.
+_SYMINT = (torch.SymInt,)
 
 
 def _sym_text(v) -> str:
-    return _SIZE_OF_INPUT.sub(r"t\1_\2", str(v))
+    return str(v)
 
 _SHORT_DTYPES = {
     torch.bool: "b8", torch.uint8: "u8", torch.int8: "i8", torch.int16: "i16",
@@ -154,12 +140,29 @@ class _ShapeRecorder(torch.fx.Interpreter):
         self.values: Dict[str, Any] = {}
 
     def run_node(self, n):
+        self.current = n.name
         result = super().run_node(n)
         self.values[n.name] = result
         return result
 
 
-def _example_values(gm: GraphModule, example_inputs: Sequence[Any]) -> Dict[str, Any]:
+def _data_dependent(e: Exception) -> bool:
+    """Whether fake propagation stopped because a value depends on data or an op has no
+    fake kernel (the graph is fine; its later nodes are typed by the C++ side), rather
+    than because the inputs do not fit the graph."""
+    from torch._subclasses import fake_tensor
+    kinds = tuple(getattr(fake_tensor, k) for k in (
+        "DataDependentOutputException", "DynamicOutputShapeException",
+        "UnsupportedOperatorException", "UnsupportedFakeTensorException") if hasattr(fake_tensor, k))
+    try:
+        from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+        kinds += (GuardOnDataDependentSymNode,)
+    except ImportError:
+        pass
+    return isinstance(e, kinds) or "no fake" in str(e).lower() or "meta" in type(e).__name__.lower()
+
+
+def _check_example_inputs(gm: GraphModule, example_inputs: Sequence[Any]) -> None:
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
     if not isinstance(example_inputs, (list, tuple)):
         raise EqfuseError(f"example_inputs: expected a list or tuple of inputs, got "
@@ -172,16 +175,76 @@ def _example_values(gm: GraphModule, example_inputs: Sequence[Any]) -> Dict[str,
         if not isinstance(v, (torch.Tensor, int, float, bool) + _SYMINT) and v is not None:
             raise EqfuseError(f"example_inputs: input '{p.name}' is a {type(v).__name__}; "
                               f"expected a tensor or a number")
-    rec = _ShapeRecorder(gm)
+
+
+def _fake_mode_for(values: Sequence[Any]):
+    """The FakeTensorMode the values (or the current torch.compile trace) use, else a new one
+    that accepts real tensors (a module's parameters) as constants."""
+    from torch._guards import detect_fake_mode
+    from torch._subclasses.fake_tensor import FakeTensorMode
     try:
-        with torch.no_grad():
-            rec.run(*example_inputs)
+        mode = detect_fake_mode([v for v in values if isinstance(v, torch.Tensor)])
+    except AssertionError:  # fake tensors of several modes: start afresh (_as_fake copies them)
+        mode = None
+    if mode is None:
+        mode = FakeTensorMode(allow_non_fake_inputs=True)
+    return mode
+
+
+def _as_fake(mode, v):
+    from torch._subclasses.fake_tensor import FakeTensor
+    if isinstance(v, FakeTensor) and v.fake_mode is not mode:
+        with mode:  # another mode's fake tensor: a new one of the same metadata
+            return torch.empty_strided(v.shape, v.stride(), dtype=v.dtype, device=v.device)
+    if isinstance(v, torch.Tensor) and not isinstance(v, FakeTensor):
+        return mode.from_tensor(v)
+    return v
+
+
+def _example_values(gm: GraphModule, example_inputs: Sequence[Any]) -> Dict[str, Any]:
+    """Each node's value as fake tensors propagated from the example inputs (their
+    shapes and dtypes only): the model's arithmetic never runs.  A node whose fake
+    propagation fails (data-dependent output sizes, an op without a fake kernel)
+    and every node after it stay untyped here; the C++ side infers their types."""
+    _check_example_inputs(gm, example_inputs)
+    mode = _fake_mode_for(example_inputs)
+    fake_inputs = [_as_fake(mode, v) for v in example_inputs]
+    rec = _ShapeRecorder(gm)
+    rec.current = None
+    try:
+        with mode, torch.no_grad():
+            rec.run(*fake_inputs)
     except EqfuseError:
         raise
-    except Exception as e:  # the module rejects the inputs
-        raise EqfuseError(f"example_inputs: running the graph on them failed: "
-                          f"{type(e).__name__}: {e}") from e
+    except Exception as e:  # noqa: BLE001
+        if not _data_dependent(e):  # the inputs do not fit the graph
+            raise EqfuseError(f"example_inputs: the graph rejects them at node "
+                              f"'{rec.current}': {type(e).__name__}: {e}") from e
+        # What was recorded before a data-dependent node stays; the rest is typed in C++.
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    for p, v in zip(placeholders, example_inputs):
+        rec.values.setdefault(p.name, v)
     return rec.values
+
+
+def propagate_fake_values(gm: GraphModule, example_inputs: Optional[Sequence[Any]] = None) -> None:
+    """Sets ``meta["val"]`` (a FakeTensor) on every node of ``gm`` from its placeholders'
+    ``meta["val"]`` (or ``example_inputs``), as AOTAutograd leaves them: what Inductor and
+    other FX passes read.  Runs no real arithmetic."""
+    from torch.fx.passes.fake_tensor_prop import FakeTensorProp
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    inputs = [n.meta.get("val") for n in placeholders]
+    if example_inputs is not None and any(v is None for v in inputs):
+        _check_example_inputs(gm, example_inputs)
+        inputs = list(example_inputs)
+    missing = [p.name for p, v in zip(placeholders, inputs) if v is None]
+    if missing:
+        raise EqfuseError(f"cannot type the optimized graph: input '{missing[0]}' has no "
+                          f"meta['val'] and no example input was given")
+    mode = _fake_mode_for(inputs)
+    fake_inputs = [_as_fake(mode, v) for v in inputs]
+    with torch.no_grad():
+        FakeTensorProp(gm, mode).propagate_dont_convert_inputs(*fake_inputs)
 
 
 def _attr(gm: torch.nn.Module, path: str):
@@ -238,8 +301,9 @@ def graph_module_to_document(gm: GraphModule, example_inputs: Optional[Sequence[
                              ctx: Optional[ConversionContext] = None) -> Dict[str, Any]:
     """The eqfuse-graph document of ``gm`` (dicts and lists).  ``gm`` is not
     modified.  Types come from ``node.meta`` ("val", then "tensor_meta"), or,
-    when some are missing and ``example_inputs`` is given, from a run of the
-    module on them."""
+    when some are missing and ``example_inputs`` is given, from fake tensors
+    propagated through the graph from them (shapes and dtypes only: the
+    model's arithmetic never runs)."""
     if not isinstance(gm, GraphModule):
         raise EqfuseError(f"expected a torch.fx.GraphModule, got {type(gm).__name__} "
                           f"(trace the model first, e.g. with make_fx)")

@@ -35,7 +35,7 @@ def test_malformed_example_inputs():
         eqfuse.optimize(gm, [torch.randn(4, 8, 128)])
     with pytest.raises(eqfuse.EqfuseError, match="input 'b_1' is a str"):
         eqfuse.optimize(gm, [torch.randn(4, 8, 128), "nope"])
-    with pytest.raises(eqfuse.EqfuseError, match="running the graph on them failed"):
+    with pytest.raises(eqfuse.EqfuseError, match="the graph rejects them at node"):
         eqfuse.optimize(gm, [torch.randn(4, 8, 128), torch.randn(4, 64, 256)])
     with pytest.raises(eqfuse.EqfuseError, match="expected a list or tuple"):
         eqfuse.optimize(gm, torch.randn(4, 8, 128))
