@@ -23,7 +23,8 @@ from .replacement import (Match, Replacement, ReplacementRegistry, default_regis
 
 __all__ = ["EqfuseError", "Result", "optimize", "optimize_document", "to_document",
            "from_document", "default_device", "register_replacement", "Match", "Replacement",
-           "ReplacementRegistry", "default_registry", "graph_pass", "GraphPass", "backend"]
+           "ReplacementRegistry", "default_registry", "graph_pass", "GraphPass", "backend",
+           "CompileReport"]
 __version__ = "0.1.0"
 
 
@@ -173,4 +174,4 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     return result
 
 
-from .compile import GraphPass, backend, graph_pass  # noqa: E402  (needs optimize above)
+from .compile import CompileReport, GraphPass, backend, graph_pass  # noqa: E402  (needs optimize above)

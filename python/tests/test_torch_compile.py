@@ -57,3 +57,118 @@ def test_backend_matches_eager_exactly(arch, dtype):
     _check_report(be)
     assert out.dtype == ref.dtype and out.shape == ref.shape
     assert torch.equal(out, ref), (out - ref).abs().max()
+
+
+@pytest.mark.parametrize("arch", ["llama", "qwen3_moe", "bert"])
+def test_sdpa_attention_backend_matches_eager_exactly(arch):
+    model = hf_models.build(arch, torch.float32, attn="sdpa")
+    ids = hf_models.inputs()
+    with torch.no_grad():
+        ref = _call(model, ids)
+    be = eqfuse.backend()
+    out = _compile_and_run(model, ids, be)
+    _check_report(be)
+    assert torch.equal(out, ref)
+
+
+@pytest.mark.parametrize("arch,dtype", [("llama", torch.float32), ("mixtral", torch.bfloat16),
+                                        ("deepseek_v3", torch.float32)])
+def test_dynamic_shapes_backend_matches_eager_at_every_length(arch, dtype):
+    """dynamic=True: one graph with symbolic batch/sequence sizes serves every length."""
+    model = hf_models.build(arch, dtype)
+    be = eqfuse.backend()
+    torch._dynamo.reset()
+    compiled = torch.compile(model, backend=be, dynamic=True)
+    for seq in (8, 11):
+        ids = hf_models.inputs(seq=seq, seed=seq)
+        with torch.no_grad():
+            ref = _call(model, ids)
+            out = _call(compiled, ids)
+        assert torch.equal(out, ref), (seq, (out - ref).abs().max())
+    report = _check_report(be)
+    assert any("s" in str(p.meta.get("val", "")) for r in report.results
+               for p in r.graph_module.graph.nodes if p.op == "placeholder"), \
+        "the optimized graphs are not symbolic"
+
+
+INDUCTOR_CASES = [("llama", torch.float32), ("qwen3_moe", torch.bfloat16)]
+
+
+@pytest.fixture
+def no_inductor_cache():
+    import torch._inductor.config as cfg
+    with cfg.patch(fx_graph_cache=False, fx_graph_remote_cache=False,
+                   autotune_local_cache=False):
+        yield
+
+
+@pytest.mark.parametrize("arch,dtype", INDUCTOR_CASES)
+def test_inner_inductor_matches_inductor_alone(arch, dtype, no_inductor_cache):
+    model = hf_models.build(arch, dtype)
+    ids = hf_models.inputs()
+    ref = _compile_and_run(model, ids, "inductor")
+    be = eqfuse.backend(inner="inductor")
+    out = _compile_and_run(model, ids, be)
+    _check_report(be)
+    torch.testing.assert_close(out, ref, **TOLERANCE[dtype])
+
+
+@pytest.mark.parametrize("arch,dtype", INDUCTOR_CASES[:1])
+def test_graph_pass_as_inductor_post_grad_pass(arch, dtype, no_inductor_cache):
+    import torch._inductor.config as cfg
+    model = hf_models.build(arch, dtype)
+    ids = hf_models.inputs()
+    ref = _compile_and_run(model, ids, "inductor")
+    graph_pass = eqfuse.GraphPass()
+    with cfg.patch(post_grad_custom_post_pass=graph_pass):
+        out = _compile_and_run(model, ids, "inductor")
+    report = _check_report(graph_pass)
+    assert report.results[0].stats["frozen_inputs"], "parameters were not frozen"
+    torch.testing.assert_close(out, ref, **TOLERANCE[dtype])
+
+
+def test_weights_are_frozen_by_default_and_explained():
+    model = hf_models.build("llama")
+    ids = hf_models.inputs()
+    frozen, unfrozen = eqfuse.backend(), eqfuse.backend(freeze_parameters=False)
+    _compile_and_run(model, ids, frozen)
+    _compile_and_run(model, ids, unfrozen)
+    names = frozen.last_result.stats["frozen_inputs"]
+    n_params = sum(1 for _ in model.parameters()) + sum(1 for _ in model.buffers())
+    assert len(names) >= n_params - 1  # tied or unused weights may not reach the graph
+    assert unfrozen.last_result.stats["frozen_inputs"] == []
+    assert "frozen inputs (priced once, not per call): " + names[0] in frozen.last_result.explain()
+
+
+def test_graph_breaks_every_graph_is_optimized_and_reported():
+    model = hf_models.build("qwen2")
+
+    def run(ids):
+        h = model.model.embed_tokens(ids)
+        torch._dynamo.graph_break()
+        return model(inputs_embeds=h, use_cache=False).logits
+
+    be = eqfuse.backend()
+    torch._dynamo.reset()
+    ids = hf_models.inputs()
+    with torch.no_grad():
+        ref = run(ids)
+        out = torch.compile(run, backend=be)(ids)
+    report = _check_report(be)
+    assert report.graphs >= 2
+    assert "graph 1:" in str(report)
+    assert torch.equal(out, ref)
+
+
+def test_fallback_is_opt_in():
+    model = hf_models.build("llama")
+    ids = hf_models.inputs()
+    strict = eqfuse.backend(mode="no-such-mode")
+    with pytest.raises(Exception, match="no-such-mode"):
+        _compile_and_run(model, ids, strict)
+    lenient = eqfuse.backend(mode="no-such-mode", fallback=True)
+    with pytest.warns(RuntimeWarning, match="running it unoptimized"):
+        out = _compile_and_run(model, ids, lenient)
+    with torch.no_grad():
+        assert torch.equal(out, _call(model, ids))
+    assert lenient.report().fell_back == lenient.report().graphs >= 1
