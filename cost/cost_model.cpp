@@ -700,10 +700,10 @@ std::vector<CostBreakdown> auto_functionalized_kernels(const Graph& g, NodeRef n
 
 namespace {
 
-// Per node of `g`: some call writes its memory in place (directly or through views of
-// it). A value written every call is not the same on every call, frozen or not.
-std::vector<bool> written_in_place(const Graph& g, const OpRegistry& reg) {
-  std::vector<bool> written(g.size(), false);
+// Per node of `g`: the calls that write its memory in place (directly or through views
+// of it).
+std::vector<std::vector<int32_t>> in_place_writers(const Graph& g, const OpRegistry& reg) {
+  std::vector<std::vector<int32_t>> writers(g.size());
   for (size_t i = 0; i < g.size(); ++i) {
     const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
     if (n.kind != NodeKind::Call || n.op == kNoOp) continue;
@@ -711,7 +711,7 @@ std::vector<bool> written_in_place(const Graph& g, const OpRegistry& reg) {
     for (size_t a = 0; a < schema.args.size() && a < n.args.size(); ++a) {
       if (!schema.args[a].mutates() || !n.args[a].is_node()) continue;
       for (NodeRef r = n.args[a].node();;) {  // the written value and the bases it views
-        written[static_cast<size_t>(r.index)] = true;
+        writers[static_cast<size_t>(r.index)].push_back(static_cast<int32_t>(i));
         const Node& v = g.node(r);
         if (v.kind != NodeKind::Call || v.op == kNoOp || !reg.info(v.op).traits.is_view ||
             v.args.empty() || !v.args[0].is_node())
@@ -720,34 +720,77 @@ std::vector<bool> written_in_place(const Graph& g, const OpRegistry& reg) {
       }
     }
   }
-  return written;
+  return writers;
+}
+
+// Whether the in-place call `n` writes only memory the graph itself made (no graph
+// input, through views or not): such a write, done once from constant values, is part
+// of computing a constant. A write into an input changes it on every call.
+bool writes_only_intermediates(const Graph& g, const OpRegistry& reg, const Node& n) {
+  const OpSchema& schema = reg.info(n.op).schema;
+  for (size_t a = 0; a < schema.args.size() && a < n.args.size(); ++a) {
+    if (!schema.args[a].mutates() || !n.args[a].is_node()) continue;
+    for (NodeRef r = n.args[a].node();;) {
+      const Node& v = g.node(r);
+      if (v.kind == NodeKind::Placeholder || v.kind == NodeKind::GetAttr) return false;
+      if (v.kind != NodeKind::Call || v.op == kNoOp || !reg.info(v.op).traits.is_view ||
+          v.args.empty() || !v.args[0].is_node())
+        break;
+      r = v.args[0].node();
+    }
+  }
+  return true;
 }
 
 // Per node of `g`: its value is the same on every call (a frozen input, or a foldable
-// call of such values and literals, none of them written in place). All false when the
-// model folds nothing.
+// call of such values and literals). A frozen input written in place is not; an
+// intermediate is not when a call that is not itself constant writes it (the
+// reinplace passes turn `arange(n) + 0` into an in-place add of constants, which stays
+// constant). All false when the model folds nothing.
 std::vector<bool> constant_nodes(const Graph& g, const OpRegistry& reg, const CostModel& model) {
   std::vector<bool> constant(g.size(), false);
   if (!model.folds_constants()) return constant;
-  const std::vector<bool> written = written_in_place(g, reg);
-  for (size_t i = 0; i < g.size(); ++i) {
-    const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
-    if (written[i]) continue;
-    switch (n.kind) {
-      case NodeKind::Placeholder:
-      case NodeKind::GetAttr:
-        constant[i] = model.is_frozen_input(n.kind == NodeKind::GetAttr ? n.target : n.name);
-        break;
-      case NodeKind::GetItem:
-      case NodeKind::Call: {
-        if (n.kind == NodeKind::Call && (n.op == kNoOp || !is_foldable_op(&reg.info(n.op)))) break;
-        bool all = true;
-        for (NodeRef a : node_inputs(n)) all = all && constant[static_cast<size_t>(a.index)];
-        constant[i] = all;
+  const std::vector<std::vector<int32_t>> writers = in_place_writers(g, reg);
+  std::vector<bool> excluded(g.size(), false);  // written by a call that is not constant
+  for (bool changed = true; changed;) {  // monotone: each round only excludes more
+    for (size_t i = 0; i < g.size(); ++i) {
+      const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
+      constant[i] = false;
+      if (excluded[i]) continue;
+      switch (n.kind) {
+        case NodeKind::Placeholder:
+        case NodeKind::GetAttr:
+          constant[i] = writers[i].empty() &&
+                        model.is_frozen_input(n.kind == NodeKind::GetAttr ? n.target : n.name);
+          break;
+        case NodeKind::GetItem:
+        case NodeKind::Call: {
+          if (n.kind == NodeKind::Call) {
+            if (n.op == kNoOp) break;
+            const OpInfo& info = reg.info(n.op);
+            const bool in_place_on_own = info.schema.mutates_any() &&
+                                         writes_only_intermediates(g, reg, n) &&
+                                         is_foldable_op(&info, /*allow_in_place=*/true);
+            if (!is_foldable_op(&info) && !in_place_on_own) break;
+          }
+          bool all = true;
+          for (NodeRef a : node_inputs(n)) all = all && constant[static_cast<size_t>(a.index)];
+          constant[i] = all;
+          break;
+        }
+        default:
+          break;
+      }
+    }
+    changed = false;
+    for (size_t i = 0; i < g.size(); ++i) {
+      if (excluded[i]) continue;
+      for (int32_t w : writers[i]) {
+        if (constant[static_cast<size_t>(w)]) continue;
+        excluded[i] = true;
+        changed = true;
         break;
       }
-      default:
-        break;
     }
   }
   return constant;
@@ -799,8 +842,8 @@ bool CostModel::is_frozen_input(std::string_view name) const {
                      [&](const std::string& p) { return wildcard_match(p, name); });
 }
 
-bool is_foldable_op(const OpInfo* info) {
-  if (info == nullptr || info->schema.mutates_any()) return false;
+bool is_foldable_op(const OpInfo* info, bool allow_in_place) {
+  if (info == nullptr || (info->schema.mutates_any() && !allow_in_place)) return false;
   // Random draws differ per call; dropout draws its mask.
   static const std::set<std::string, std::less<>> kRandom = {
       "rand",         "randn",           "randint",        "rand_like",       "randn_like",

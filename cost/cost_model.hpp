@@ -129,8 +129,9 @@ bool wildcard_match(std::string_view pattern, std::string_view text);
 void check_frozen_inputs(const Graph& g, const std::vector<std::string>& patterns);
 
 // An op a runtime may evaluate once when its inputs are constants: registered, writes
-// no argument, draws no random numbers.
-bool is_foldable_op(const OpInfo* info);
+// no argument (unless `allow_in_place`: the caller has checked that it writes only
+// memory the graph made), draws no random numbers.
+bool is_foldable_op(const OpInfo* info, bool allow_in_place = false);
 
 // The note of a call that is computed once from frozen inputs.
 inline constexpr std::string_view kFoldedNote = "folded: reads only frozen inputs, computed once";

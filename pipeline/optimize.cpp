@@ -225,6 +225,7 @@ void keep_input_if_costlier(OptimizeResult& result, OptimizeState& st, const Gra
                             const OpRegistry& reg) {
   const double before = result.before.total_us, after = result.after.total_us;
   if (!(after > before + 1e-9 * std::max(1.0, before))) return;
+  st.rejected_output = std::move(result.graph);
   // Explanations and fusion credit then describe the input's own nodes.
   st.extraction =
       finish_extraction(st.problem.problem, input_choice(st.problem, st.input_node_ids));
@@ -256,8 +257,7 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
 }
 
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
-                 const OpRegistry& reg, const OptimizeStats& stats,
-                 const ExtractionProblem& problem) {
+                 const OpRegistry& reg, const OptimizeStats& stats, const OptimizeState& st) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec || !std::filesystem::is_directory(dir))
@@ -272,8 +272,9 @@ void write_dumps(const std::string& dir, const Graph& input, const Graph& output
   };
   write("000_input.fx", print_fx(input, &reg));
   write("001_saturate_stats.json", stats_to_json(stats) + "\n");
-  write("002_extraction_problem.json", to_egraph_serialize_json(problem) + "\n");
+  write("002_extraction_problem.json", to_egraph_serialize_json(st.problem.problem) + "\n");
   write("003_output.fx", print_fx(output, &reg));
+  if (st.rejected_output) write("003_rejected_output.fx", print_fx(*st.rejected_output, &reg));
 }
 
 }  // namespace
@@ -360,7 +361,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.cost_after_us = result.after.total_us;
   rule_stats(*st, opt.rules, stats);
   if (!opt.dump_dir.empty())
-    write_dumps(opt.dump_dir, input, result.graph, reg, stats, st->problem.problem);
+    write_dumps(opt.dump_dir, input, result.graph, reg, stats, *st);
   result.state = std::move(st);
   return result;
 }

@@ -4,6 +4,7 @@
 // and the cost model. Owned by OptimizeResult::state.
 #pragma once
 #include <memory>
+#include <optional>
 #include <unordered_set>
 
 #include "bridge/from_graph.hpp"
@@ -28,6 +29,9 @@ struct OptimizeState {
   CompiledRules rules;
   RunReport run;
   std::unique_ptr<NpuCostModel> model;
+  // The emitted graph optimize refused because it modeled costlier than the input
+  // (written to --dump-dir as 003_rejected_output.fx, to see why).
+  std::optional<Graph> rejected_output;
   // E-nodes computed once from frozen inputs (CostModel::set_frozen_inputs): free per
   // call. Empty when nothing is frozen (pipeline/egraph_cost.hpp folded_enodes).
   std::unordered_set<Id> folded;

@@ -64,6 +64,35 @@ def _static_input_names(gm: torch.fx.GraphModule) -> List[str]:
     return names
 
 
+def _composite_calls(gm: torch.fx.GraphModule) -> List[str]:
+    """The calls of ops that decompose themselves (CompositeImplicitAutograd, such as
+    ``aten.matmul``): eqfuse's layout rules may choose them, but Inductor lowers only
+    decomposed graphs."""
+    found = []
+    for n in gm.graph.nodes:
+        if n.op == "call_function" and isinstance(n.target, torch._ops.OpOverload):
+            if torch._C._dispatch_has_kernel_for_dispatch_key(n.target.name(),
+                                                              "CompositeImplicitAutograd"):
+                found.append(n.name)
+    return found
+
+
+def _decomposed_for_inductor(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
+    """``gm`` retraced with Inductor's decomposition table when it calls composite ops
+    (fake tensors only: nothing runs); ``gm`` itself otherwise.  The NPU ops stay calls."""
+    if not _composite_calls(gm):
+        return gm
+    from torch._dispatch.python import enable_python_dispatcher
+    from torch._inductor.decomposition import select_decomp_table
+    from torch.fx.experimental.proxy_tensor import make_fx
+    from .fx_convert import _fake_mode_for
+    inputs = [n.meta["val"] for n in gm.graph.nodes if n.op == "placeholder"]
+    mode = _fake_mode_for(inputs)
+    with mode, enable_python_dispatcher(), torch.no_grad():
+        return make_fx(torch.fx.Interpreter(gm).run, select_decomp_table(),
+                       tracing_mode="real")(*inputs)
+
+
 class _Optimizer:
     """What the backend and the pass share: the options, the freezing of weights, the
     fallback policy and the Results of every graph."""
@@ -81,8 +110,11 @@ class _Optimizer:
         return self.results[-1] if self.results else None
 
     def optimize(self, gm: torch.fx.GraphModule, example_inputs=None,
-                 need_fake_values: bool = False) -> torch.fx.GraphModule:
-        """The optimized GraphModule of ``gm`` (``gm`` itself when it falls back)."""
+                 need_fake_values: bool = False, for_inductor: bool = False
+                 ) -> torch.fx.GraphModule:
+        """The optimized GraphModule of ``gm`` (``gm`` itself when it falls back); with
+        ``need_fake_values`` every node has ``meta["val"]``; ``for_inductor`` also
+        decomposes the composite ops it calls."""
         from . import optimize
         from .fx_convert import propagate_fake_values
         options = dict(self.options)
@@ -95,6 +127,8 @@ class _Optimizer:
             new_gm = result.graph_module
             if need_fake_values:
                 propagate_fake_values(new_gm, example_inputs)
+                if for_inductor:
+                    new_gm = _decomposed_for_inductor(new_gm)
         except Exception as e:  # noqa: BLE001  re-raised unless the user asked for a fallback
             if not self.fallback:
                 raise
@@ -180,7 +214,7 @@ class GraphPass:
         if gm is None:
             gm = torch.fx.GraphModule(torch.nn.Module(), graph)
         target = gm.graph if isinstance(graph, torch.fx.GraphModule) else graph
-        new_gm = self._opt.optimize(gm, need_fake_values=True)
+        new_gm = self._opt.optimize(gm, need_fake_values=True, for_inductor=True)
         if new_gm is gm:
             return
         _replace_graph(target, new_gm.graph)
@@ -236,7 +270,8 @@ class _Backend:
         from torch._inductor.compile_fx import compile_fx, compile_fx_inner
 
         def inner_compile(aot_gm: torch.fx.GraphModule, aot_inputs, **kwargs):
-            new_gm = self._opt.optimize(aot_gm, aot_inputs, need_fake_values=True)
+            new_gm = self._opt.optimize(aot_gm, aot_inputs, need_fake_values=True,
+                                        for_inductor=True)
             return compile_fx_inner(new_gm, aot_inputs, **kwargs)
 
         return compile_fx(gm, example_inputs, inner_compile=inner_compile)

@@ -59,7 +59,7 @@ def test_backend_matches_eager_exactly(arch, dtype):
     assert torch.equal(out, ref), (out - ref).abs().max()
 
 
-@pytest.mark.parametrize("arch", ["llama", "qwen3_moe", "bert"])
+@pytest.mark.parametrize("arch", ["llama", "qwen3_moe", "gpt2", "bert"])
 def test_sdpa_attention_backend_matches_eager_exactly(arch):
     model = hf_models.build(arch, torch.float32, attn="sdpa")
     ids = hf_models.inputs()
@@ -91,7 +91,7 @@ def test_dynamic_shapes_backend_matches_eager_at_every_length(arch, dtype):
         "the optimized graphs are not symbolic"
 
 
-INDUCTOR_CASES = [("llama", torch.float32), ("qwen3_moe", torch.bfloat16)]
+INDUCTOR_CASES = [("llama", torch.float32), ("qwen2", torch.bfloat16)]
 
 
 @pytest.fixture

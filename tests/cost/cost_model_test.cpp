@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <gtest/gtest.h>
 
@@ -757,6 +758,31 @@ TEST(CostModel, AFrozenValueWrittenInPlaceIsNotFolded) {
       EXPECT_EQ(nc.cost.note, kFoldedNote);
     }
   }
+}
+
+// The reinplace passes turn `arange(8) + 0` (positions computed from nothing but
+// literals) into an in-place add on the arange: a write of constants into memory the
+// graph made is part of computing the constant once, so the chain stays folded. A
+// frozen input written in place, even with constants, changes every call.
+TEST(CostModel, ConstantsWrittenInPlaceWithConstantsStayFolded) {
+  Graph g = parse(fx(R"(x: "f32[8]", w: "f32[8]")",
+                     "        arange: \"i64[8]\" = torch.ops.aten.arange.default(8, device = "
+                     "device(type='cpu'), pin_memory = False)\n"
+                     "        add: \"i64[8]\" = torch.ops.aten.add_.Tensor(arange, 0)\n"
+                     "        pos: \"f32[8]\" = torch.ops.aten._to_copy.default(add, dtype = "
+                     "torch.float32)\n"
+                     "        bump: \"f32[8]\" = torch.ops.aten.add_.Tensor(w, 1.0)\n"
+                     "        t: \"f32[8]\" = torch.ops.aten.mul.Tensor(w, 2.0)\n"
+                     "        out: \"f32[8]\" = torch.ops.aten.add.Tensor(x, pos)\n",
+                     "out, bump, t"));
+  NpuCostModel m = model();
+  m.set_frozen_inputs({"w"});
+  GraphCost c = graph_cost(g, builtin_registry(), m);
+  std::map<std::string, CostBreakdown> by_name;
+  for (const NodeCost& nc : c.nodes) by_name[g.node(nc.node).name] = nc.cost;
+  for (const char* folded : {"arange", "add", "pos"})
+    EXPECT_EQ(by_name[folded].note, kFoldedNote) << folded;
+  for (const char* runs : {"bump", "t", "out"}) EXPECT_TRUE(by_name[runs].is_kernel) << runs;
 }
 
 TEST(CostModel, FrozenPatternsUseShellWildcardsAndMustNameAnInput) {
