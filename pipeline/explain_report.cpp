@@ -529,6 +529,14 @@ UnchosenFusion explain_unchosen(const Ctx& c, Id fused) {
         "{} not used for {}: it costs the same as the unfused {} ({:.2f} us); the input's own "
         "nodes are kept on ties",
         short_op, u.for_node, kernel_ops(c, region), u.unfused_us);
+  } else if (u.fused_total_us < u.unfused_us && c.st.rejected_output) {
+    // Cheaper here, but optimize returned the input: the emitted graph as a whole
+    // (emission, reinplace) modeled costlier than the input.
+    u.kind = "kept_input";
+    u.reason = fmt::format(
+        "{} not used for {}: cheaper here ({:.2f} us vs {:.2f} us for the unfused {}), but the "
+        "optimized graph as a whole modeled costlier than the input, which was kept",
+        short_op, u.for_node, u.fused_total_us, u.unfused_us, kernel_ops(c, region));
   } else {
     u.kind = "costs_more";
     u.reason =

@@ -253,6 +253,15 @@ TEST(Optimize, FrozenWeightsMakeTheMatmulSplitWin) {
   eo.mode = ToleranceMode::Reference;
   EquivalenceResult eq = equivalent(in, r.graph, builtin_registry(), eo);
   EXPECT_TRUE(eq.ok) << eq.first_mismatch;
+  // The inputs the patterns matched are reported, in graph order, in the summary, the
+  // stats JSON and explain (the torch.compile backend freezes every parameter).
+  EXPECT_TRUE(plain.stats.frozen_inputs.empty());
+  ASSERT_EQ(r.stats.frozen_inputs.size(), 3u);
+  EXPECT_EQ(r.stats.frozen_inputs.front().front(), 'w');
+  EXPECT_NE(format_summary(r.stats).find("frozen       3 inputs priced once"), std::string::npos)
+      << format_summary(r.stats);
+  EXPECT_NE(stats_to_json(r.stats).find("\"frozen_inputs\":[\"" + r.stats.frozen_inputs[0]),
+            std::string::npos);
   opt.frozen_inputs = {"wo"};
   EXPECT_THROW(optimize_graph(in, builtin_registry(), opt), Error);
 }
