@@ -317,12 +317,19 @@ void register_binary(KernelTable& t) {
   comparison("aten::le", [](auto a, auto b) { return a <= b; });
   comparison("aten::gt", [](auto a, auto b) { return a > b; });
   comparison("aten::ge", [](auto a, auto b) { return a >= b; });
+  // Out of place, self and mask broadcast (ATen's masked_fill expands both).
   t["aten::masked_fill"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self"), mask = c.tensor("mask");
     double v = c.double_arg("value");
-    std::vector<int64_t> m = mask.expand(x.shape()).int_values();
-    std::vector<double> xv = x.values();
-    return RuntimeValue(make_tensor(x.dtype(), x.shape(), [&](int64_t i) {
+    Dims shape;
+    try {
+      shape = broadcast_shapes(x.shape(), mask.shape());
+    } catch (const std::invalid_argument&) {
+      c.fail(fmt::format("mask {} does not broadcast with self {}", mask.describe(), x.describe()));
+    }
+    std::vector<int64_t> m = mask.expand(shape).int_values();
+    std::vector<double> xv = x.expand(shape).values();
+    return RuntimeValue(make_tensor(x.dtype(), shape, [&](int64_t i) {
       size_t k = static_cast<size_t>(i);
       return m[k] != 0 ? v : xv[k];
     }));
@@ -378,13 +385,16 @@ RuntimeValue clamp(const KernelCall& c) {
       [](const auto& v) { return std::min(v[0], v[1]); });
 }
 
-// Bitwise ops are defined on bool and integer dtypes; bools compute on 0/1.
+// Bitwise ops are defined on bool and integer dtypes; bools compute on 0/1. torch's meta
+// types float operands too (its kernels refuse them): such a call is not modelled and
+// becomes an uninterpreted function (UnsupportedConfig).
 template <typename FI>
 void bitwise(KernelTable& t, const char* name, FI fi) {
-  t[name] = [fi](const KernelCall& c) {
+  t[name] = [fi, name](const KernelCall& c) {
     auto ops = operands(c, {"self", "other"});
     DType d = result_type_of(ops);
-    if (dtype_is_floating(d)) c.fail(fmt::format("not defined for {}", dtype_torch_name(d)));
+    if (dtype_is_floating(d))
+      throw UnsupportedConfig(fmt::format("{} on {}", name, dtype_torch_name(d)));
     return apply(
         ops, ResultKind::Promoted, [](const auto&) { return 0.0; },
         [fi](const auto& v) { return fi(v[0], v[1]); });
@@ -438,7 +448,7 @@ void register_integer_and_logic(KernelTable& t) {
   t["aten::bitwise_not"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self");
     if (dtype_is_floating(x.dtype()))
-      c.fail(fmt::format("not defined for {}", dtype_torch_name(x.dtype())));
+      throw UnsupportedConfig(fmt::format("bitwise_not on {}", dtype_torch_name(x.dtype())));
     bool is_bool = x.dtype() == DType::Bool;
     std::array<Operand, 1> ops = {Operand{x}};
     return RuntimeValue(elementwise(
@@ -521,11 +531,21 @@ void register_unary(KernelTable& t) {
   unary(t, "aten::reciprocal", true, [](double x) { return 1.0 / x; });
   unary(t, "aten::sigmoid", true, sigmoid);
   unary(t, "aten::erf", true, [](double x) { return std::erf(x); });
+  // silu and gelu of an integer or bool tensor: torch's meta keeps its dtype, its CPU and
+  // CUDA kernels refuse it; not modelled (an uninterpreted function).
   unary(t, "aten::silu", true, [](double x) { return x * sigmoid(x); });
+  t["aten::silu"] = [float_silu = t.at("aten::silu")](const KernelCall& c) {
+    Tensor x = c.tensor("self");
+    if (!dtype_is_floating(x.dtype()))
+      throw UnsupportedConfig(fmt::format("silu of a {} tensor", dtype_torch_name(x.dtype())));
+    return float_silu(c);
+  };
   t["aten::gelu"] = [](const KernelCall& c) {
     bool tanh_approx = !c.is_none("approximate") && c.str_arg("approximate") == "tanh";
     Tensor x = c.tensor("self");
-    DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Float32;
+    if (!dtype_is_floating(x.dtype()))
+      throw UnsupportedConfig(fmt::format("gelu of a {} tensor", dtype_torch_name(x.dtype())));
+    DType out = x.dtype();
     std::vector<double> xv = x.values();
     return RuntimeValue(make_tensor(
         out, x.shape(), [&](int64_t i) { return gelu(xv[static_cast<size_t>(i)], tanh_approx); }));

@@ -81,9 +81,23 @@ std::vector<int64_t> checked_indices(const KernelCall& c, const Tensor& index, i
   return idx;
 }
 
-void check_index_tensor(const KernelCall& c, const Tensor& index, std::string_view what) {
-  if (!index.is_int_storage() || index.dtype() == DType::Bool)
-    c.fail(fmt::format("{} must be an integer tensor, got {}", what, index.describe()));
+// A bool, float or quantized index tensor: torch's meta refuses it where the op is
+// typed with a check (index.Tensor, gather, scatter), but index_put, index_add and
+// index_select type it (their CPU and CUDA kernels refuse it): there is no reference
+// semantics to compute, so the node is an uninterpreted function (UnsupportedConfig).
+void check_index_tensor(const KernelCall&, const Tensor& index, std::string_view what) {
+  if (!dtype_is_integral(index.dtype()))
+    throw UnsupportedConfig(fmt::format("{} of dtype {}", what, dtype_torch_name(index.dtype())));
+}
+
+// index_put and index_add with a source of another dtype than self: torch's meta types the
+// call (self's dtype) but its kernels refuse it, so it is not modelled (UnsupportedConfig).
+void check_same_dtype_or_unmodelled(const Tensor& self, const Tensor& src,
+                                    std::string_view src_name) {
+  if (self.dtype() != src.dtype())
+    throw UnsupportedConfig(fmt::format("'{}' ({}) of another dtype than 'self' ({})", src_name,
+                                        dtype_torch_name(src.dtype()),
+                                        dtype_torch_name(self.dtype())));
 }
 
 // ---- advanced indexing ----------------------------------------------------
@@ -241,7 +255,7 @@ Tensor expand_to(const KernelCall& c, const Tensor& t, const Dims& shape, std::s
 
 RuntimeValue index_put(const KernelCall& c) {
   Tensor x = c.tensor("self"), values = c.tensor("values");
-  check_same_dtype(c, x, values, "values");
+  check_same_dtype_or_unmodelled(x, values, "values");
   bool accumulate = c.has("accumulate") && c.bool_arg("accumulate");
   AdvancedIndex ai = resolve_index(c, x.shape());
   Tensor v = expand_to(c, values, ai.result_shape, "values");
@@ -390,7 +404,7 @@ RuntimeValue scatter_reduce(const KernelCall& c) {
 // index_add: self.select(dim, index[i]) += alpha * source.select(dim, i).
 RuntimeValue index_add(const KernelCall& c) {
   Tensor x = c.tensor("self"), index = c.tensor("index"), source = c.tensor("source");
-  check_same_dtype(c, x, source, "source");
+  check_same_dtype_or_unmodelled(x, source, "source");
   check_index_tensor(c, index, "'index'");
   if (index.rank() > 1) c.fail("'index' must be 0-D or 1-D");
   int64_t dim = dim_arg(c, x);
@@ -425,7 +439,8 @@ RuntimeValue index_add(const KernelCall& c) {
 RuntimeValue index_select(const KernelCall& c) {
   Tensor x = c.tensor("self"), index = c.tensor("index");
   check_index_tensor(c, index, "'index'");
-  if (index.rank() > 1) c.fail("'index' must be 0-D or 1-D");
+  // torch's meta types a 2-D index (dim `dim` becomes its numel); the kernels refuse it.
+  if (index.rank() > 1) throw UnsupportedConfig("index_select with an index of rank > 1");
   int64_t dim = dim_arg(c, x);
   int64_t size = x.rank() == 0 ? 1 : x.size(static_cast<int>(dim));
   std::vector<int64_t> idx = checked_indices(c, index, size, dim, false);

@@ -108,10 +108,13 @@ RuntimeValue nonzero_static(const KernelCall& c) {
   return RuntimeValue(Tensor::from_ints(DType::Int64, {size, x.rank()}, coords));
 }
 
+// repeats of any integer dtype (the result has that dtype, as torch's meta gives it); 2-D
+// or non-integer repeats, which torch's meta types but its kernels refuse, are not
+// modelled: the node is then an uninterpreted function.
 RuntimeValue repeat_interleave_tensor(const KernelCall& c) {
   Tensor r = c.tensor("repeats");
-  if (r.rank() > 1 || !r.is_int_storage() || r.dtype() == DType::Bool)
-    c.fail("repeats must be a 0-D or 1-D integer tensor");
+  if (r.rank() > 1 || !dtype_is_integral(r.dtype()))
+    throw UnsupportedConfig(fmt::format("repeat_interleave of {} repeats", r.describe()));
   std::vector<int64_t> out;
   std::vector<int64_t> reps = r.int_values();
   for (size_t i = 0; i < reps.size(); ++i) {
@@ -265,11 +268,15 @@ RuntimeValue min_dim(const KernelCall& c) {
 // ---- indexing and layout -------------------------------------------------------------
 
 // self with the slices `index` along `dim` set to `value` (a Scalar or a
-// 0-dim tensor); negative indices count from the end.
+// 0-dim tensor); negative indices count from the end. Any integer index dtype is read as
+// positions (torch's meta accepts every dtype, its kernels int64 only); a bool or float
+// index has no meaning to model: the node is then an uninterpreted function.
 RuntimeValue index_fill(const KernelCall& c) {
   Tensor out = c.tensor("self").clone();
   Tensor index = c.tensor("index");
-  if (index.dtype() != DType::Int64) c.fail("index must be int64");
+  if (!dtype_is_integral(index.dtype()))
+    throw UnsupportedConfig(
+        fmt::format("index_fill with a {} index", dtype_torch_name(index.dtype())));
   if (index.rank() > 1) c.fail("index must be 0-D or 1-D");
   RuntimeValue value = c.value("value");
   if (value.is_tensor() && value.tensor().rank() != 0) c.fail("value must be a 0-dim tensor");
@@ -440,15 +447,19 @@ RuntimeValue group_norm_op(const KernelCall& c) {
 
 // ---- elementwise --------------------------------------------------------------------
 
-// Unary float op on a floating input (float_only: torch rejects integer
-// inputs) or an integer one (promoted to float32). `make(call)` reads the
-// op's scalar arguments once and returns the per-element function.
+// Unary float op on a floating input (float_only) or an integer one (promoted to
+// float32). `make(call)` reads the op's scalar arguments once and returns the per-element
+// function. float_only ops on integer or bool inputs: torch's meta types them (self's
+// dtype) but its CPU and CUDA kernels refuse them, so there is no reference semantics to
+// compute: the node is an uninterpreted function (UnsupportedConfig), compared
+// structurally by a check rather than failing it.
 template <typename Make>
 Kernel unary_float(bool float_only, Make make) {
   return [float_only, make](const KernelCall& c) {
     Tensor x = c.tensor("self");
     if (float_only && !dtype_is_floating(x.dtype()))
-      c.fail(fmt::format("needs a floating point input, got {}", dtype_torch_name(x.dtype())));
+      throw UnsupportedConfig(fmt::format("{} of a {} tensor", c.schema().qualified_name(),
+                                          dtype_torch_name(x.dtype())));
     DType out = dtype_is_floating(x.dtype()) ? x.dtype() : DType::Float32;
     auto f = make(c);
     std::vector<double> v = x.values();

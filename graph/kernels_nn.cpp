@@ -46,6 +46,12 @@ LayerNorm layer_norm(const KernelCall& c) {
   bool mixed = is_reduced_float(x.dtype()) && ((weight && weight->dtype() == DType::Float32) ||
                                                (bias && bias->dtype() == DType::Float32));
   DType stats = mixed ? DType::Float32 : x.dtype();
+  // The statistics of a half input are fp32 in graphs traced for CUDA or NPU and in the
+  // input's dtype in CPU graphs (graph/meta_nn.cpp): the node's type, when it says, decides.
+  if (const ValueType& t = c.node().type; t.kind == ValueType::Kind::Tuple &&
+                                          t.elements.size() == 3 && t.elements[1].is_tensor() &&
+                                          dtype_is_floating(t.elements[1].tensor.dtype))
+    stats = t.elements[1].tensor.dtype;
   std::vector<double> xv = x.values(), y(xv.size()), mean(static_cast<size_t>(rows)),
                       rstd(static_cast<size_t>(rows));
   double eps = c.double_arg("eps");
@@ -102,8 +108,10 @@ struct AttentionArgs {
 // are all −inf (fully masked) gives zeros, like torch's safe softmax.
 Attention attention(const KernelCall& c, const AttentionArgs& args) {
   Tensor q = c.tensor("query"), k = c.tensor("key"), v = c.tensor("value");
+  // Mixed dtypes: torch's meta of the fused forms types them (query's dtype), its kernels
+  // refuse them (scaled_dot_product_attention's meta refuses them too): not modelled.
   if (q.dtype() != k.dtype() || q.dtype() != v.dtype())
-    c.fail("query, key and value must have the same dtype");
+    throw UnsupportedConfig("attention with query, key and value of different dtypes");
   if (q.rank() < 2 || k.rank() < 2 || v.rank() < 2) c.fail("query, key and value need rank >= 2");
   if (args.gqa && q.rank() >= 3 && k.rank() >= 3 && q.size(-3) != k.size(-3)) {
     if (q.size(-3) % k.size(-3) != 0) c.fail("query heads must be a multiple of key/value heads");

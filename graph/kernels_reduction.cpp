@@ -371,16 +371,62 @@ std::vector<double> histc_edges(double lo, double hi, int64_t bins, DType d) {
   return edges;
 }
 
+// A histc bound of an integer input: torch's CUDA kernel converts the Scalar to an integer
+// (Scalar::to, a float truncates toward zero).
+int64_t histc_int_bound(const KernelCall& c, std::string_view name) {
+  RuntimeValue v = c.value(name);
+  if (v.is_int()) return v.as_int();
+  double d = c.double_arg(name);
+  if (!(std::fabs(d) < 9.2e18)) c.fail(fmt::format("'{}' ({}) is not an int64 value", name, d));
+  return static_cast<int64_t>(std::trunc(d));
+}
+
+// histc of an integer tensor, as torch's CUDA kernel counts it (_histc_cuda_template and
+// getBin in aten/src/ATen/native/cuda/SummaryOps.cu; torch's CPU kernel refuses integers,
+// torch_npu accepts them): min and max as integers, the data's range when they are equal,
+// widened by 1 each side if still empty; an element v in [min, max] goes to bin
+// (v - min) * bins / (max - min) in integer arithmetic, the last bin closed (bin == bins
+// counts in bins - 1). The counts have self's dtype. With min = 0, max = E - 1 and
+// bins = E (an MoE router's expert histogram) bin v counts the value v.
+Tensor histc_integral(const KernelCall& c, const Tensor& x, int64_t bins) {
+  int64_t lo = histc_int_bound(c, "min"), hi = histc_int_bound(c, "max");
+  std::vector<int64_t> v = x.int_values();
+  if (lo == hi && !v.empty()) {
+    auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+    lo = *mn, hi = *mx;
+  }
+  if (lo == hi) {
+    if (lo == std::numeric_limits<int64_t>::min() || hi == std::numeric_limits<int64_t>::max())
+      c.fail("the range of histc cannot be widened past the int64 limits");
+    lo -= 1, hi += 1;
+  }
+  if (lo > hi) c.fail("max must be larger than min");
+  using u128 = unsigned __int128;
+  const u128 span = static_cast<u128>(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
+  std::vector<int64_t> counts(static_cast<size_t>(bins), 0);
+  for (int64_t e : v) {
+    if (e < lo || e > hi) continue;
+    u128 offset = static_cast<uint64_t>(e) - static_cast<uint64_t>(lo);
+    auto bin = static_cast<int64_t>(offset * static_cast<u128>(bins) / span);
+    counts[static_cast<size_t>(std::min(bin, bins - 1))] += 1;
+  }
+  return Tensor::from_ints(x.dtype(), {bins}, counts);
+}
+
 // histc(self, bins, min, max): counts of values in `bins` equal-width bins
 // over [min, max] (the last bin closed); values outside and NaN are
 // ignored. min == max uses the data's range, widened by 1 each side if
 // still empty, like torch. An element's bin is the last edge <= it (torch
 // finds it by interpolation, then a search among the neighbouring edges).
+// Integer inputs are counted as torch's CUDA kernel counts them (histc_integral); bool
+// and quantized inputs are not modelled: the node is then an uninterpreted function.
 Tensor histc(const KernelCall& c) {
   Tensor x = c.tensor("self");
-  if (!dtype_is_floating(x.dtype())) c.fail("histc needs a floating point input");
   int64_t bins = c.int_arg("bins");
   if (bins <= 0) c.fail(fmt::format("bins must be > 0, got {}", bins));
+  if (dtype_is_integral(x.dtype())) return histc_integral(c, x, bins);
+  if (!dtype_is_floating(x.dtype()))
+    throw UnsupportedConfig(fmt::format("histc of a {} tensor", dtype_torch_name(x.dtype())));
   DType d = x.dtype();
   double lo = cast_double(c.double_arg("min"), d), hi = cast_double(c.double_arg("max"), d);
   std::vector<double> v = x.values();
@@ -432,12 +478,23 @@ void register_products_and_scans(KernelTable& t) {
   t["aten::histc"] = [](const KernelCall& c) { return RuntimeValue(histc(c)); };
 }
 
+// Matmuls compute operands of one dtype. torch's meta types some mixed calls (mm and
+// matmul/linear folded to mm take self's dtype, addmm promotes) that its kernels refuse;
+// those are not modelled: the node is an uninterpreted function (UnsupportedConfig).
 DType matmul_dtype(const Tensor& a, const Tensor& b) {
   if (a.dtype() != b.dtype()) {
-    throw std::invalid_argument(fmt::format("matmul operands have different dtypes ({} and {})",
-                                            dtype_code(a.dtype()), dtype_code(b.dtype())));
+    throw UnsupportedConfig(fmt::format("matmul operands of different dtypes ({} and {})",
+                                        dtype_code(a.dtype()), dtype_code(b.dtype())));
   }
   return a.dtype();
+}
+
+// addmm's self / linear's bias of another dtype than the product: torch's meta promotes
+// (pw_cast_for_opmath), its kernels refuse; not modelled.
+void check_bias_dtype(const Tensor& bias, DType product) {
+  if (bias.dtype() != product)
+    throw UnsupportedConfig(fmt::format("a {} bias added to a {} product", dtype_code(bias.dtype()),
+                                        dtype_code(product)));
 }
 
 // torch.matmul: 1-D operands get a dim added (and removed from the result).
@@ -483,6 +540,7 @@ void register_matmul(KernelTable& t) {
   t["aten::addmm"] = [](const KernelCall& c) {
     Tensor self = c.tensor("self"), a = c.tensor("mat1"), b = c.tensor("mat2");
     DType d = matmul_dtype(a, b);
+    check_bias_dtype(self, d);
     Tensor exact = batched_matmul(a, b, DType::Float64);
     double beta = c.has("beta") ? c.double_arg("beta") : 1.0;
     double alpha = c.has("alpha") ? c.double_arg("alpha") : 1.0;
@@ -493,6 +551,7 @@ void register_matmul(KernelTable& t) {
     DType d = matmul_dtype(x, w);
     Tensor exact = matmul(x.to(DType::Float64), w.to(DType::Float64).transpose(-1, -2));
     if (std::optional<Tensor> bias = c.opt_tensor("bias")) {
+      check_bias_dtype(*bias, d);
       return RuntimeValue(add_scaled(*bias, 1.0, exact, 1.0, d));
     }
     return RuntimeValue(exact.to(d));

@@ -246,6 +246,14 @@ DType promote(DType a, DType b) {
   if (a == b) return a;
   if (dtype_is_float8(a) || dtype_is_float8(b))  // torch refuses these promotions too
     fail("no type promotion between {} and {}", dtype_torch_name(a), dtype_torch_name(b));
+  if (a == DType::Complex64 || b == DType::Complex64) {
+    // complex64 absorbs bool, integers and the floats narrower than float64; with float64
+    // torch gives complex128, which eqfuse has no dtype for.
+    DType other = a == DType::Complex64 ? b : a;
+    if (dtype_is_quantized(other))
+      fail("no type promotion between {} and {}", dtype_torch_name(a), dtype_torch_name(b));
+    return other == DType::Float64 ? DType::Unknown : DType::Complex64;
+  }
   bool fa = dtype_is_floating(a), fb = dtype_is_floating(b);
   if (fa && !fb) return a;
   if (fb && !fa) return b;
@@ -406,6 +414,24 @@ ValueType getitem_type(const Graph& g, const Node& n) {
   return src.elements[static_cast<size_t>(i)];
 }
 
+// A tuple element the meta function left without a dtype (native_layer_norm's statistics
+// of a half input, whose dtype depends on the device the graph was traced for) takes it
+// from the annotation of the getitem reading it, so that the interpreter computes what the
+// graph says.
+void refine_tuple_element(Graph& g, const Node& getitem) {
+  if (!getitem.type_annotated || !getitem.type.is_tensor()) return;
+  const TensorType& ann = getitem.type.tensor;
+  if (ann.dtype == DType::Unknown) return;
+  Node& src = g.nodes()[static_cast<size_t>(getitem.getitem_source().index)];
+  if (src.type.kind != ValueType::Kind::Tuple) return;
+  int64_t i = getitem.getitem_index();
+  int64_t size = static_cast<int64_t>(src.type.elements.size());
+  if (i < 0) i += size;
+  if (i < 0 || i >= size) return;
+  ValueType& e = src.type.elements[static_cast<size_t>(i)];
+  if (e.is_tensor() && e.tensor.dtype == DType::Unknown) e.tensor.dtype = ann.dtype;
+}
+
 void merge_type(Node& n, ValueType inferred) {
   if (!n.type_annotated || !n.type.is_known()) {
     n.type = std::move(inferred);
@@ -431,6 +457,7 @@ void infer_types(Graph& g, const OpRegistry& reg) {
         break;
       case NodeKind::GetItem:
         merge_type(n, getitem_type(g, n));
+        refine_tuple_element(g, n);
         break;
       case NodeKind::Call: {
         if (n.op == kNoOp) {

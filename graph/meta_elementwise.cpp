@@ -21,6 +21,7 @@ struct Operand {
 int category(DType d) {
   if (d == DType::Bool) return 0;
   if (dtype_is_floating(d)) return 2;
+  if (d == DType::Complex64) return 3;
   return 1;
 }
 
@@ -114,8 +115,9 @@ std::optional<Shape> broadcast_args(const CallContext& ctx,
   return out;
 }
 
+// Integer and bool inputs become float32; floating and complex dtypes stay.
 DType to_float(DType d) {
-  if (d == DType::Unknown || dtype_is_floating(d)) return d;
+  if (d == DType::Unknown || dtype_is_floating(d) || d == DType::Complex64) return d;
   return DType::Float32;
 }
 
@@ -197,16 +199,19 @@ ValueType where(const CallContext& ctx) {
   return tensor(d, broadcast_args(ctx, {"condition", "self", "other"}));
 }
 
+// masked_fill (out of place) broadcasts self and mask, as ATen's masked_fill
+// (expand_outplace, then clone and fill) and torch's meta do: a mask with more or larger
+// dims makes the result larger than self.
 ValueType masked_fill(const CallContext& ctx) {
   const TensorType* self = meta::tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();
-  if (self->shape) {
-    if (auto mask = meta::shape_arg(ctx, "mask")) {
-      Shape b = meta::broadcast(*self->shape, *mask, "self", "mask");
-      if (b.size() != self->shape->size()) meta::fail("argument 'mask' has more dims than 'self'");
-    }
+  std::optional<Shape> shape = self->shape;
+  if (self->shape && ctx.arg("mask").is_node()) {
+    auto mask = meta::shape_arg(ctx, "mask");
+    shape = mask ? std::optional<Shape>(meta::broadcast(*self->shape, *mask, "self", "mask"))
+                 : std::nullopt;
   }
-  return tensor(self->dtype, self->shape);
+  return tensor(self->dtype, shape);
 }
 
 // masked_fill.Tensor: the fill value is a 0-dim tensor, cast to self's dtype.
@@ -241,19 +246,10 @@ ValueType clamp_tensor(const CallContext& ctx) {
   return tensor(result_type(ops), broadcast_args(ctx, {"self", "min", "max"}));
 }
 
-// Bitwise ops exist for bool and integer dtypes only.
-ValueType no_floats(ValueType t, std::string_view op) {
-  if (t.is_tensor() && dtype_is_floating(t.tensor.dtype))
-    meta::fail("{} is not defined for {}", op, dtype_torch_name(t.tensor.dtype));
-  return t;
-}
-
+// Bitwise ops: torch's kernels exist for bool and integer dtypes only, but its meta
+// (the elementwise refs) types float operands too, so inference does not refuse them.
 ValueType bitwise(const CallContext& ctx) {
-  return no_floats(binary(ctx), ctx.schema().name);
-}
-
-ValueType bitwise_not(const CallContext& ctx) {
-  return no_floats(same_as_self(ctx), ctx.schema().name);
+  return binary(ctx);
 }
 
 // logical_not, isnan, isinf, isfinite: a bool per element.
@@ -289,11 +285,14 @@ void add_elementwise_meta(OpRegistry& reg) {
       {"aten::neg", "aten::neg_", "aten::abs", "aten::ceil", "aten::floor", "aten::round",
        "aten::trunc", "aten::relu", "aten::relu_", "aten::rsqrt_", "aten::silu_", "aten::sigmoid_"},
       same_as_self);
-  meta::set_all(reg,
-                {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::log1p",
-                 "aten::expm1", "aten::reciprocal", "aten::sin", "aten::cos", "aten::erf",
-                 "aten::silu", "aten::sigmoid", "aten::gelu", "aten::tanh"},
-                floating_unary);
+  // silu and gelu keep an integer input's dtype (torch's meta: no int-to-float promotion
+  // for them; only CPU and CUDA kernels refuse integers).
+  meta::set_all(reg, {"aten::silu", "aten::gelu"}, same_as_self);
+  meta::set_all(
+      reg,
+      {"aten::rsqrt", "aten::sqrt", "aten::exp", "aten::log", "aten::log1p", "aten::expm1",
+       "aten::reciprocal", "aten::sin", "aten::cos", "aten::erf", "aten::sigmoid", "aten::tanh"},
+      floating_unary);
   meta::set_all(reg,
                 {"aten::eq.Tensor", "aten::eq.Scalar", "aten::ne.Tensor", "aten::ne.Scalar",
                  "aten::lt.Tensor", "aten::lt.Scalar", "aten::le.Tensor", "aten::le.Scalar",
@@ -315,7 +314,7 @@ void add_elementwise_meta(OpRegistry& reg) {
                 {"aten::bitwise_and.Tensor", "aten::bitwise_and.Scalar", "aten::bitwise_or.Tensor",
                  "aten::bitwise_or.Scalar", "aten::bitwise_xor.Tensor", "aten::bitwise_xor.Scalar"},
                 bitwise);
-  meta::set_all(reg, {"aten::bitwise_not"}, bitwise_not);
+  meta::set_all(reg, {"aten::bitwise_not"}, same_as_self);
   meta::set_all(reg, {"aten::logical_and", "aten::logical_or", "aten::logical_xor"}, comparison);
   meta::set_all(reg, {"aten::logical_not", "aten::isnan", "aten::isinf", "aten::isfinite"},
                 bool_unary);

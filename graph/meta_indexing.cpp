@@ -81,8 +81,9 @@ ValueType index_tensor(const CallContext& ctx) {
   return tensor(self->dtype, advanced_index_shape(*self->shape, *indices));
 }
 
-// Scatters write `src`/`values`/`source` into a copy of self: the dtypes
-// must match (torch does not promote here).
+// scatter/scatter_add/scatter_reduce write `src` into a copy of self: the dtypes must
+// match (torch's meta checks it: "Expected self.dtype to be equal to src.dtype").
+// index_add and index_put do not check (their meta is the index_put decomposition).
 void check_same_dtype(const CallContext& ctx, std::string_view src_name) {
   DType self = meta::dtype_of_arg(ctx, "self");
   DType src = meta::dtype_of_arg(ctx, src_name);
@@ -91,12 +92,12 @@ void check_same_dtype(const CallContext& ctx, std::string_view src_name) {
                dtype_torch_name(src), dtype_torch_name(self));
 }
 
-void check_index_dtype(const CallContext& ctx, bool int64_only) {
+// gather and the scatters take int32 or int64 indices (torch's meta:
+// scatter_gather_dtype_check); int32 is what MoE routers often hand over.
+void check_index_dtype(const CallContext& ctx) {
   DType d = meta::dtype_of_arg(ctx, "index");
-  bool ok = int64_only ? d == DType::Int64 : is_index_dtype(d);
-  if (d != DType::Unknown && !ok)
-    meta::fail("argument 'index' must be {}, got {}", int64_only ? "int64" : "int32 or int64",
-               dtype_torch_name(d));
+  if (d != DType::Unknown && !is_index_dtype(d))
+    meta::fail("argument 'index' must be int32 or int64, got {}", dtype_torch_name(d));
 }
 
 // The wrapped `dim` of self, when self's rank is known.
@@ -112,20 +113,23 @@ ValueType same_as_self(const CallContext& ctx) {
   return tensor(self->dtype, self->shape);
 }
 
+// index_put / index_put_ / _unsafe_index_put: self's type. torch's meta
+// (meta_index_put: empty_like(self)) checks neither the index dtypes and count nor that
+// `values` has self's dtype (the CPU and CUDA kernels do), so neither does this; only the
+// argument's structure (a list of optional tensors) is checked.
 ValueType index_put(const CallContext& ctx) {
-  check_same_dtype(ctx, "values");
-  const TensorType* self = meta::tensor_arg(ctx, "self");
-  if (self && self->shape) {
-    if (auto indices = optional_tensors(ctx, "indices"))
-      advanced_index_shape(*self->shape, *indices);  // validates the indices
-  }
+  optional_tensors(ctx, "indices");
   return same_as_self(ctx);
 }
 
+// index_add / index_add_: torch's meta (the _index_add decomposition) checks that index is
+// 0-D or 1-D (and that its length is source's size along dim, left to the kernel here),
+// not the index dtype nor that source has self's dtype (CPU and CUDA kernels want
+// int32/int64 indices and equal dtypes): a bf16 source into an fp32 tensor is typed as
+// torch's meta types it, self's dtype.
 ValueType index_add(const CallContext& ctx) {
-  check_same_dtype(ctx, "source");
-  check_index_dtype(ctx, false);
-  if (auto index = meta::shape_arg(ctx, "index"); index && index->size() > 1)
+  auto index = meta::shape_arg(ctx, "index");
+  if (index && index->size() > 1)
     meta::fail("argument 'index' must be 0-D or 1-D, got {}-D", index->size());
   dim_of_self(ctx);
   return same_as_self(ctx);
@@ -146,14 +150,14 @@ void check_scatter_ranks(const CallContext& ctx, std::string_view src_name) {
 ValueType scatter(const CallContext& ctx) {
   bool has_src = ctx.schema().arg_index("src") >= 0;
   if (has_src) check_same_dtype(ctx, "src");
-  check_index_dtype(ctx, true);
+  check_index_dtype(ctx);
   check_scatter_ranks(ctx, has_src ? "src" : "");
   dim_of_self(ctx);
   return same_as_self(ctx);
 }
 
 ValueType gather(const CallContext& ctx) {
-  check_index_dtype(ctx, true);
+  check_index_dtype(ctx);
   check_scatter_ranks(ctx, "");
   dim_of_self(ctx);
   const TensorType* self = meta::tensor_arg(ctx, "self");
@@ -161,17 +165,17 @@ ValueType gather(const CallContext& ctx) {
   return tensor(self->dtype, meta::shape_arg(ctx, "index"));
 }
 
+// index_select: dim `dim` becomes index.numel(). torch's meta (meta_index_select) checks
+// neither the index dtype nor its rank (the CPU and CUDA kernels want a 0-D or 1-D int32 or
+// int64 index), so neither does this.
 ValueType index_select(const CallContext& ctx) {
-  check_index_dtype(ctx, false);
   const TensorType* self = meta::tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();
-  auto index = meta::shape_arg(ctx, "index");
-  if (index && index->size() > 1)
-    meta::fail("argument 'index' must be 0-D or 1-D, got {}-D", index->size());
+  const TensorType* index = meta::tensor_arg(ctx, "index");
   auto dim = dim_of_self(ctx);
-  if (!self->shape || !index) return tensor(self->dtype, std::nullopt);
+  if (!self->shape || !index || !index->shape) return tensor(self->dtype, std::nullopt);
   Shape out = *self->shape;
-  if (!out.empty()) out[static_cast<size_t>(*dim)] = index->empty() ? SymInt(1) : (*index)[0];
+  if (!out.empty()) out[static_cast<size_t>(*dim)] = *index->numel();
   return tensor(self->dtype, out);
 }
 

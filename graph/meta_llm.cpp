@@ -17,8 +17,9 @@ ValueType same_as_self(const CallContext& ctx) {
   return tensor(self->dtype, self->shape);
 }
 
+// Integer and bool inputs become float32; floating and complex dtypes stay.
 DType to_float(DType d) {
-  if (d == DType::Unknown || dtype_is_floating(d)) return d;
+  if (d == DType::Unknown || dtype_is_floating(d) || d == DType::Complex64) return d;
   return DType::Float32;
 }
 
@@ -87,14 +88,11 @@ ValueType nonzero_static(const CallContext& ctx) {
   return tensor(DType::Int64, Shape{*size, SymInt(static_cast<int64_t>(self->size()))});
 }
 
+// repeat_interleave.Tensor: [output_size] in repeats' dtype. torch's meta
+// (meta_repeat_interleave_Tensor: repeats.new_empty(output_size)) checks neither the dtype
+// nor the rank of repeats (the CPU and CUDA kernels want a 0-D or 1-D int32/int64 tensor).
 ValueType repeat_interleave_tensor(const CallContext& ctx) {
   const TensorType* repeats = meta::tensor_arg(ctx, "repeats");
-  if (repeats && repeats->dtype != DType::Unknown && repeats->dtype != DType::Int64 &&
-      repeats->dtype != DType::Int32)
-    meta::fail("argument 'repeats' must be int32 or int64, got {}",
-               dtype_torch_name(repeats->dtype));
-  if (repeats && repeats->shape && repeats->shape->size() > 1)
-    meta::fail("argument 'repeats' must be 0-D or 1-D, got {}-D", repeats->shape->size());
   auto size = meta::symint_arg(ctx, "output_size");
   DType d = repeats ? repeats->dtype : DType::Unknown;
   return tensor(d, size ? std::optional<Shape>(Shape{*size}) : std::nullopt);
@@ -195,10 +193,9 @@ std::optional<int64_t> dim_of(const TensorType& self, const CallContext& ctx,
   return meta::wrap_dim(meta::require_int(ctx, name), std::max<int64_t>(self.rank(), 1), name);
 }
 
+// index_fill: torch's meta (the _index_fill decomposition) checks that index is 0-D or
+// 1-D and a tensor value 0-dim, not the index dtype (the CPU and CUDA kernels want int64).
 ValueType index_fill(const CallContext& ctx) {
-  DType index = meta::dtype_of_arg(ctx, "index");
-  if (index != DType::Unknown && index != DType::Int64)
-    meta::fail("argument 'index' must be int64, got {}", dtype_torch_name(index));
   if (auto s = meta::shape_arg(ctx, "index"); s && s->size() > 1)
     meta::fail("argument 'index' must be 0-D or 1-D, got {}-D", s->size());
   check_zero_dim_value(ctx);
@@ -361,14 +358,27 @@ ValueType group_norm(const CallContext& ctx) {
 
 // ---- elementwise ---------------------------------------------------------------------
 
-// Activations torch implements for floating dtypes only.
-ValueType floating_only(const CallContext& ctx) {
+// Activations keep self's dtype, integer and bool inputs included: torch's meta (the
+// refs in torch/_refs/nn/functional) types them; only the CPU and CUDA kernels refuse.
+// The refs do refuse a scalar argument that cannot be cast safely to self's kind
+// (utils.is_weakly_lesser_type: bool < int < float), e.g. leaky_relu's default slope 0.01
+// on an int tensor; `checked` lists those arguments. elu's ref sees its scalars as floats
+// unless they are bools, so for elu an int literal counts as a float.
+ValueType activation(const CallContext& ctx, std::initializer_list<std::string_view> checked,
+                     bool ints_are_floats = false) {
   const TensorType* self = meta::tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();
-  if (self->dtype != DType::Unknown && !dtype_is_floating(self->dtype))
-    meta::fail("this activation needs a floating point input, got {}",
-               dtype_torch_name(self->dtype));
-  return tensor(self->dtype, self->shape);
+  DType d = self->dtype;
+  if (d != DType::Unknown && !dtype_is_floating(d) && d != DType::Complex64) {
+    for (std::string_view name : checked) {
+      const Arg& a = ctx.arg(name);
+      bool too_wide = a.is_float() || (a.is_int() && (d == DType::Bool || ints_are_floats));
+      if (too_wide)
+        meta::fail("argument '{}' ({}) cannot be safely cast to the {} input's type", name,
+                   a.is_float() || ints_are_floats ? "a float" : "an int", dtype_torch_name(d));
+    }
+  }
+  return tensor(d, self->shape);
 }
 
 ValueType floating_unary(const CallContext& ctx) {
@@ -418,10 +428,19 @@ void add_llm_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::native_group_norm"}, native_group_norm);
   meta::set_all(reg, {"aten::group_norm"}, group_norm);
   meta::set_all(reg, {"aten::sign"}, same_as_self);
-  meta::set_all(reg,
-                {"aten::leaky_relu", "aten::elu", "aten::softplus", "aten::hardswish",
-                 "aten::hardsigmoid", "aten::mish"},
-                floating_only);
+  meta::set_all(reg, {"aten::leaky_relu"},
+                [](const CallContext& ctx) { return activation(ctx, {"negative_slope"}); });
+  meta::set_all(reg, {"aten::elu"}, [](const CallContext& ctx) {
+    return activation(ctx, {"alpha", "scale", "input_scale"}, true);
+  });
+  // softplus: the ref skips the cast check for the default beta (1).
+  meta::set_all(reg, {"aten::softplus"}, [](const CallContext& ctx) {
+    const Arg& beta = ctx.arg("beta");
+    bool one = beta.is_int() && std::get<int64_t>(beta.value) == 1;
+    return one ? activation(ctx, {}) : activation(ctx, {"beta"});
+  });
+  meta::set_all(reg, {"aten::hardswish", "aten::hardsigmoid", "aten::mish"},
+                [](const CallContext& ctx) { return activation(ctx, {}); });
   meta::set_all(reg, {"aten::erfinv"}, floating_unary);
   meta::set_all(reg, {"aten::atan2"}, atan2);
 }

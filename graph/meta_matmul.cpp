@@ -7,7 +7,8 @@ namespace {
 
 using meta::tensor;
 
-// Both operands must share a dtype (torch does not promote in matmuls).
+// Operands that must share a dtype: torch's meta checks it for bmm, baddbmm, dot and
+// the batched matmul paths (its kernels check it everywhere).
 DType matmul_dtype(DType a, DType b, std::string_view a_name, std::string_view b_name) {
   if (a == DType::Unknown) return b == DType::Unknown ? DType::Unknown : b;
   if (b == DType::Unknown) return a;
@@ -15,6 +16,38 @@ DType matmul_dtype(DType a, DType b, std::string_view a_name, std::string_view b
     meta::fail("arguments '{}' ({}) and '{}' ({}) must have the same dtype", a_name,
                dtype_torch_name(a), b_name, dtype_torch_name(b));
   return a;
+}
+
+// Where torch's meta does not check that the operands share a dtype (meta_mm, and matmul
+// and linear when they fold into mm: result in the first operand's dtype; mv: promoted;
+// addmm: promoted with self), the result follows it. Equal dtypes give that dtype.
+DType first_operand_dtype(DType a, DType b) {
+  return a == DType::Unknown ? b : a;
+}
+
+int dtype_category(DType d) {
+  if (d == DType::Bool) return 0;
+  if (dtype_is_floating(d)) return 2;
+  if (d == DType::Complex64) return 3;
+  return 1;
+}
+
+// addmm / linear with a bias: result_type(bias, mat1, mat2), torch's meta
+// (pw_cast_for_opmath); a 0-dim bias wins only with a higher category.
+DType biased_product_dtype(const CallContext& ctx, std::string_view bias, std::string_view a,
+                           std::string_view b) {
+  DType da = meta::dtype_of_arg(ctx, a), db = meta::dtype_of_arg(ctx, b);
+  // An unknown operand is assumed to match the known one, as elsewhere in this file.
+  if (da == DType::Unknown) da = db;
+  if (db == DType::Unknown) db = da;
+  const TensorType* t = meta::tensor_arg(ctx, bias);
+  if (!t || t->dtype == DType::Unknown) return da == db ? da : DType::Unknown;
+  if (da == DType::Unknown) return DType::Unknown;
+  if (t->dtype == da && da == db) return da;
+  if (!t->shape) return DType::Unknown;  // the promotion depends on the bias' rank
+  DType product = meta::promote(da, db);
+  if (!t->shape->empty()) return meta::promote(product, t->dtype);
+  return dtype_category(t->dtype) > dtype_category(product) ? t->dtype : product;
 }
 
 void check_rank(const Shape& s, size_t rank, std::string_view name) {
@@ -28,10 +61,9 @@ void check_inner(const SymInt& a, const SymInt& b, std::string_view a_name,
                b_name, b.to_string());
 }
 
-// mm-style product of `a` [n, k] and `b` [k, m].
+// mm-style product of `a` [n, k] and `b` [k, m], in a's dtype (meta_mm checks no dtypes).
 ValueType product2d(const CallContext& ctx, std::string_view a_name, std::string_view b_name) {
-  DType d = matmul_dtype(meta::dtype_of_arg(ctx, a_name), meta::dtype_of_arg(ctx, b_name), a_name,
-                         b_name);
+  DType d = first_operand_dtype(meta::dtype_of_arg(ctx, a_name), meta::dtype_of_arg(ctx, b_name));
   auto a = meta::shape_arg(ctx, a_name);
   auto b = meta::shape_arg(ctx, b_name);
   if (a) check_rank(*a, 2, a_name);
@@ -62,17 +94,29 @@ ValueType bmm(const CallContext& ctx) {
   return tensor(d, Shape{(*a)[0], (*a)[1], (*b)[2]});
 }
 
+// Mixed dtypes (torch's matmul decomposition): a 1-D other (mv) promotes, a 2-D other
+// (folded into mm) keeps self's dtype, 1-D x 1-D (dot) and batched products refuse.
+DType matmul_result_dtype(DType a, DType b, const std::optional<Shape>& sa,
+                          const std::optional<Shape>& sb) {
+  if (a == DType::Unknown || b == DType::Unknown || a == b) return first_operand_dtype(a, b);
+  if (!sa || !sb) return DType::Unknown;  // which path torch takes depends on the ranks
+  if (sb->size() == 1 && sa->size() >= 2) return meta::promote(a, b);
+  if (sb->size() == 2) return a;
+  return matmul_dtype(a, b, "self", "other");
+}
+
 // torch.matmul: 1-D operands get a dim prepended/appended that is dropped
 // again; batch dims broadcast.
 ValueType matmul(const CallContext& ctx) {
   if (!meta::tensor_arg(ctx, "self") && !meta::tensor_arg(ctx, "other"))
     return ValueType::unknown();
-  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "self"), meta::dtype_of_arg(ctx, "other"), "self",
-                         "other");
   auto a = meta::shape_arg(ctx, "self");
   auto b = meta::shape_arg(ctx, "other");
+  if ((a && a->empty()) || (b && b->empty()))
+    meta::fail("matmul() needs tensors with at least 1 dim");
+  DType d =
+      matmul_result_dtype(meta::dtype_of_arg(ctx, "self"), meta::dtype_of_arg(ctx, "other"), a, b);
   if (!a || !b) return tensor(d, std::nullopt);
-  if (a->empty() || b->empty()) meta::fail("matmul() needs tensors with at least 1 dim");
   bool a_vec = a->size() == 1, b_vec = b->size() == 1;
   Shape sa = a_vec ? Shape{SymInt(1), (*a)[0]} : *a;
   Shape sb = b_vec ? Shape{(*b)[0], SymInt(1)} : *b;
@@ -87,6 +131,7 @@ ValueType matmul(const CallContext& ctx) {
 ValueType addmm(const CallContext& ctx) {
   if (!meta::tensor_arg(ctx, "mat1") && !meta::tensor_arg(ctx, "mat2")) return ValueType::unknown();
   ValueType prod = product2d(ctx, "mat1", "mat2");
+  prod.tensor.dtype = biased_product_dtype(ctx, "self", "mat1", "mat2");
   if (auto self = meta::shape_arg(ctx, "self"); self && prod.tensor.shape) {
     Shape b = meta::broadcast(*prod.tensor.shape, *self, "mat1 @ mat2", "self");
     if (b.size() != 2 || meta::dims_differ(b[0], (*prod.tensor.shape)[0]) ||
@@ -100,12 +145,15 @@ ValueType addmm(const CallContext& ctx) {
 ValueType linear(const CallContext& ctx) {
   if (!meta::tensor_arg(ctx, "input") && !meta::tensor_arg(ctx, "weight"))
     return ValueType::unknown();
-  DType d = matmul_dtype(meta::dtype_of_arg(ctx, "input"), meta::dtype_of_arg(ctx, "weight"),
-                         "input", "weight");
   auto x = meta::shape_arg(ctx, "input");
   auto w = meta::shape_arg(ctx, "weight");
   if (w && (w->empty() || w->size() > 2))
     meta::fail("argument 'weight' must be 1-D or 2-D, got {}-D", w->size());
+  // Without a bias linear is matmul(input, weight.t()); with one, torch's meta promotes
+  // input, weight and bias (addmm), a 0-dim bias only when of a higher category.
+  DType d = ctx.is_none("bias") ? matmul_result_dtype(meta::dtype_of_arg(ctx, "input"),
+                                                      meta::dtype_of_arg(ctx, "weight"), x, w)
+                                : biased_product_dtype(ctx, "bias", "input", "weight");
   if (!x || !w) return tensor(d, std::nullopt);
   if (x->empty()) meta::fail("argument 'input' must have at least 1 dim");
   check_inner(x->back(), w->back(), "input", "weight");

@@ -13,13 +13,21 @@ bool is_reduced_float(DType d) {
   return d == DType::Float16 || d == DType::BFloat16;
 }
 
-// torch CPU keeps mean/rstd in the input dtype, except for a half input
-// with fp32 weight/bias ("mixed type"), whose statistics are fp32.
-DType layer_norm_stats_dtype(const CallContext& ctx, DType input) {
+// The dtype of mean/rstd depends on the device the graph was traced for. torch's meta (the
+// native_layer_norm ref, which FakeTensor tracing runs) computes them in fp32 for an fp16
+// or bf16 input and casts them to the input's dtype only on CPU; CUDA and NPU graphs carry
+// fp32 statistics, CPU graphs the input's dtype (eager CPU gives fp32 for a half input with
+// an fp32 weight or bias, "mixed type"). An annotated input device decides; without one
+// the statistics of a half input are left Unknown, so that an annotation from either kind
+// of device is accepted (and is what the interpreter then computes).
+DType layer_norm_stats_dtype(const CallContext& ctx, const TensorType& input) {
+  if (!is_reduced_float(input.dtype)) return input.dtype;
   DType weight = meta::dtype_of_arg(ctx, "weight");
   DType bias = meta::dtype_of_arg(ctx, "bias");
-  bool mixed = is_reduced_float(input) && (weight == DType::Float32 || bias == DType::Float32);
-  return mixed ? DType::Float32 : input;
+  bool mixed = weight == DType::Float32 || bias == DType::Float32;
+  if (!input.device) return DType::Unknown;
+  if (input.device->type != "cpu" && input.device->type != "mtia") return DType::Float32;
+  return mixed ? DType::Unknown : input.dtype;
 }
 
 // Checks that normalized_shape names the trailing dims of the input (and of
@@ -50,7 +58,7 @@ std::optional<size_t> check_normalized_shape(const CallContext& ctx, const Shape
 ValueType native_layer_norm(const CallContext& ctx) {
   const TensorType* input = meta::tensor_arg(ctx, "input");
   if (!input) return ValueType::unknown();
-  DType stats = layer_norm_stats_dtype(ctx, input->dtype);
+  DType stats = layer_norm_stats_dtype(ctx, *input);
   std::optional<Shape> stats_shape;
   if (input->shape) {
     if (auto lead = check_normalized_shape(ctx, *input->shape)) {
@@ -82,7 +90,9 @@ ValueType dropout(const CallContext& ctx) {
 }
 
 // What every attention form shares: q [..., L, E], k [..., S, E],
-// v [..., S, Ev] of one dtype; the output is [..., L, Ev] in that dtype.
+// v [..., S, Ev]; the output is [..., L, Ev] in query's dtype. scaled_dot_product_attention
+// requires one dtype for q, k and v (torch's meta checks it); the fused forms it dispatches
+// to do not check (their metas are empty_like(query)), so neither does this for them.
 struct AttentionShapes {
   DType dtype = DType::Unknown;
   std::optional<Shape> query, key, value, output;
@@ -96,11 +106,14 @@ DType same_dtype(DType a, DType b, std::string_view b_name) {
   return a;
 }
 
-AttentionShapes attention_shapes(const CallContext& ctx, size_t min_rank, bool exact_rank) {
+AttentionShapes attention_shapes(const CallContext& ctx, size_t min_rank, bool exact_rank,
+                                 bool same_dtypes = false) {
   AttentionShapes a;
   a.dtype = meta::dtype_of_arg(ctx, "query");
-  a.dtype = same_dtype(a.dtype, meta::dtype_of_arg(ctx, "key"), "key");
-  a.dtype = same_dtype(a.dtype, meta::dtype_of_arg(ctx, "value"), "value");
+  if (same_dtypes) {
+    a.dtype = same_dtype(a.dtype, meta::dtype_of_arg(ctx, "key"), "key");
+    a.dtype = same_dtype(a.dtype, meta::dtype_of_arg(ctx, "value"), "value");
+  }
   for (std::string_view name : {"query", "key", "value"}) {
     auto s = meta::shape_arg(ctx, name);
     if (s && (s->size() < min_rank || (exact_rank && s->size() != min_rank)))
@@ -125,12 +138,15 @@ AttentionShapes attention_shapes(const CallContext& ctx, size_t min_rank, bool e
   return a;
 }
 
-void check_attention_mask(const CallContext& ctx, std::string_view name, const AttentionShapes& a) {
+// The mask broadcasts to the scores. scaled_dot_product_attention also wants it bool,
+// floating or of query's dtype (torch's meta checks it); the fused forms take any dtype.
+void check_attention_mask(const CallContext& ctx, std::string_view name, const AttentionShapes& a,
+                          bool check_dtype = false) {
   const TensorType* mask = meta::tensor_arg(ctx, name);
   if (!mask) return;
-  if (mask->dtype != DType::Unknown && mask->dtype != DType::Bool &&
-      !dtype_is_floating(mask->dtype))
-    meta::fail("argument '{}' must be bool or floating, got {}", name,
+  if (check_dtype && mask->dtype != DType::Unknown && mask->dtype != DType::Bool &&
+      !dtype_is_floating(mask->dtype) && mask->dtype != a.dtype)
+    meta::fail("argument '{}' must be bool, floating or of query's dtype, got {}", name,
                dtype_torch_name(mask->dtype));
   if (!mask->shape || !a.query || !a.key) return;
   Shape scores = *a.query;
@@ -155,8 +171,8 @@ std::optional<SymInt> query_length(const AttentionShapes& a) {
 }
 
 ValueType sdpa(const CallContext& ctx) {
-  AttentionShapes a = attention_shapes(ctx, 2, false);
-  check_attention_mask(ctx, "attn_mask", a);
+  AttentionShapes a = attention_shapes(ctx, 2, false, true);
+  check_attention_mask(ctx, "attn_mask", a, true);
   if (a.dtype == DType::Unknown && !a.output) return ValueType::unknown();
   return tensor(a.dtype, a.output);
 }

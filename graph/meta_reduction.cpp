@@ -44,9 +44,10 @@ DType sum_dtype(const CallContext& ctx, DType self) {
   return self;
 }
 
+// mean: floating or complex (torch's meta refuses integers and bool without a dtype).
 DType mean_dtype(const CallContext& ctx, DType self) {
   if (auto d = meta::dtype_arg(ctx, "dtype")) return *d;
-  if (self != DType::Unknown && !dtype_is_floating(self))
+  if (self != DType::Unknown && !dtype_is_floating(self) && self != DType::Complex64)
     meta::fail("mean() needs a floating input or an explicit dtype, got {}",
                dtype_torch_name(self));
   return self;
@@ -112,9 +113,11 @@ ValueType var_mean(const CallContext& ctx) {
   if (!self) return ValueType::unknown();
   auto shape = reduced(*self, dims_of(ctx), meta::bool_arg(ctx, "keepdim").value_or(false));
   DType d = self->dtype;
-  if (d != DType::Unknown && !dtype_is_floating(d))
+  if (d != DType::Unknown && !dtype_is_floating(d) && d != DType::Complex64)
     meta::fail("var_mean() needs a floating input, got {}", dtype_torch_name(d));
-  return meta::tuple({tensor(d, shape), tensor(d, shape)});
+  // The variance of a complex tensor is real.
+  DType var = d == DType::Complex64 ? DType::Float32 : d;
+  return meta::tuple({tensor(var, shape), tensor(d, shape)});
 }
 
 void check_dim(const TensorType& self, const CallContext& ctx) {
@@ -167,7 +170,10 @@ ValueType cumsum(const CallContext& ctx) {
   return tensor(sum_dtype(ctx, self->dtype), self->shape);
 }
 
-// histc: `bins` counts in self's (floating) dtype, as torch's CPU kernel.
+// histc: `bins` counts in self's dtype, for every dtype. torch's meta (meta_histc) checks
+// only bins > 0 and max >= min; that integer inputs fail is a limit of the CPU kernel
+// ("histogram_cpu"), not of the op: CUDA and NPU count int tensors (MoE routers call
+// `torch.histc(topk_ids.int(), bins=E, min=0, max=E-1)`) and return the input's dtype.
 ValueType histc(const CallContext& ctx) {
   int64_t bins = meta::require_int(ctx, "bins");
   if (bins <= 0) meta::fail("argument 'bins' must be > 0, got {}", bins);
@@ -179,10 +185,7 @@ ValueType histc(const CallContext& ctx) {
   };
   if (auto l = number(lo), h = number(hi); l && h && *l > *h)
     meta::fail("argument 'max' ({}) must not be less than 'min' ({})", *h, *l);
-  DType d = meta::dtype_of_arg(ctx, "self");
-  if (d != DType::Unknown && !dtype_is_floating(d))
-    meta::fail("histc needs a floating point input, got {}", dtype_torch_name(d));
-  return tensor(d, Shape{SymInt(bins)});
+  return tensor(meta::dtype_of_arg(ctx, "self"), Shape{SymInt(bins)});
 }
 
 }  // namespace

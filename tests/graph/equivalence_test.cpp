@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "graph/float16.hpp"
 #include "graph/random_inputs.hpp"
 #include "tests/support/interp_test_util.hpp"
@@ -408,6 +410,40 @@ TEST(EquivalenceStructural, StrictModeRefusesOpsWithoutKernelsNamingTheNode) {
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("node 'm'"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("no reference kernel"), std::string::npos) << e.what();
+  }
+}
+
+// Calls torch's meta types but no backend computes in that form (leaky_relu of an int
+// tensor, which CPU and CUDA refuse; index_add of a bf16 source into an fp32 tensor) have
+// no reference semantics: the interpreter compares them structurally, like ops without a
+// kernel, instead of failing the check. The strict mode names them.
+Graph unmodelled_dtypes(const std::string& order) {
+  return graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "i32[4]", y: "i32[4]", acc: "f32[3, 2]", i: "i64[4]", s: "bf16[4, 2]"):
+        r: "i32[4]" = torch.ops.aten.leaky_relu.default(x, 0)
+        out: "i32[4]" = torch.ops.aten.add.Tensor()FX" +
+                    order + R"FX()
+        added: "f32[3, 2]" = torch.ops.aten.index_add.default(acc, 0, i, s)
+        return (out, added)
+)FX");
+}
+
+TEST(EquivalenceStructural, KernelDtypeLimitsAreComparedStructurally) {
+  Graph a = unmodelled_dtypes("r, y");
+  Graph b = unmodelled_dtypes("y, r");
+  EquivalenceResult r = equivalent(a, b, registry());
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  std::vector<std::string> ops;
+  for (const auto& [op, count] : r.structural_ops) ops.push_back(op);
+  std::sort(ops.begin(), ops.end());
+  EXPECT_EQ(ops, (std::vector<std::string>{"aten::index_add", "aten::leaky_relu"}));
+  EquivalenceOptions strict;
+  strict.mode = ToleranceMode::Strict;
+  try {
+    equivalent(a, b, registry(), strict);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'r'"), std::string::npos) << e.what();
   }
 }
 

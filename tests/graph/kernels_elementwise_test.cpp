@@ -130,13 +130,17 @@ TEST(ElementwiseKernels, BitwiseOpsOnBoolsAndIntegers) {
   EXPECT_EQ(ints(r.outputs[7]), (std::vector<int64_t>{0, 1, 0}));
 }
 
-TEST(ElementwiseKernels, BitwiseOpsRejectFloats) {
+// No kernel computes bitwise ops of floats (torch's meta types them): an untyped call is
+// an error naming the node, since its uninterpreted value needs a type.
+TEST(ElementwiseKernels, BitwiseOpsOfFloatsAreNotComputed) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[2]"):
         r = torch.ops.aten.bitwise_and.Scalar(x, 1)
         return (r,)
 )FX");
-  EXPECT_NE(run_error(g, {f32({2}, {1, 2})}).find("not defined"), std::string::npos);
+  std::string error = run_error(g, {f32({2}, {1, 2})});
+  EXPECT_NE(error.find("node 'r'"), std::string::npos) << error;
+  EXPECT_NE(error.find("uninterpreted function"), std::string::npos) << error;
 }
 
 TEST(ElementwiseKernels, LogicalOpsTreatNonzeroAndNaNAsTrue) {
@@ -255,6 +259,42 @@ TEST(ElementwiseKernels, MaskedFillTensorTakesAZeroDimValue) {
       run_error(bad, {f32({2, 2}, {1, 2, 3, 4}), of_ints(DType::Bool, {2}, {1, 0}), f32({1}, {9})})
           .find("0-dim"),
       std::string::npos);
+}
+
+// Out of place, masked_fill broadcasts self and mask (ATen expands both): a larger
+// mask makes a larger result.
+TEST(ElementwiseKernels, MaskedFillBroadcastsSelfAndMask) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[1, 3]", m: "b8[2, 1]"):
+        out: "f32[2, 3]" = torch.ops.aten.masked_fill.Scalar(x, m, -1.0)
+        return (out,)
+)FX");
+  RunResult r = run(g, {f32({1, 3}, {1, 2, 3}), of_ints(DType::Bool, {2, 1}, {0, 1})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{1, 2, 3, -1, -1, -1}));
+}
+
+// Bitwise ops of floats (torch's meta types them, its kernels refuse them) and silu of
+// an integer tensor are uninterpreted functions of the node's type, not errors.
+TEST(ElementwiseKernels, DtypesNoKernelCoversAreUninterpreted) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[3]", i: "i32[3]"):
+        a: "f32[3]" = torch.ops.aten.bitwise_and.Tensor(x, i)
+        n: "f32[3]" = torch.ops.aten.bitwise_not.default(x)
+        s: "i32[3]" = torch.ops.aten.silu.default(i)
+        return (a, n, s)
+)FX");
+  std::vector<RuntimeValue> in{f32({3}, {1, 2, 3}), of_ints(DType::Int32, {3}, {1, 2, 3})};
+  RunResult r = run(g, in);
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(r.outputs[2].tensor().dtype(), DType::Int32);
+  InterpreterOptions strict;
+  strict.allow_opaque = false;
+  try {
+    Interpreter(testing::registry(), strict).run(g, in);
+    ADD_FAILURE() << "no error in strict mode";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("node 'a'"), std::string::npos) << e.what();
+  }
 }
 
 TEST(ElementwiseKernels, ArangeLengthsAndDtypes) {

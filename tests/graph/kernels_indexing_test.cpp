@@ -120,6 +120,40 @@ TEST(IndexingKernels, GatherScatterAndIndexAdd) {
   EXPECT_EQ(vals(r.outputs[7]), (std::vector<double>{1, 2, 0.5, 0.5, 5, 6}));
 }
 
+// int32 indices (what MoE routers hand over on GPU and NPU) address like int64 ones, for
+// bf16 and fp32 values alike.
+TEST(IndexingKernels, Int32IndicesWithBf16AndFp32Values) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, a: "bf16[2, 3]", gi: "i32[2, 2]", si: "i32[2, 3]", src: "bf16[2, 3]", ai: "i32[3]", asrc: "bf16[3, 3]", f: "f32[2, 3]", fi: "i64[3]", fsrc: "f32[3, 3]"):
+        gathered: "bf16[2, 2]" = torch.ops.aten.gather.default(a, 1, gi)
+        added: "bf16[2, 3]" = torch.ops.aten.scatter_add.default(a, 1, si, src)
+        scattered: "bf16[2, 3]" = torch.ops.aten.scatter.src(a, 1, si, src)
+        index_add: "bf16[2, 3]" = torch.ops.aten.index_add.default(a, 0, ai, asrc, alpha = 2)
+        index_add_64: "f32[2, 3]" = torch.ops.aten.index_add.default(f, 0, fi, fsrc)
+        scatter_add_f32: "f32[2, 3]" = torch.ops.aten.scatter_add.default(f, 1, si, f)
+        return (gathered, added, scattered, index_add, index_add_64, scatter_add_f32)
+)FX");
+  auto i32 = [](Dims shape, std::vector<int64_t> v) {
+    return Tensor::from_ints(DType::Int32, std::move(shape), v);
+  };
+  auto bf16 = [](Dims shape, std::vector<double> v) {
+    return tensor(DType::BFloat16, std::move(shape), std::move(v));
+  };
+  RunResult r = run(
+      g, {bf16({2, 3}, {1, 2, 3, 4, 5, 6}), i32({2, 2}, {2, 0, 1, 1}),
+          i32({2, 3}, {0, 0, 2, 1, 1, 1}), bf16({2, 3}, {1, 2, 3, 4, 5, 6}), i32({3}, {1, 1, 0}),
+          bf16({3, 3}, {1, 1, 1, 2, 2, 2, 3, 3, 3}), f32({2, 3}, {1, 2, 3, 4, 5, 6}),
+          i64({3}, {1, 1, 0}), f32({3, 3}, {1, 1, 1, 2, 2, 2, 3, 3, 3})});
+  EXPECT_EQ(vals(r.outputs[0]), (std::vector<double>{3, 1, 5, 5}));
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{4, 2, 6, 4, 20, 6}));
+  // Duplicate targets: the last write wins (row 0 col 0 gets 2, row 1 col 1 gets 6).
+  EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{2, 2, 3, 4, 6, 6}));
+  EXPECT_EQ(vals(r.outputs[3]), (std::vector<double>{7, 8, 9, 10, 11, 12}));
+  EXPECT_EQ(vals(r.outputs[4]), (std::vector<double>{4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(vals(r.outputs[5]), (std::vector<double>{4, 2, 6, 4, 20, 6}));
+  for (size_t k = 0; k < 4; ++k) EXPECT_EQ(r.outputs[k].tensor().dtype(), DType::BFloat16);
+}
+
 TEST(IndexingKernels, IntegerScatterReduceMeanFloors) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, a: "i64[2, 3]", i: "i64[2, 2]", s: "i64[2, 2]"):
@@ -207,6 +241,32 @@ TEST(NnKernels, LayerNormInBf16RoundsOnceAtTheBoundary) {
   EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{2.5, 2.125}));
   EXPECT_EQ(vals(r.outputs[2]), (std::vector<double>{0.89453125, 0.33203125}));
   EXPECT_EQ(vals(r.outputs[3]), y);
+}
+
+// A graph traced for CUDA or NPU keeps the statistics of a bf16 layer norm in fp32
+// (torch's meta casts them to the input's dtype only on CPU): the annotation, carried
+// to the call by type inference, is what the kernel computes.
+TEST(NnKernels, LayerNormStatisticsTakeTheTracedDtype) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[2, 4]", w: "bf16[4]", b: "bf16[4]"):
+        ln = torch.ops.aten.native_layer_norm.default(x, [4], w, b, 1e-05)
+        y: "bf16[2, 4]" = ln[0]
+        mean: "f32[2, 1]" = ln[1]
+        rstd: "f32[2, 1]" = ln[2]
+        return (y, mean, rstd)
+)FX");
+  infer_types(g, testing::registry());
+  RunResult r = run(g, {tensor(DType::BFloat16, {2, 4}, {1, 2, 3, 4, 0.5, -1, 2, 7}),
+                        tensor(DType::BFloat16, {4}, {1, 0.5, 2, -1}),
+                        tensor(DType::BFloat16, {4}, {0, 1, 0, 0.25})});
+  EXPECT_EQ(r.outputs[1].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(r.outputs[2].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(vals(r.outputs[1]), (std::vector<double>{2.5, 2.125}));
+  expect_near(vals(r.outputs[2]), {1 / std::sqrt(1.25 + 1e-5), 1 / std::sqrt(9.046875 + 1e-5)},
+              1e-6);
+  EXPECT_EQ(vals(r.outputs[0]),
+            (std::vector<double>{-1.34375, 0.77734375, 0.89453125, -1.09375, -0.5390625, 0.48046875,
+                                 -0.0830078125, -1.3671875}));
 }
 
 // q, k, v: [1, 1, 3, 2]; scale 1/sqrt(2).

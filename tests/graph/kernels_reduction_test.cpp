@@ -141,5 +141,73 @@ TEST(ReductionKernels, HistcRejectsAnInvertedRange) {
   EXPECT_NE(run_error(g, {f32({1}, {1})}).find("max must be larger than min"), std::string::npos);
 }
 
+// Integer inputs are counted as torch's CUDA kernel counts them (torch's CPU kernel
+// refuses them; graphs traced for CUDA or NPU have them): integer min and max, element
+// v in bin (v - min) * bins / (max - min), the last bin closed, counts in self's dtype.
+TEST(ReductionKernels, HistcCountsIntegerInputsAsTheCudaKernelDoes) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, ids: "i32[6, 2]", v: "i64[10]", c: "i32[3]", s: "i8[4]"):
+        h1: "i32[4]" = torch.ops.aten.histc.default(ids, 4, 0, 3)
+        h2: "i64[4]" = torch.ops.aten.histc.default(v, 4, 0, 9)
+        h3: "i32[2]" = torch.ops.aten.histc.default(c, 2)
+        h4: "i64[3]" = torch.ops.aten.histc.default(v, 3, 0.5, 6.9)
+        h5: "i8[2]" = torch.ops.aten.histc.default(s, 2, -128, 127)
+        return (h1, h2, h3, h4, h5)
+)FX");
+  RunResult r = run(
+      g, {of_ints(DType::Int32, {6, 2}, {0, 3, 1, 3, 3, 2, 0, 0, 1, 3, 2, 3}),
+          of_ints(DType::Int64, {10}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}),
+          of_ints(DType::Int32, {3}, {5, 5, 5}), of_ints(DType::Int8, {4}, {-128, -1, 0, 127})});
+  // An MoE router's tokens per expert: bins = E, min = 0, max = E - 1 count each id.
+  EXPECT_EQ(ints(r.outputs[0]), (std::vector<int64_t>{3, 2, 2, 5}));
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Int32);
+  // v * 4 / 9: 0 1 2 -> 0, 3 4 -> 1, 5 6 -> 2, 7 8 -> 3, 9 -> 4 joins the last bin.
+  EXPECT_EQ(ints(r.outputs[1]), (std::vector<int64_t>{3, 2, 2, 3}));
+  // min == max == 0: the data's range [5, 5], widened to [4, 6]; 5 is in the second bin.
+  EXPECT_EQ(ints(r.outputs[2]), (std::vector<int64_t>{0, 3}));
+  // Float bounds truncate to [0, 6]: v / 2 per bin, 6 joins the last one, 7..9 are outside.
+  EXPECT_EQ(ints(r.outputs[3]), (std::vector<int64_t>{2, 2, 3}));
+  // The whole int8 range in two bins.
+  EXPECT_EQ(ints(r.outputs[4]), (std::vector<int64_t>{2, 2}));
+}
+
+// histc of a bool tensor has a meta (its dtype) but no kernel anywhere: the node is an
+// uninterpreted function, not an error.
+TEST(ReductionKernels, HistcOfBoolIsAnUninterpretedFunction) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, b: "b8[4]"):
+        h: "b8[2]" = torch.ops.aten.histc.default(b, 2, 0, 1)
+        return (h,)
+)FX");
+  std::vector<RuntimeValue> in{of_ints(DType::Bool, {4}, {1, 0, 1, 1})};
+  RunResult r = run(g, in);
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Bool);
+  EXPECT_EQ(r.outputs[0].tensor().shape(), (Dims{2}));
+  InterpreterOptions strict;
+  strict.allow_opaque = false;
+  try {
+    Interpreter(testing::registry(), strict).run(g, in);
+    ADD_FAILURE() << "no error in strict mode";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("aten::histc"), std::string::npos) << e.what();
+  }
+}
+
+// Mixed-dtype matmuls that torch's meta types but no kernel computes (mm keeps self's
+// dtype, addmm promotes with self) are uninterpreted functions of the node's type.
+TEST(ReductionKernels, MixedDtypeMatmulsAreUninterpretedFunctions) {
+  Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, a: "f32[2, 3]", b: "bf16[3, 2]", s: "f32[2]", c: "bf16[2, 3]"):
+        mm: "f32[2, 2]" = torch.ops.aten.mm.default(a, b)
+        addmm: "f32[2, 2]" = torch.ops.aten.addmm.default(s, c, b)
+        return (mm, addmm)
+)FX");
+  RunResult r =
+      run(g, {f32({2, 3}, {1, 2, 3, 4, 5, 6}), tensor(DType::BFloat16, {3, 2}, {1, 0, 0, 1, 1, 1}),
+              f32({2}, {0, 0}), tensor(DType::BFloat16, {2, 3}, {1, 2, 3, 4, 5, 6})});
+  EXPECT_EQ(r.outputs[0].tensor().dtype(), DType::Float32);
+  EXPECT_EQ(r.outputs[1].tensor().dtype(), DType::Float32);
+}
+
 }  // namespace
 }  // namespace eqfuse
