@@ -19,7 +19,7 @@ from typing import Any, Dict, Iterable, Mapping, Optional, Sequence, Union
 from ._eqfuse import EqfuseError, default_device
 from . import _eqfuse
 from .replacement import (Match, Replacement, ReplacementRegistry, default_registry,
-                          register_replacement, rules_and_checks)
+                          optimize_inputs, register_replacement, rules_and_checks)
 
 __all__ = ["EqfuseError", "Result", "optimize", "optimize_document", "to_document",
            "from_document", "default_device", "register_replacement", "Match", "Replacement",
@@ -45,14 +45,16 @@ def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable
         if isinstance(config, os.PathLike):
             config = os.fspath(config)
     rules = [str(r) if not isinstance(r, str) else r for r in (rules or ())]
-    registered, checks = rules_and_checks(replacements, hints)
+    # Ops torch knows and eqfuse's catalog lacks (of the graph and of the replacements)
+    # come with their schemas and fake-kernel shape functions (torch_ops.py).
+    registered, checks, ops, op_metas = optimize_inputs(replacements, hints, doc)
     return _eqfuse.optimize(doc, mode=mode, device=device, config=config,
                             rules=rules + registered,
                             disable_rules=_strs("disable_rules", disable_rules),
                             enable_rules=_strs("enable_rules", enable_rules),
                             hints=dict(hints or {}),
                             frozen_inputs=_strs("frozen_inputs", frozen_inputs),
-                            extra_checks=checks)
+                            extra_checks=checks, ops=ops, op_metas=op_metas)
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",

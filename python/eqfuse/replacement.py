@@ -19,12 +19,18 @@ Registered replacements live in a ``ReplacementRegistry``; the module-level
 ``eqfuse.optimize`` applies unless given ``replacements=`` (a registry of
 your own, or ``()`` for none) -- so one model's patterns need not leak into
 another's.
+
+An op of ``search_fn`` or ``replace_fn`` that eqfuse's catalog lacks (a
+``torch.library`` op of your own with a fake kernel, a torch_npu op eqfuse
+does not know) is taken from torch (torch_ops.py): its schema, and its fake
+kernel as its shape function.  Inductor's ``register_replacement`` keywords
+are accepted where they can be honoured (see ``register_replacement``).
 """
 from __future__ import annotations
 
 import inspect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
 
@@ -32,9 +38,10 @@ import torch
 
 from ._eqfuse import EqfuseError
 from . import _eqfuse
+from . import torch_ops
 
 __all__ = ["Match", "Replacement", "ReplacementRegistry", "register_replacement",
-           "default_registry", "DEFAULT_SYMBOL_SIZE"]
+           "default_registry", "DEFAULT_SYMBOL_SIZE", "rules_and_checks", "optimize_inputs"]
 
 # The size a symbolic dim has in the meta tensors extra_check sees when no hint is given
 # (the same default the cost model uses for symbols).
@@ -68,10 +75,14 @@ class _MatchedNode:
 
 @dataclass
 class Replacement:
-    """One registered replacement: the rule text eqfuse reads and the check."""
+    """One registered replacement: the rule text eqfuse reads and the check; ``ops``: the
+    catalog entries (docs/ops.md) of the ops it calls that eqfuse's catalog lacks, taken
+    from torch, and ``op_metas`` their shape functions (torch_ops.py)."""
     name: str
     rule_text: str
     extra_check: Optional[Callable[[Match], bool]] = None
+    ops: List[str] = field(default_factory=list)
+    op_metas: Dict[str, Callable] = field(default_factory=dict)
 
 
 class ReplacementRegistry:
@@ -120,11 +131,16 @@ def _concrete(example: Any) -> Any:
     return torch.zeros(shape, dtype=example.dtype)
 
 
-def _trace(fn: Callable, examples: Sequence[Any], trace_fn: Optional[Callable], what: str):
+def _trace(fn: Callable, examples: Sequence[Any], trace_fn: Optional[Callable], what: str,
+           get_decomp_fn: Optional[Callable] = None):
     from torch.fx.experimental.proxy_tensor import make_fx
     try:
         if trace_fn is not None:
+            if get_decomp_fn is not None:
+                return trace_fn(fn, examples, get_decomp_fn=get_decomp_fn)
             return trace_fn(fn, examples)
+        if get_decomp_fn is not None:
+            return make_fx(fn, get_decomp_fn())(*examples)
         return make_fx(fn)(*examples)
     except EqfuseError:
         raise
@@ -158,9 +174,10 @@ def _rename_nodes(value: Any, renames: Dict[str, str]) -> Any:
     return value
 
 
-def _function_text(gm, params: List[str], examples: Sequence[Any], def_name: str) -> str:
+def _function_text(gm, params: List[str], examples: Sequence[Any], def_name: str):
     """The traced graph as the indented ``def search(...)`` / ``def replace(...)`` block of
-    a rule, its placeholders renamed to the Python function's parameters."""
+    a rule, its placeholders renamed to the Python function's parameters, and the
+    graph's document."""
     from .fx_convert import graph_module_to_document
     doc = graph_module_to_document(gm, list(examples))
     placeholders = [n for n in doc["nodes"] if n["op"] == "placeholder"]
@@ -184,7 +201,7 @@ def _function_text(gm, params: List[str], examples: Sequence[Any], def_name: str
     start = next(i for i, line in enumerate(lines) if line.lstrip().startswith("def forward("))
     header = re.sub(r"def forward\(self,?\s*", f"def {def_name}(", lines[start].strip())
     body = [line for line in lines[start + 1:] if line.strip()]
-    return "\n".join(["    " + header] + body)
+    return "\n".join(["    " + header] + body), doc
 
 
 def _rule_text(name: str, bidirectional: bool, search: str, replace: str) -> str:
@@ -224,23 +241,131 @@ def checker_for(r: Replacement, hints: Optional[Dict[str, int]] = None):
     return check
 
 
+def _fn_name(fn: Callable, what: str) -> str:
+    name = getattr(fn, "__name__", None) or getattr(getattr(fn, "func", None), "__name__", None)
+    return f"{what} '{name}'" if name and name != "<lambda>" else what
+
+
+def _output_values(gm) -> Optional[List[Any]]:
+    """The traced graph's outputs, flattened: each node's meta["val"] (None where a node
+    has none), or the constant; None when the graph has no output node."""
+    import torch.utils._pytree as pytree
+    out = next((n for n in gm.graph.nodes if n.op == "output"), None)
+    if out is None:
+        return None
+    leaves = pytree.tree_leaves(out.args[0])
+    return [n.meta.get("val") if isinstance(n, torch.fx.Node) else n for n in leaves]
+
+
+def _value_text(v: Any) -> str:
+    if isinstance(v, torch.Tensor):
+        return f"{str(v.dtype).replace('torch.', '')}{list(v.shape)}"
+    return type(v).__name__
+
+
+def _check_outputs(search_gm, replace_gm, search_fn: Callable, replace_fn: Callable) -> None:
+    """replace_fn must return what search_fn returns: as many values, each tensor of the
+    same dtype and shape (read from the traced graphs' meta)."""
+    found, given = _output_values(search_gm), _output_values(replace_gm)
+    if found is None or given is None:
+        return
+    search_name, replace_name = _fn_name(search_fn, "search_fn"), _fn_name(replace_fn, "replace_fn")
+    if len(found) != len(given):
+        raise EqfuseError(f"register_replacement: {replace_name} returns {len(given)} value(s) "
+                          f"but {search_name} returns {len(found)}: the replacement must return "
+                          f"what the pattern returns")
+    for i, (a, b) in enumerate(zip(found, given)):
+        if not isinstance(a, torch.Tensor) or not isinstance(b, torch.Tensor):
+            continue  # no meta (a trace_fn that keeps none), or a scalar
+        if a.dtype != b.dtype or [str(d) for d in a.shape] != [str(d) for d in b.shape]:
+            raise EqfuseError(f"register_replacement: output {i} of {replace_name} is "
+                              f"{_value_text(b)} but output {i} of {search_name} is "
+                              f"{_value_text(a)}: the replacement must return what the "
+                              f"pattern returns")
+
+
+def _looks_like_pass_dicts(v: Any) -> bool:
+    """Inductor's 5th positional argument: a PatternMatcherPass, a dict of patterns, or a
+    sequence of them (TorchAir's 5th is extra_check)."""
+    if isinstance(v, (list, tuple, dict)):
+        return True
+    return type(v).__name__ == "PatternMatcherPass" or hasattr(v, "patterns")
+
+
+def _is_joint_trace(trace_fn: Optional[Callable]) -> bool:
+    fn = getattr(trace_fn, "func", trace_fn)  # functools.partial
+    return getattr(fn, "__name__", "") == "joint_fwd_bwd"
+
+
 def register_replacement(search_fn: Callable, replace_fn: Callable,
                          example_inputs: Sequence[Any], trace_fn: Optional[Callable] = None,
                          extra_check: Optional[Callable[[Match], bool]] = None,
                          search_fn_pattern: Any = None, *, name: Optional[str] = None,
                          bidirectional: bool = False, skip_duplicates: bool = False,
-                         registry: Optional[ReplacementRegistry] = None) -> Replacement:
+                         registry: Optional[ReplacementRegistry] = None,
+                         pass_dicts: Any = None, scalar_workaround: Any = None,
+                         exclusive_arg_names: Sequence[str] = (),
+                         pattern_name: Optional[str] = None,
+                         get_decomp_fn: Optional[Callable] = None) -> Replacement:
     """TorchAir's register_replacement: ``search_fn`` -> ``replace_fn`` as an eqfuse rule.
 
     ``trace_fn(fn, example_inputs)`` returns a GraphModule (default: make_fx).
     ``search_fn_pattern`` may be a ready-made search GraphModule (Inductor pattern objects
     are not supported).  ``name`` defaults to ``user/<search_fn name>``; one direction by
     default, as in TorchAir (``bidirectional=True`` lets the extractor also undo it).
-    Returns the Replacement (also added to ``registry``, default: the process-wide one)."""
+    Returns the Replacement (also added to ``registry``, default: the process-wide one).
+
+    Ops of either function that eqfuse's catalog lacks (``torch.ops.mylib.*`` of your
+    own, torch_npu ops eqfuse does not know) are taken from torch: their schema, and
+    their fake kernel for shapes (torch_ops.py); an op eqfuse can neither find in its
+    catalog nor take from torch (no fake kernel, say) is an EqfuseError saying so.
+    ``replace_fn`` must return as many values as ``search_fn``, of the same dtypes and
+    shapes on the examples (EqfuseError otherwise).
+
+    Inductor's signature (``torch._inductor.pattern_matcher.register_replacement(
+    search_fn, replace_fn, example_inputs, trace_fn, pass_dicts, extra_check=...,
+    scalar_workaround=..., exclusive_arg_names=..., search_fn_pattern=...,
+    skip_duplicates=..., pattern_name=..., get_decomp_fn=...)``) is accepted too: a pass
+    dict (or list of them) in the 5th position is taken as ``pass_dicts`` (the
+    argument after it as ``extra_check``).  ``pass_dicts`` is accepted and ignored:
+    the rule goes to ``registry`` and eqfuse applies it, not Inductor's pass.
+    ``trace_fn`` (``fwd_only``) and ``extra_check`` are honoured, ``pattern_name`` is
+    ``name``, ``get_decomp_fn`` is given to ``trace_fn`` (or make_fx).  EqfuseError for
+    what cannot be honoured: a ``scalar_workaround`` (scalars are matched as the literals
+    of the examples), ``exclusive_arg_names`` (matched inputs are e-classes, not nodes),
+    ``trace_fn=joint_fwd_bwd`` (eqfuse rewrites inference graphs) and Inductor pattern
+    objects as ``search_fn_pattern``."""
+    if _looks_like_pass_dicts(extra_check):  # Inductor's positional order
+        if pass_dicts is not None:
+            raise EqfuseError("register_replacement: pass_dicts given twice (positionally, in "
+                              "Inductor's order, and by keyword)")
+        pass_dicts, extra_check = extra_check, None
+        if callable(search_fn_pattern) and not isinstance(search_fn_pattern,
+                                                          torch.fx.GraphModule):
+            extra_check, search_fn_pattern = search_fn_pattern, None
     if not callable(search_fn) or not callable(replace_fn):
         raise EqfuseError("register_replacement: search_fn and replace_fn must be callables")
     if extra_check is not None and not callable(extra_check):
         raise EqfuseError("register_replacement: extra_check must be a callable taking a Match")
+    if scalar_workaround:
+        raise EqfuseError("register_replacement: scalar_workaround is not supported: eqfuse "
+                          "matches the scalars of example_inputs as literals (register one "
+                          "replacement per value, or give the scalar as a tensor input)")
+    if exclusive_arg_names:
+        raise EqfuseError("register_replacement: exclusive_arg_names is not supported: eqfuse "
+                          "matches inputs as e-classes, not as distinct FX nodes")
+    if _is_joint_trace(trace_fn):
+        raise EqfuseError("register_replacement: trace_fn=joint_fwd_bwd (a training pattern) "
+                          "cannot be honoured: eqfuse rewrites inference graphs; use fwd_only "
+                          "(or leave trace_fn out)")
+    if trace_fn is not None and not callable(trace_fn):
+        raise EqfuseError("register_replacement: trace_fn must be a callable (fn, "
+                          "example_inputs) -> GraphModule")
+    if pattern_name is not None:
+        if name is not None and name != pattern_name:
+            raise EqfuseError(f"register_replacement: name '{name}' and pattern_name "
+                              f"'{pattern_name}' differ")
+        name = pattern_name
     examples = list(example_inputs)
     concrete = [_concrete(e) for e in examples]
     params = _parameter_names(search_fn, len(examples), "search_fn")
@@ -249,19 +374,31 @@ def register_replacement(search_fn: Callable, replace_fn: Callable,
         raise EqfuseError(f"register_replacement: replace_fn's parameters {replace_params} "
                           f"differ from search_fn's {params}")
     if search_fn_pattern is None:
-        search_gm = _trace(search_fn, concrete, trace_fn, "search_fn")
+        search_gm = _trace(search_fn, concrete, trace_fn, "search_fn", get_decomp_fn)
     elif isinstance(search_fn_pattern, torch.fx.GraphModule):
         search_gm = search_fn_pattern
     else:
         raise EqfuseError("register_replacement: search_fn_pattern must be a GraphModule "
                           "(Inductor pattern objects are not supported: eqfuse traces search_fn)")
-    replace_gm = _trace(replace_fn, concrete, trace_fn, "replace_fn")
+    replace_gm = _trace(replace_fn, concrete, trace_fn, "replace_fn", get_decomp_fn)
+    _check_outputs(search_gm, replace_gm, search_fn, replace_fn)
     rule_name = name or f"user/{getattr(search_fn, '__name__', 'replacement')}".replace("_", "-")
-    text = _rule_text(rule_name, bidirectional,
-                      _function_text(search_gm, params, concrete, "search"),
-                      _function_text(replace_gm, params, concrete, "replace"))
-    r = Replacement(rule_name, text, extra_check)
-    _eqfuse.check_rules(text, rule_name)  # a bad rule fails here, not at optimize
+    search_text, search_doc = _function_text(search_gm, params, concrete, "search")
+    replace_text, replace_doc = _function_text(replace_gm, params, concrete, "replace")
+    text = _rule_text(rule_name, bidirectional, search_text, replace_text)
+    ops, metas = torch_ops.ops_of_documents([search_doc, replace_doc])
+    r = Replacement(rule_name, text, extra_check, ops=ops, op_metas=metas)
+    # A bad rule fails here, not at optimize.
+    try:
+        _eqfuse.check_rules(text, rule_name, ops=ops, op_metas=metas)
+    except EqfuseError as e:
+        untaken = torch_ops.untaken_ops([search_doc, replace_doc], metas)
+        if not untaken:
+            raise
+        raise EqfuseError(f"{e}\nnote: eqfuse could not take {', '.join(untaken)} from torch: "
+                          f"an op needs a fake kernel (torch.library.register_fake or a Meta "
+                          f"kernel), a schema without alias annotations and a return value "
+                          f"(docs/python.md)") from e
     (registry if registry is not None else default_registry).add(r, skip_duplicates)
     return r
 
@@ -274,3 +411,17 @@ def rules_and_checks(replacements: Optional[Iterable[Replacement]], hints=None):
         if r.extra_check is not None:
             checks[r.name] = checker_for(r, hints)
     return texts, checks
+
+
+def optimize_inputs(replacements: Optional[Iterable[Replacement]], hints=None,
+                    doc: Optional[Dict[str, Any]] = None):
+    """What ``_eqfuse.optimize`` takes besides the graph: (rule texts, {rule name:
+    checker}, op catalog entries, {op: shape function}) -- the ops being those that
+    the graph ``doc`` and the replacements call, that torch knows and eqfuse's catalog
+    lacks (torch_ops.py)."""
+    items = list(default_registry if replacements is None else replacements)
+    texts, checks = rules_and_checks(items, hints)
+    ops, metas = torch_ops.merge_ops(torch_ops.ops_of_documents([doc] if doc else []),
+                                     *[(getattr(r, "ops", []), getattr(r, "op_metas", {}))
+                                       for r in items])
+    return texts, checks, ops, metas

@@ -6,13 +6,18 @@
 // the config first, the keyword arguments on top) and returns a Run holding
 // the result, from which the optimized graph, the --stats-json object, the
 // summary, the FX text and the explanations (`eqfuse explain`) are read.
-// Every eqfuse::Error becomes eqfuse.EqfuseError carrying Error::render().
+// Every eqfuse::Error becomes eqfuse.EqfuseError carrying Error::render(). Ops torch
+// knows and the catalog lacks come in as catalog entries with Python shape functions
+// (`ops`, `op_metas`; python/eqfuse/torch_ops.py).
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <variant>
 #include <vector>
 
 #include <fmt/format.h>
@@ -127,6 +132,229 @@ ExtraCheck python_extra_check(py::function check, std::string rule,
   };
 }
 
+// ---- ops taken from torch (python/eqfuse/torch_ops.py, docs/python.md) ----------------
+//
+// `ops`: catalog entries (docs/ops.md syntax) of ops torch knows and the built-in
+// catalog does not; `op_metas`: qualified name -> a Python callable giving the output
+// types of a call from its fake (meta) kernel. The callable receives one description
+// per schema argument -- a tensor as (dtype code, [dims]) with symbolic dims as text, a
+// SymInt as an int or its text, a constant as its Python value (a dtype as its torch
+// name, a device or literal as text), a list item by item, None, and Ellipsis for a
+// value whose type is unknown -- and returns a list with one entry per schema return:
+// (dtype code, [dims] or None) for a tensor, a list of those for Tensor[], an int or
+// text for a SymInt, or None where the type is unknown (None alone: all unknown).
+
+// A value of known type as the meta callable sees it; Ellipsis when unknown.
+py::object type_description(const ValueType& t) {
+  switch (t.kind) {
+    case ValueType::Kind::Tensor: {
+      if (!t.tensor.shape || t.tensor.dtype == DType::Unknown) return py::ellipsis();
+      py::list shape;
+      for (const SymInt& d : *t.tensor.shape) {
+        if (std::optional<int64_t> v = d.constant()) {
+          shape.append(*v);
+        } else {
+          shape.append(d.to_string());
+        }
+      }
+      return py::make_tuple(std::string(dtype_code(t.tensor.dtype)), shape);
+    }
+    case ValueType::Kind::SymInt:
+    case ValueType::Kind::Int:
+      if (!t.sym) return py::ellipsis();
+      if (std::optional<int64_t> v = t.sym->constant()) return py::int_(*v);
+      return py::str(t.sym->to_string());
+    case ValueType::Kind::None:
+      return py::none();
+    case ValueType::Kind::Tuple: {
+      py::list items;
+      for (const ValueType& e : t.elements) items.append(type_description(e));
+      return items;
+    }
+    default:
+      return py::ellipsis();
+  }
+}
+
+py::object arg_description(const Arg& a, const CallContext& c) {
+  return std::visit(
+      [&](const auto& v) -> py::object {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, std::monostate>) {
+          return py::none();
+        } else if constexpr (std::is_same_v<V, bool>) {
+          return py::bool_(v);
+        } else if constexpr (std::is_same_v<V, int64_t>) {
+          return py::int_(v);
+        } else if constexpr (std::is_same_v<V, double>) {
+          return py::float_(v);
+        } else if constexpr (std::is_same_v<V, std::string>) {
+          return py::str(v);
+        } else if constexpr (std::is_same_v<V, DType>) {
+          return py::str(std::string(dtype_torch_name(v)));
+        } else if constexpr (std::is_same_v<V, Device>) {
+          return py::str(v.to_string());
+        } else if constexpr (std::is_same_v<V, Literal>) {
+          return py::str(v.text);
+        } else if constexpr (std::is_same_v<V, NodeRef>) {
+          return type_description(c.type_of(v));
+        } else {
+          static_assert(std::is_same_v<V, ArgList>);
+          py::list items;
+          for (const Arg& item : v.items) items.append(arg_description(item, c));
+          return items;
+        }
+      },
+      a.value);
+}
+
+std::optional<SymInt> parse_dim(const std::string& text) {
+  try {
+    return SymInt::parse(text);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // an expression eqfuse cannot hold: the dim is unknown
+  }
+}
+
+// One entry of the meta callable's answer as a ValueType.
+ValueType described_type(py::handle v) {
+  if (v.is_none()) return ValueType::unknown();
+  if (py::isinstance<py::bool_>(v)) {
+    ValueType t;
+    t.kind = ValueType::Kind::Bool;
+    return t;
+  }
+  if (py::isinstance<py::int_>(v)) return ValueType::of_symint(SymInt(v.cast<int64_t>()));
+  if (py::isinstance<py::float_>(v)) {
+    ValueType t;
+    t.kind = ValueType::Kind::SymFloat;
+    return t;
+  }
+  if (py::isinstance<py::str>(v)) return ValueType::of_symint(parse_dim(v.cast<std::string>()));
+  if (py::isinstance<py::tuple>(v) && py::len(v) == 2 && py::isinstance<py::str>(v[py::int_(0)])) {
+    TensorType t;
+    t.dtype = parse_dtype(v[py::int_(0)].cast<std::string>()).value_or(DType::Unknown);
+    py::handle dims = v[py::int_(1)];
+    if (!dims.is_none()) {
+      Shape shape;
+      bool known = true;
+      for (py::handle d : dims) {
+        if (py::isinstance<py::int_>(d) && !py::isinstance<py::bool_>(d)) {
+          shape.emplace_back(d.cast<int64_t>());
+        } else if (std::optional<SymInt> s =
+                       py::isinstance<py::str>(d) ? parse_dim(d.cast<std::string>())
+                                                  : std::nullopt) {
+          shape.push_back(*s);
+        } else {
+          known = false;
+        }
+      }
+      if (known) t.shape = std::move(shape);
+    }
+    return ValueType::of_tensor(std::move(t));
+  }
+  if (py::isinstance<py::list>(v) || py::isinstance<py::tuple>(v)) {
+    std::vector<ValueType> items;
+    for (py::handle item : v) items.push_back(described_type(item));
+    return ValueType::of_tuple(std::move(items));
+  }
+  throw Error(fmt::format("unexpected value of type '{}' in the answer",
+                          py::str(py::type::handle_of(v).attr("__name__")).cast<std::string>()));
+}
+
+ValueType answer_type(py::handle answer, const OpSchema& schema) {
+  const size_t returns = schema.returns.size();
+  if (answer.is_none()) return ValueType::unknown();
+  if (!py::isinstance<py::list>(answer)) {
+    if (returns == 1) return described_type(answer);
+    throw Error(fmt::format("expected a list of {} output types", returns));
+  }
+  if (py::len(answer) != returns)
+    throw Error(fmt::format("{} output types for {} schema returns", py::len(answer), returns));
+  if (returns == 1) return described_type(answer[py::int_(0)]);
+  std::vector<ValueType> outs;
+  for (py::handle item : answer) outs.push_back(described_type(item));
+  return ValueType::of_tuple(std::move(outs));
+}
+
+// `TypeError: message`, without the traceback error_already_set::what() appends.
+std::string python_error_text(const py::error_already_set& e) {
+  std::string type = py::str(e.type().attr("__name__")).cast<std::string>();
+  std::string message = py::str(e.value()).cast<std::string>();
+  return message.empty() ? type : type + ": " + message;
+}
+
+// A Python callable as an op's meta function (MetaFn). Shape inference runs while
+// saturation runs without the GIL, so it takes the GIL; a Python exception becomes an
+// Error naming the op. The callable is released under the GIL wherever the last copy
+// of the MetaFn goes.
+MetaFn python_meta(py::function fn, std::string op) {
+  std::shared_ptr<py::function> shared(new py::function(std::move(fn)), [](py::function* p) {
+    py::gil_scoped_acquire gil;
+    delete p;
+  });
+  return [shared, op = std::move(op)](const CallContext& c) -> ValueType {
+    py::gil_scoped_acquire gil;
+    try {
+      py::list args;
+      for (const Arg& a : c.args()) args.append(arg_description(a, c));
+      py::object answer = (*shared)(args);
+      return answer_type(answer, c.schema());
+    } catch (py::error_already_set& e) {
+      throw Error(fmt::format("op '{}': shape inference from its torch fake kernel raised {}", op,
+                              python_error_text(e)));
+    } catch (const py::cast_error& e) {
+      throw Error(
+          fmt::format("op '{}': shape inference from its torch fake kernel: {}", op, e.what()));
+    } catch (const Error& e) {
+      throw Error(fmt::format("op '{}': shape inference from its torch fake kernel: {}", op,
+                              e.what()));
+    }
+  };
+}
+
+// The qualified name a catalog entry declares (the text before its '(').
+std::string entry_op_name(std::string_view entry) {
+  return std::string(trim_blanks(entry.substr(0, entry.find('('))));
+}
+
+// Registers the `ops` entries the registry lacks (a config or the built-in catalog
+// wins over a torch-derived entry) and installs `op_metas` on the ops so registered,
+// and on registered ops that have no shape rule.
+void add_torch_ops(OpRegistry& reg, const std::vector<std::string>& ops,
+                   const std::map<std::string, py::function>& metas) {
+  std::set<std::string> added;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    std::string name = entry_op_name(ops[i]);
+    if (reg.find(name)) continue;
+    reg.load_catalog(ops[i], fmt::format("<ops[{}]>", i));
+    added.insert(name);
+  }
+  for (const auto& [name, fn] : metas) {
+    std::optional<OpId> id = reg.find(name);
+    if (!id)
+      throw Error(fmt::format("op_metas: op '{}' is not registered (give its entry in ops)", name));
+    if (added.count(name) || !reg.info(*id).meta) reg.set_meta(name, python_meta(fn, name));
+  }
+}
+
+// Each entry checked alone against the built-in catalog: None, or the error's text.
+std::vector<std::optional<std::string>> check_op_entries(const std::vector<std::string>& ops) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  std::vector<std::optional<std::string>> out;
+  for (size_t i = 0; i < ops.size(); ++i) {
+    try {
+      if (reg.find(entry_op_name(ops[i])))
+        throw Error(fmt::format("op '{}' is already registered", entry_op_name(ops[i])));
+      reg.load_catalog(ops[i], fmt::format("<ops[{}]>", i));
+      out.emplace_back(std::nullopt);
+    } catch (const Error& e) {
+      out.emplace_back(e.render());
+    }
+  }
+  return out;
+}
+
 // The user's rule texts (or files), each rule named in `extra_checks` given
 // its Python check, added to a copy of the default library.
 std::unique_ptr<RuleLibrary> user_library(const OpRegistry& reg,
@@ -162,7 +390,9 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
                                   const std::vector<std::string>& enable_rules,
                                   const std::map<std::string, int64_t>& hints,
                                   const std::vector<std::string>& frozen_inputs, bool explain,
-                                  const std::map<std::string, py::function>& extra_checks) {
+                                  const std::map<std::string, py::function>& extra_checks,
+                                  const std::vector<std::string>& ops,
+                                  const std::map<std::string, py::function>& op_metas) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
@@ -172,6 +402,9 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
     apply_config_json(opt, cfg->first, cfg->second);
     apply_reinplace_config_json(opt.reinplace, run->reg, cfg->first, cfg->second);
   }
+  // Ops taken from torch, after the config's (which win) and before the graph is
+  // read and the rules are compiled.
+  add_torch_ops(run->reg, ops, op_metas);
   if (mode) opt.rules.mode = parse_exec_mode(*mode);
   if (device) opt.device = *device;
   opt.rules.disable.insert(opt.rules.disable.end(), disable_rules.begin(), disable_rules.end());
@@ -282,19 +515,41 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("hints") = std::map<std::string, int64_t>{},
         py::arg("frozen_inputs") = std::vector<std::string>{}, py::arg("explain") = true,
         py::arg("extra_checks") = std::map<std::string, py::function>{},
-        "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run");
+        py::arg("ops") = std::vector<std::string>{},
+        py::arg("op_metas") = std::map<std::string, py::function>{},
+        "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run. "
+        "`ops`: extra op catalog entries (docs/ops.md; ops already registered are skipped), "
+        "`op_metas`: qualified name -> Python shape function (docs/python.md)");
   m.def(
       "load", &load_document, py::arg("graph"),
       "The document resolved against the op registry and typed (as `eqfuse print --format json`)");
   m.def(
       "check_rules",
-      [](const std::string& text, const std::string& origin) {
+      [](const std::string& text, const std::string& origin, const std::vector<std::string>& ops,
+         const std::map<std::string, py::function>& op_metas) {
         OpRegistry reg = OpRegistry::with_builtin_ops();
+        add_torch_ops(reg, ops, op_metas);
         RuleLibrary lib = RuleLibrary::builtin(reg);
         lib.load_text(text, origin);
       },
-      py::arg("text"), py::arg("origin"),
-      "Validates .rules text against the default library (unknown ops, types, duplicate names)");
+      py::arg("text"), py::arg("origin"), py::kw_only(),
+      py::arg("ops") = std::vector<std::string>{},
+      py::arg("op_metas") = std::map<std::string, py::function>{},
+      "Validates .rules text against the default library (unknown ops, types, duplicate names); "
+      "`ops`/`op_metas` as for optimize");
+  m.def(
+      "known_ops",
+      [] {
+        const OpRegistry reg = OpRegistry::with_builtin_ops();
+        std::vector<std::string> names;
+        for (const OpInfo& info : reg.all())
+          names.push_back(info.schema.qualified_name());
+        return names;
+      },
+      "Qualified names of the ops of the built-in catalog (graph/ops/*.schemas)");
+  m.def("check_ops", &check_op_entries, py::arg("ops"),
+        "Each op catalog entry checked alone against the built-in catalog: None where it "
+        "loads, else the error's text");
   m.def("print_fx", &print_document, py::arg("graph"),
         "The document as FX text (as `eqfuse print`)");
   m.attr("default_device") = std::string(kDefaultDevice);

@@ -1,5 +1,7 @@
-"""eqfuse.optimize on the model corpus (tests/data/corpus/trace_corpus.py):
-five architectures traced with make_fx in both flavours, static shapes.  The
+"""eqfuse.optimize on the plain-PyTorch corpus models (tests/data/corpus/trace_corpus.py):
+five architectures traced here with make_fx on the installed torch, in both flavours
+(the npu one, W8A8-dynamic linears and npu_rms_norm as vllm-ascend runs them, is what
+transformers' own models, test_live_corpus.py, do not have), static shapes.  The
 optimized GraphModule must compute exactly what the original does in PyTorch
 (the npu stand-ins reproduce the unfused rounding), never cost more, and on the
 npu flavour of the RMSNorm decoders fuse the residual add into the norm; the aten

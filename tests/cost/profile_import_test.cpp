@@ -1,7 +1,8 @@
 // Profile importers: format detection, each importer on its fixture in
 // tests/data/profiles/ (rows, times and notes computed by hand from the
 // fixture), errors naming file:line or the JSON path, and the round trip of
-// every call node of the corpus through a one-op measurement graph.
+// every call node of the static torch 2.11 traces (tests/data/torch2) through a
+// one-op measurement graph.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -202,8 +203,8 @@ TEST(NodeMeasurement, EveryCorpusCallRoundTripsThroughAOneOpGraph) {
   const OpRegistry& reg = builtin_registry();
   std::vector<std::string> files = {kProfiles + "block.fx"};
   for (const auto& e :
-       std::filesystem::directory_iterator(std::string(EQFUSE_TEST_DATA) + "/corpus"))
-    if (e.path().string().ends_with("_static.txt")) files.push_back(e.path().string());
+       std::filesystem::directory_iterator(std::string(EQFUSE_TEST_DATA) + "/torch2"))
+    if (e.path().string().ends_with("_static_0.txt")) files.push_back(e.path().string());
   size_t checked = 0;
   for (const std::string& file : files) {
     Graph g = load_graph(read_file_or_stdin(file), file, reg).graph;

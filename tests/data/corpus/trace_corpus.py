@@ -1,28 +1,31 @@
-#!/usr/bin/python3
-"""Generates the model corpus: compact forward passes of ten LLM / encoder
-architectures written in plain PyTorch after their Hugging Face modeling code,
-traced with make_fx (torch 1.13) and printed as FX text by `eqfuse print`.
+#!/usr/bin/env python3
+"""Compact forward passes of ten LLM / encoder architectures written in plain
+PyTorch after their Hugging Face modeling code, in two flavours, for tests that
+trace them with make_fx on the installed torch (python/tests/test_corpus.py).
 
-    /usr/bin/python3 tests/data/corpus/trace_corpus.py            # rewrite every .txt here
-    /usr/bin/python3 tests/data/corpus/trace_corpus.py --only llama gpt2 --keep-json /tmp/j
+The committed FX files this script used to write (traced on torch 1.13) are
+retired: the live corpus is python/tests/test_live_corpus.py (transformers' own
+model code traced by the test), and the committed torch 2.11 traces are
+tests/data/torch2/.  What remains here is what transformers has no model for:
 
-Each architecture is traced in two flavours:
   aten  the model as written (aten ops only);
   npu   RMSNorm -> torch.ops.npu.npu_rms_norm and every linear layer (except the
         LM head and the MoE router, which vllm-ascend keeps in floating point) ->
         W8A8-dynamic: npu_dynamic_quant on the flattened activation +
-        npu_quant_matmul with int8 weights and a per-channel scale;
-and in two modes: static shapes (make_fx tracing_mode="real") and symbolic
-shapes (_make_fx_symbolic: make_fx's symbolic mode with the weights kept
-static and only the inputs' sizes symbolic, s0 = batch, s1 = sequence).
-Output files: <arch>_<flavour>_<static|symbolic>.txt.
-The npu ops are the CPU stand-ins of python/tests/npu_standins.py.  Weights
-come from a fixed seed per architecture and are module attributes, so make_fx
-makes them get_attr constants (`_param_constant*`); only their types reach the
-FX text, so the output is byte-for-byte deterministic.
+        npu_quant_matmul with int8 weights and a per-channel scale.
 
-Library use (python/tests/test_corpus.py): ARCHS, build_model(arch, flavour),
-example_inputs(arch), trace(arch, flavour, tracing_mode).
+trace(arch, flavour, tracing_mode) is make_fx with static shapes ("real") or
+symbolic ones ("symbolic": batch and sequence become symbols; the weights stay
+real module constants).  The npu ops are the CPU references of
+eqfuse.testing.npu_reference (python/tests/npu_standins.py).  Weights come from
+a fixed seed per architecture and are module attributes, so make_fx makes them
+get_attr constants (`_param_constant*`); only their types reach the FX text.
+
+Library use: ARCHS, FLAVOURS, build_model(arch, flavour), example_inputs(arch),
+trace(arch, flavour, tracing_mode).  As a script it prints the traces as FX
+text into a folder of your choice (for inspection; nothing here reads them):
+
+    .venv/bin/python tests/data/corpus/trace_corpus.py --out /tmp/corpus --only llama gpt2
 """
 from __future__ import annotations
 
@@ -33,7 +36,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,62 +58,6 @@ npu = torch.ops.npu
 
 # torch ScalarType code of the npu_quant_matmul output (bfloat16).
 BF16_CODE = 15
-
-
-# ----------------------------------------------------------------------------
-# Symbolic-shape tracing helpers (torch 1.13)
-#
-# In a symbolic trace every Python __getitem__ on a tensor with symbolic sizes
-# fails ("Cannot call sizes() on tensor with symbolic sizes/strides"), and
-# torch.arange with a SymInt end returns float32.  The model code below calls
-# index() and arange() instead; in a static trace they are exactly `x[items]`
-# and `torch.arange(...)` (so the static graphs are unchanged), in a symbolic
-# trace they issue the aten ops the indexing would (unsqueeze for None, a
-# slice.Tensor per `:` or bounded slice, select.int for an int, index.Tensor
-# for a tensor) and pass dtype=int64 to arange.
-
-_SYMBOLIC = False
-INT64_MAX = 9223372036854775807
-aten = torch.ops.aten
-
-
-def index(x, *items):
-    """x[items] (a tuple of None, slice, Ellipsis, int or index tensor)."""
-    if not _SYMBOLIC:
-        return x[items[0]] if len(items) == 1 else x[items]
-    rank = x.dim()
-    consumed = sum(1 for it in items if it is not None and it is not Ellipsis)
-    dim = 0
-    for it in items:
-        if it is None:
-            x = aten.unsqueeze.default(x, dim)
-            dim += 1
-        elif it is Ellipsis:
-            dim += rank - consumed
-        elif isinstance(it, slice):
-            start = 0 if it.start is None else it.start
-            stop = INT64_MAX if it.stop is None else it.stop
-            if it.step not in (None, 1):
-                x = aten.slice.Tensor(x, dim, start, stop, it.step)
-            else:
-                x = aten.slice.Tensor(x, dim, start, stop)
-            dim += 1
-        elif isinstance(it, int):
-            x = aten.select.int(x, dim, it)
-        elif isinstance(it, torch.Tensor):
-            if dim != 0 or len(items) != 1:
-                raise NotImplementedError("index(): only x[index_tensor]")
-            return aten.index.Tensor(x, [it])
-        else:
-            raise NotImplementedError(f"index(): {it!r}")
-    return x
-
-
-def arange(*args, **kwargs):
-    """torch.arange(*args) of integer bounds (int64, also with SymInt bounds)."""
-    if _SYMBOLIC and "dtype" not in kwargs:
-        kwargs["dtype"] = torch.int64
-    return torch.arange(*args, **kwargs)
 
 
 # ----------------------------------------------------------------------------
@@ -266,17 +213,17 @@ class RotaryEmbedding(nn.Module):
         self.register_buffer("inv_freq", inv_freq, persistent=False)
 
     def forward(self, x, position_ids):
-        inv_freq_expanded = (index(self.inv_freq, None, slice(None), None).float()
+        inv_freq_expanded = (self.inv_freq[None, :, None].float()
                              .expand(position_ids.shape[0], -1, 1))
-        position_ids_expanded = index(position_ids, slice(None), None, slice(None)).float()
+        position_ids_expanded = position_ids[:, None, :].float()
         freqs = (inv_freq_expanded.float() @ position_ids_expanded.float()).transpose(1, 2)
         emb = torch.cat((freqs, freqs), dim=-1)
         return emb.cos().to(x.dtype), emb.sin().to(x.dtype)
 
 
 def rotate_half(x):
-    x1 = index(x, ..., slice(None, x.shape[-1] // 2))
-    x2 = index(x, ..., slice(x.shape[-1] // 2, None))
+    x1 = x[..., : x.shape[-1] // 2]
+    x2 = x[..., x.shape[-1] // 2 :]
     return torch.cat((-x2, x1), dim=-1)
 
 
@@ -290,7 +237,7 @@ def repeat_kv(x, n_rep: int):
     b, kvh, s, d = x.shape
     if n_rep == 1:
         return x
-    x = index(x, slice(None), slice(None), None, slice(None), slice(None))
+    x = x[:, :, None, :, :]
     x = x.expand(b, kvh, n_rep, s, d)
     return x.reshape(b, kvh * n_rep, s, d)
 
@@ -315,15 +262,15 @@ def causal_mask(batch: int, seq: int, dtype, sliding_window: Optional[int] = Non
     """transformers' _update_causal_mask (4.4x, no cache): a float mask with
     finfo.min above the diagonal (and, with a sliding window, before it)."""
     min_dtype = torch.finfo(dtype).min
-    cache_position = arange(0, seq)
+    cache_position = torch.arange(0, seq)
     mask = torch.full((seq, seq), fill_value=min_dtype, dtype=dtype)
     mask = torch.triu(mask, diagonal=1)
-    exclude = arange(seq) > cache_position.reshape(-1, 1)
+    exclude = torch.arange(seq) > cache_position.reshape(-1, 1)
     if sliding_window is not None:
-        sliding = arange(seq) <= (cache_position.reshape(-1, 1) - sliding_window)
+        sliding = torch.arange(seq) <= (cache_position.reshape(-1, 1) - sliding_window)
         exclude = exclude | sliding
     mask = mask * exclude
-    return index(mask, None, None, slice(None), slice(None)).expand(batch, 1, -1, -1)
+    return mask[None, None, :, :].expand(batch, 1, -1, -1)
 
 
 class SwiGLU(nn.Module):
@@ -434,18 +381,18 @@ def static_dispatch(hidden, topk_idx, topk_w, experts, out_dtype):
     t, k = topk_idx.shape
     final = torch.zeros((t, hidden.shape[-1]), dtype=out_dtype)
     # F.one_hot(topk_idx, num_classes=E), written as the zeros().scatter_() it
-    # lowers to: torch 1.13's one_hot checks the index range with .item(),
-    # which make_fx cannot trace.
+    # lowers to: one_hot checks the index range with .item(), which a real-mode
+    # make_fx trace cannot do.
     one_hot = torch.zeros((t, k, len(experts)), dtype=torch.long)
     one_hot.scatter_(-1, topk_idx.unsqueeze(-1), 1)
     expert_mask = one_hot.permute(2, 0, 1)
-    token_idx = arange(t).unsqueeze(1).expand(t, k).reshape(-1)
+    token_idx = torch.arange(t).unsqueeze(1).expand(t, k).reshape(-1)
     flat_w = topk_w.reshape(-1)
     for e, expert in enumerate(experts):
-        routed = index(expert_mask, e).reshape(-1)
+        routed = expert_mask[e].reshape(-1)
         w = torch.where(routed.bool(), flat_w, torch.zeros_like(flat_w))
-        current = index(hidden, token_idx)
-        out = expert(current) * index(w, slice(None), None).to(current.dtype)
+        current = hidden[token_idx]
+        out = expert(current) * w[:, None].to(current.dtype)
         final.index_add_(0, token_idx, out.to(out_dtype))
     return final
 
@@ -604,7 +551,7 @@ class CausalLM(nn.Module):
         if self.embed_scale:
             normalizer = torch.tensor(self.cfg.hidden ** 0.5, dtype=h.dtype)
             h = h * normalizer
-        cache_position = arange(0, s)
+        cache_position = torch.arange(0, s)
         position_ids = cache_position.unsqueeze(0)
         cos, sin = self.rotary_emb(h, position_ids)
         masks = {w: causal_mask(b, s, h.dtype, w) for w in sorted(set(self.sliding), key=str)}
@@ -715,8 +662,7 @@ class GPT2Block(nn.Module):
         w = torch.matmul(q, k.transpose(-1, -2))
         w = w / torch.full([], v.size(-1) ** 0.5, dtype=w.dtype, device=w.device)
         query_length, key_length = q.size(-2), k.size(-2)
-        causal = index(self.bias, slice(None), slice(None), slice(key_length - query_length, key_length),
-                       slice(None, key_length))
+        causal = self.bias[:, :, key_length - query_length : key_length, :key_length]
         mask_value = torch.full([], torch.finfo(w.dtype).min, dtype=w.dtype, device=w.device)
         w = torch.where(causal, w.to(w.dtype), mask_value)
         w = F.softmax(w, dim=-1)
@@ -799,14 +745,14 @@ class Bert(nn.Module):
 
     def forward(self, input_ids, token_type_ids, attention_mask):
         s = input_ids.shape[1]
-        position_ids = index(self.position_ids, slice(None), slice(0, s))
+        position_ids = self.position_ids[:, 0:s]
         h = (self.word_embeddings(input_ids) + self.token_type_embeddings(token_type_ids)
              + self.position_embeddings(position_ids))
         h = self.ln(h)
         # transformers' _prepare_4d_attention_mask
         b, src = attention_mask.shape
         dtype = h.dtype
-        expanded = index(attention_mask, slice(None), None, None, slice(None))
+        expanded = attention_mask[:, None, None, :]
         expanded = expanded.expand(b, 1, s, src).to(dtype)
         inverted = 1.0 - expanded
         mask = inverted.masked_fill(inverted.to(torch.bool), torch.finfo(dtype).min)
@@ -862,12 +808,12 @@ def example_inputs(arch: str) -> Tuple[torch.Tensor, ...]:
 
 
 def trace(arch: str, flavour: str, tracing_mode: str = "real"):
-    """make_fx GraphModule of one architecture ("real" = static shapes)."""
+    """make_fx GraphModule of one architecture ("real" = static shapes,
+    "symbolic": symbolic input sizes, the weights kept as real constants)."""
     model = build_model(arch, flavour)
     with torch.no_grad():
-        if tracing_mode == "symbolic":
-            return _make_fx_symbolic(model, example_inputs(arch))
-        return make_fx(model, tracing_mode=tracing_mode)(*example_inputs(arch))
+        return make_fx(model, tracing_mode=tracing_mode,
+                       _allow_non_fake_inputs=tracing_mode != "real")(*example_inputs(arch))
 
 
 def call_nodes(gm) -> int:
@@ -875,203 +821,7 @@ def call_nodes(gm) -> int:
 
 
 # ----------------------------------------------------------------------------
-# Symbolic-shape tracing (torch 1.13)
-
-
-class _ShapeEnv:
-    """Built lazily (sympy import): a ShapeEnv naming its symbols s0, s1, ... in
-    creation order instead of 1.13's `t0.size(0)`; duck-shaped as in 1.13
-    (equal input sizes share a symbol, sizes 0 and 1 stay concrete)."""
-
-    @staticmethod
-    def new():
-        from torch.fx.experimental.symbolic_shapes import ShapeEnv
-
-        class Env(ShapeEnv):
-            def create_symint(self, name, val):
-                return super().create_symint(f"s{len(self.var_to_val)}", val)
-
-        return Env()
-
-
-def _meta_npu_rms_norm(x, gamma, epsilon=1e-06):
-    return (torch.empty(x.shape, dtype=x.dtype, device=x.device),
-            torch.empty(list(x.shape[:-1]) + [1], dtype=torch.float32, device=x.device))
-
-
-def _meta_npu_dynamic_quant(x, smooth_scales=None, group_index=None, dst_type=None,
-                            quant_mode="pertoken", dst_type_max=0.0):
-    return (torch.empty(x.shape, dtype=torch.int8, device=x.device),
-            torch.empty(x.shape[:-1], dtype=torch.float32, device=x.device))
-
-
-def _meta_npu_quant_matmul(x1, x2, scale, offset=None, pertoken_scale=None, bias=None,
-                           output_dtype=None, x1_dtype=None, x2_dtype=None,
-                           pertoken_scale_dtype=None, scale_dtype=None, group_sizes=None,
-                           y_scale=None):
-    dtype = npu_standins._CODES.get(output_dtype, torch.int8)
-    return torch.empty(list(x1.shape[:-1]) + [x2.shape[-1]], dtype=dtype, device=x1.device)
-
-
-def _meta_select(x, dim, idx):
-    # 1.13 has no symbolic meta for select.int: the slice it is, squeezed.
-    dim = dim % x.dim()
-    if idx < 0:
-        idx = idx + x.shape[dim]
-    return aten.squeeze.dim(aten.slice.Tensor(x, dim, idx, idx + 1), dim)
-
-
-def _meta_split_with_sizes(x, sizes, dim=0):
-    # 1.13's decomposition narrows, which asks for sizes(): slice instead.
-    out, start = [], 0
-    for n in sizes:
-        out.append(aten.slice.Tensor(x, dim, start, start + n))
-        start = start + n
-    return out
-
-
-def _meta_split(x, split_size, dim=0):
-    total = x.shape[dim]
-    sizes = [split_size] * (total // split_size)
-    if total % split_size:
-        sizes.append(total % split_size)
-    return _meta_split_with_sizes(x, sizes, dim)
-
-
-def _meta_topk(x, k, dim=-1, largest=True, sorted=True):
-    shape = list(x.shape)
-    shape[dim] = k
-    return (torch.empty(shape, dtype=x.dtype, device=x.device),
-            torch.empty(shape, dtype=torch.int64, device=x.device))
-
-
-def _meta_inplace(x, *args, **kwargs):
-    # In-place ops keep their first argument's shape, dtype and strides.
-    return x
-
-
-def _meta_gather(x, dim, idx, sparse_grad=False):
-    return torch.empty(idx.shape, dtype=x.dtype, device=x.device)
-
-
-_SYMBOLIC_METAS = {
-    "aten.gather": _meta_gather,
-    "aten.div_.Tensor": _meta_inplace,
-    "aten.scatter_.value": _meta_inplace,
-    "aten.split_with_sizes": _meta_split_with_sizes,
-    "aten.split.Tensor": _meta_split,
-    "aten.topk": _meta_topk,
-    "npu.npu_rms_norm": _meta_npu_rms_norm,
-    "npu.npu_dynamic_quant": _meta_npu_dynamic_quant,
-    "npu.npu_quant_matmul": _meta_npu_quant_matmul,
-    "aten.select.int": _meta_select,
-}
-
-
-def _overload(path: str):
-    ns, name, *overload = path.split(".")
-    packet = getattr(getattr(torch.ops, ns), name)
-    return getattr(packet, overload[0] if overload else "default")
-
-
-class _symbolic_tracing:
-    """Sets _SYMBOLIC and adds the symbolic meta functions 1.13 lacks to
-    torch._meta_registrations.meta_table (which FakeTensorMode consults first
-    for tensors with symbolic sizes) for the duration of one trace."""
-
-    def __enter__(self):
-        global _SYMBOLIC
-        from torch._meta_registrations import meta_table
-        self.added = []
-        for path, fn in _SYMBOLIC_METAS.items():
-            op = _overload(path)
-            if op not in meta_table:
-                meta_table[op] = fn
-                self.added.append(op)
-        _SYMBOLIC = True
-        return self
-
-    def __exit__(self, *exc):
-        global _SYMBOLIC
-        from torch._meta_registrations import meta_table
-        _SYMBOLIC = False
-        for op in self.added:
-            del meta_table[op]
-        return False
-
-
-def _make_fx_symbolic(model: nn.Module, inputs: Sequence[torch.Tensor]):
-    """make_fx(model, tracing_mode="symbolic") with the weights kept static.
-
-    1.13's symbolic make_fx refuses the module's real parameters and buffers
-    inside its FakeTensorMode, and its proxy mode skips (does not record) ops on
-    fake tensors it does not track.  This is make_fx's body with two changes:
-    the weights are swapped (torch.nn.utils.stateless) for fake tensors of the
-    same mode, made without the ShapeEnv so their shapes stay concrete (only the
-    inputs get symbolic sizes); and at a weight's first use the proxy mode
-    records a get_attr of the real tensor (`_param_constant<i>` for parameters,
-    `_tensor_constant<i>` for buffers, as make_fx names real constants) and
-    tracks the fake tensor with it."""
-    import torch.fx as fx
-    import torch.utils._pytree as pytree
-    from torch._dispatch.python import enable_python_dispatcher
-    from torch._subclasses.fake_tensor import FakeTensor, FakeTensorMode
-    from torch.fx.experimental import proxy_tensor as pt
-    from torch.nn.utils import stateless
-
-    fake_mode = FakeTensorMode(allow_fallback_kernels=False)
-    shape_env = _ShapeEnv.new()
-    fake_inputs = [fake_mode.from_tensor(t, shape_env=shape_env) for t in inputs]
-    real = dict(model.named_parameters())
-    real.update(model.named_buffers())
-    fake = {name: fake_mode.from_tensor(t) for name, t in real.items()}
-    weights = {id(fake[name]): (fake[name], t) for name, t in real.items()}
-
-    class Mode(pt.ProxyTorchDispatchMode):
-        def inner_torch_dispatch(self, func, types, args=(), kwargs=None):
-            if self.enable_tracing:
-                for t in pytree.tree_flatten((args, kwargs))[0]:
-                    if (isinstance(t, torch.Tensor) and id(t) in weights
-                            and not pt.has_proxy_slot(t, self.tracer)):
-                        f, r = weights[id(t)]
-                        prefix = ("_param_constant" if isinstance(r, nn.Parameter)
-                                  else "_tensor_constant")
-                        i = 0
-                        while hasattr(self.tracer.root, f"{prefix}{i}"):
-                            i += 1
-                        setattr(self.tracer.root, f"{prefix}{i}", r)
-                        proxy = self.tracer.create_proxy("get_attr", f"{prefix}{i}", (), {})
-                        pt.track_tensor(f, proxy, constant=None, tracer=self.tracer)
-            return super().inner_torch_dispatch(func, types, args, kwargs)
-
-    phs = pytree.tree_map(lambda _: fx.PH, fake_inputs)
-    tracer = pt.PythonKeyTracer()
-    proxy_mode = Mode(tracer)
-    func = pt.fake_signature(model, len(phs))
-    with _symbolic_tracing(), stateless._reparametrize_module(model, fake):
-        with pt.decompose({}), fake_mode, enable_python_dispatcher(), proxy_mode.sym_mode, \
-                proxy_mode, pt.disable_autocast_cache():
-            gm = pt.dispatch_trace(pt.wrap_key(func, fake_inputs, tracer), tracer=tracer,
-                                   concrete_args=tuple(phs))
-    for node in gm.graph.nodes:
-        value = getattr(gm, node.target) if node.op == "get_attr" else None
-        if isinstance(value, FakeTensor):  # a lifted torch.tensor() constant
-            if getattr(value, "constant", None) is None:
-                raise RuntimeError(f"symbolic trace: get_attr {node.target} is a fake tensor "
-                                   f"with no real value")
-            setattr(gm, node.target, value.constant)
-    # 1.13 keeps the PySymInt itself as a SymInt node's meta["val"]; eqfuse reads
-    # a torch.SymIntNode (printed as its expression, "Sym(s1)").
-    from torch.fx.experimental.symbolic_shapes import PySymInt
-    for node in gm.graph.nodes:
-        val = node.meta.get("val")
-        if isinstance(val, PySymInt):
-            node.meta["val"] = torch.SymIntNode.new_symint(val)
-    gm.shape_env = shape_env
-    return gm
-
-# ----------------------------------------------------------------------------
-# Corpus generation
+# FX text of the traces (script use)
 
 
 def _write(gm, inputs, name: str, out_dir: str, json_dir: str, eqfuse_bin: str) -> str:
@@ -1101,7 +851,7 @@ def _first_line(e: BaseException) -> str:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--out", default=HERE, help="where the .txt files go (default: here)")
+    ap.add_argument("--out", required=True, help="the folder the .txt files go to")
     ap.add_argument("--keep-json", metavar="DIR", help="keep the eqfuse-graph JSON here")
     ap.add_argument("--eqfuse", default=os.path.join(ROOT, "build", "eqfuse"))
     ap.add_argument("--only", nargs="*", choices=sorted(ARCHS), help="architectures to trace")
@@ -1122,12 +872,9 @@ def main(argv=None) -> int:
                 name = f"{arch}_{flavour}_{mode}"
                 try:
                     gm = trace(arch, flavour, "real" if mode == "static" else "symbolic")
-                except Exception as e:  # symbolic tracing in torch 1.13 is experimental
+                except Exception as e:  # report, go on with the others
                     failures.append((name, _first_line(e)))
                     print(f"{name}: trace failed: {_first_line(e)}", file=sys.stderr)
-                    stale = os.path.join(args.out, name + ".txt")
-                    if os.path.exists(stale):
-                        os.remove(stale)
                     continue
                 path = _write(gm, example_inputs(arch), name, args.out, json_dir, args.eqfuse)
                 print(f"{name}: {call_nodes(gm)} call nodes, {os.path.getsize(path)} bytes")
@@ -1135,7 +882,7 @@ def main(argv=None) -> int:
         print(f"{len(failures)} traces failed (listed above)", file=sys.stderr)
     if tmp is not None:
         tmp.cleanup()
-    return 0
+    return 1 if failures else 0
 
 
 if __name__ == "__main__":
