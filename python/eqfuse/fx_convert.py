@@ -133,11 +133,22 @@ def _callable_text(target) -> str:
 
 
 class _ShapeRecorder(torch.fx.Interpreter):
-    """ShapeProp without writing into the module: records each node's value."""
+    """ShapeProp without writing into the module: records each node's value.  With a
+    fake mode, the module's tensors (get_attr) are read as fake tensors, converted once."""
 
-    def __init__(self, gm):
+    def __init__(self, gm, mode=None):
         super().__init__(gm)
         self.values: Dict[str, Any] = {}
+        self.mode = mode
+        self._fake_attrs: Dict[str, Any] = {}
+
+    def get_attr(self, target, args, kwargs):
+        value = super().get_attr(target, args, kwargs)
+        if self.mode is None or not isinstance(value, torch.Tensor):
+            return value
+        if target not in self._fake_attrs:
+            self._fake_attrs[target] = _as_fake(self.mode, value)
+        return self._fake_attrs[target]
 
     def run_node(self, n):
         self.current = n.name
@@ -209,7 +220,7 @@ def _example_values(gm: GraphModule, example_inputs: Sequence[Any]) -> Dict[str,
     _check_example_inputs(gm, example_inputs)
     mode = _fake_mode_for(example_inputs)
     fake_inputs = [_as_fake(mode, v) for v in example_inputs]
-    rec = _ShapeRecorder(gm)
+    rec = _ShapeRecorder(gm, mode)
     rec.current = None
     try:
         with mode, torch.no_grad():
@@ -259,6 +270,21 @@ def _needs_example_run(gm: GraphModule) -> bool:
                if n.op in ("placeholder", "call_function"))
 
 
+def _untyped_calls_typed_by_eqfuse(gm: GraphModule) -> bool:
+    """Whether every untyped call is an operator overload: the C++ side types those
+    itself (its meta functions, or the op's own fake kernel through torch_ops), so only
+    the inputs need types and nothing is propagated in Python."""
+    return all(isinstance(n.target, torch._ops.OpOverload) for n in gm.graph.nodes
+               if n.op == "call_function" and _meta_type(n) is None
+               and n.target is not operator.getitem)
+
+
+def _input_values(gm: GraphModule, example_inputs: Sequence[Any]) -> Dict[str, Any]:
+    _check_example_inputs(gm, example_inputs)
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    return {p.name: v for p, v in zip(placeholders, example_inputs)}
+
+
 class _Writer:
     def __init__(self, ctx: ConversionContext):
         self.ctx = ctx
@@ -301,16 +327,20 @@ def graph_module_to_document(gm: GraphModule, example_inputs: Optional[Sequence[
                              ctx: Optional[ConversionContext] = None) -> Dict[str, Any]:
     """The eqfuse-graph document of ``gm`` (dicts and lists).  ``gm`` is not
     modified.  Types come from ``node.meta`` ("val", then "tensor_meta"), or,
-    when some are missing and ``example_inputs`` is given, from fake tensors
-    propagated through the graph from them (shapes and dtypes only: the
-    model's arithmetic never runs)."""
+    when some are missing and ``example_inputs`` is given, from them: the
+    inputs' types directly when every untyped call is an op overload (eqfuse
+    infers the rest), else fake tensors propagated through the graph (shapes
+    and dtypes only: the model's arithmetic never runs)."""
     if not isinstance(gm, GraphModule):
         raise EqfuseError(f"expected a torch.fx.GraphModule, got {type(gm).__name__} "
                           f"(trace the model first, e.g. with make_fx)")
     ctx = ctx if ctx is not None else ConversionContext()
     values: Dict[str, Any] = {}
     if example_inputs is not None and _needs_example_run(gm):
-        values = _example_values(gm, example_inputs)
+        if _untyped_calls_typed_by_eqfuse(gm):
+            values = _input_values(gm, example_inputs)
+        else:
+            values = _example_values(gm, example_inputs)
     w = _Writer(ctx)
     nodes = []
     for n in gm.graph.nodes:

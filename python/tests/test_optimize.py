@@ -75,14 +75,18 @@ def test_disable_rule_and_config_dict():
 
 
 def test_graph_without_meta_is_typed_from_example_inputs():
-    # no meta (as symbolic_trace leaves it): the example inputs type every node
+    # no meta (as symbolic_trace leaves it): the example inputs type the inputs, and eqfuse
+    # infers every op overload's type from them (nothing is propagated in Python)
     gm = models.without_meta(models.trace_bmm())
     assert all("val" not in n.meta and "tensor_meta" not in n.meta for n in gm.graph.nodes)
     a, b = models.bmm_inputs()
     doc = eqfuse.to_document(gm, (a, b))
     types = {n["name"]: n.get("meta", {}).get("type") for n in doc["nodes"]}
     assert types == {"a_1": "f32[4, 8, 128]", "b_1": "f32[4, 128, 256]",
-                     "bmm": "f32[4, 8, 256]", "transpose": "f32[8, 4, 256]", "output": None}
+                     "bmm": None, "transpose": None, "output": None}
+    loaded = {n["name"]: n.get("meta", {}).get("type")
+              for n in eqfuse._eqfuse.load(doc)["nodes"]}
+    assert loaded["bmm"] == "f32[4, 8, 256]" and loaded["transpose"] == "f32[8, 4, 256]"
     assert all(not n.meta for n in gm.graph.nodes)  # still untouched
     r = eqfuse.optimize(gm, (a, b))
     assert r.stats["fusions"] == {"torchair/bmm-transpose": 1}
