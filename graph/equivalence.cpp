@@ -88,6 +88,9 @@ std::pair<RunResult, RunResult> run_pair(const Graph& a, const Graph& b, const O
                                          InterpreterOptions io, OpaqueCallLedger& ledger,
                                          const RandomInputs& in) {
   io.opaque_calls = &ledger;
+  // Both graphs see the same value for the same get_attr target: listed ones
+  // from `in.attrs`, the others uninterpreted from a hash of the target.
+  io.attr_values = &in.attrs;
   Interpreter interpreter(registry, io);
   ledger.start(OpaqueCallLedger::Role::Record);
   RunResult ra = interpreter.run(a, in.values, in.bindings);
@@ -228,10 +231,20 @@ DType coarsest_float_input(const Graph& g) {
   return coarsest == DType::Unknown ? DType::Float64 : coarsest;
 }
 
-// The given inputs, or random ones for this trial's seed.
+// The given inputs, or random ones for this trial's seed. Index bounds (of
+// placeholders and of get_attr constants, RandomInputs::attrs) come from the
+// first graph only: both graphs run on the same values, so the bound must be
+// one for both, and `a` is the reference whose uses say what the values
+// address; a `b` that indexes a constant with a different bound is not
+// equivalent anyway, and a mismatch or an out-of-range error in `b` says so.
 RandomInputs inputs_for_trial(const Graph& a, const OpRegistry& registry,
                               const EquivalenceOptions& options, uint64_t seed) {
-  if (options.given_inputs) return *options.given_inputs;
+  if (options.given_inputs) {
+    RandomInputs in = *options.given_inputs;
+    // Given inputs name placeholders only: index constants still get bounded values.
+    if (in.attrs.empty()) in.attrs = random_attr_values(a, seed, in.bindings, &registry);
+    return in;
+  }
   RandomInputOptions ro;
   ro.bindings = options.bindings;
   ro.registry = &registry;

@@ -433,6 +433,11 @@ RuntimeValue Evaluation::eval(const Node& n) {
       fail(n, fmt::format("cannot index {}", describe(src)));
     }
     case NodeKind::GetAttr:
+      if (opts_.attr_values) {
+        // A copy: the graph may write it, and the next run must see it fresh.
+        if (auto it = opts_.attr_values->find(n.target); it != opts_.attr_values->end())
+          return copy_of(it->second);
+      }
       try {
         return uninterpreted_value(n.type, hash_string(0x6765746174747221ull, n.target), bindings_);
       } catch (const std::invalid_argument& e) {

@@ -35,6 +35,9 @@ namespace eqfuse {
 
 class OpaqueCallLedger;
 using SymBindings = std::map<std::string, int64_t, std::less<>>;
+struct RuntimeValue;
+// Values for get_attr constants, keyed by target (RandomInputs::attrs).
+using AttrValues = std::map<std::string, RuntimeValue, std::less<>>;
 
 // A runtime value: None, tensor, Python int/float/bool (SymInts are ints),
 // or a list/tuple of values (multi-output ops, split results).
@@ -99,6 +102,11 @@ struct InterpreterOptions {
   // which compares them structurally (graph/opaque_calls.hpp), instead of by
   // hashing their arguments' values. Not owned.
   OpaqueCallLedger* opaque_calls = nullptr;
+  // Values for get_attr nodes by target (each evaluation gets a copy); a
+  // target not listed gets uninterpreted_value seeded by a hash of the
+  // target. random_inputs() lists integer constants used as indices, with
+  // values inside the indexed size. Not owned.
+  const AttrValues* attr_values = nullptr;
   // When false an op without a kernel is an error naming the node: a strict
   // check computes every op.
   bool allow_opaque = true;

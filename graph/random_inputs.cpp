@@ -3,6 +3,7 @@
 #include "graph/random_inputs.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include <bit>
@@ -226,6 +227,55 @@ Tensor fill_range(DType dtype, const Dims& shape, SplitMix64& rng, Range r) {
   return t;
 }
 
+// Integers in [0, limit).
+Tensor bounded_ints(DType dtype, const Dims& shape, SplitMix64& rng, int64_t limit) {
+  Tensor t = Tensor::zeros(dtype, shape);
+  for (int64_t i = 0; i < t.numel(); ++i) t.set_flat_int(i, rng.integer(0, limit - 1));
+  return t;
+}
+
+bool boundable(DType d) { return !dtype_is_floating(d) && d != DType::Bool; }
+
+// Seeds get_attr values apart from placeholders of the same name.
+constexpr uint64_t kAttrSalt = 0x6765746174747221ull;
+
+AttrValues attr_values(const Graph& g, uint64_t seed, const SymBindings& bindings,
+                       const std::vector<std::optional<int64_t>>& limits) {
+  // The smallest bound over the nodes of each target, and the first such node.
+  std::map<std::string_view, std::pair<const Node*, int64_t>> bounded;
+  for (size_t i = 0; i < g.size(); ++i) {
+    const Node& n = g.nodes()[i];
+    const std::optional<int64_t> limit = limits[i];
+    if (n.kind != NodeKind::GetAttr || !limit || *limit <= 0) continue;
+    if (n.type.kind != ValueType::Kind::Tensor || !n.type.tensor.shape) continue;
+    if (!boundable(n.type.tensor.dtype)) continue;
+    auto [it, fresh] = bounded.try_emplace(n.target, &n, *limit);
+    if (!fresh) it->second.second = std::min(it->second.second, *limit);
+  }
+  AttrValues out;
+  for (const auto& [target, entry] : bounded) {
+    const auto [n, limit] = entry;
+    Dims shape;
+    for (const SymInt& d : *n->type.tensor.shape) {
+      std::optional<int64_t> v = d.evaluate(bindings);
+      if (!v || *v < 0) break;
+      shape.push_back(*v);
+    }
+    // A size not known here: left to the interpreter, which reports it.
+    if (shape.size() != n->type.tensor.shape->size()) continue;
+    SplitMix64 rng(hash_string(hash_combine(seed, kAttrSalt), target));
+    Tensor x;
+    try {
+      x = bounded_ints(n->type.tensor.dtype, shape, rng, limit);
+    } catch (const std::invalid_argument&) {
+      continue;  // too large: the interpreter reports it at the node
+    }
+    x.storage()->version = 0;
+    out.emplace(std::string(target), std::move(x));
+  }
+  return out;
+}
+
 [[noreturn]] void fail_at(const Node& n, const std::string& msg) {
   throw Error(fmt::format("input '{}': {}", n.name, msg), n.meta.loc);
 }
@@ -339,9 +389,8 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
         Tensor x;
         try {
           const std::optional<int64_t> limit = limits[static_cast<size_t>(r.index)];
-          if (limit && !dtype_is_floating(t.tensor.dtype) && t.tensor.dtype != DType::Bool) {
-            x = Tensor::zeros(t.tensor.dtype, shape);
-            for (int64_t i = 0; i < x.numel(); ++i) x.set_flat_int(i, rng.integer(0, *limit - 1));
+          if (limit && boundable(t.tensor.dtype)) {
+            x = bounded_ints(t.tensor.dtype, shape, rng, *limit);
           } else {
             x = range && float_like ? fill_range(t.tensor.dtype, shape, rng, *range)
                                     : random_tensor(t.tensor.dtype, shape, rng);
@@ -379,7 +428,13 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
                 "(e.g. 'arg0_1=bf16[s0, 4096]; arg1_1=Sym(s0)')");
     }
   }
+  out.attrs = attr_values(graph, seed, out.bindings, limits);
   return out;
+}
+
+AttrValues random_attr_values(const Graph& graph, uint64_t seed, const SymBindings& bindings,
+                              const OpRegistry* registry) {
+  return attr_values(graph, seed, bindings, index_limits(graph, registry, bindings));
 }
 
 }  // namespace eqfuse

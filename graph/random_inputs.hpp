@@ -5,10 +5,14 @@
 // floats uniform in [-2, 2) rounded to the dtype, except op-friendly
 // positive ranges for inputs used as scales or by sqrt/rsqrt/log; int8 in
 // [-8, 8]; uint8 in [0, 15]; wider integers (often indices) in [0, 3]; bool
-// fair coin. Same graph + seed + bindings -> same inputs.
+// fair coin. Integer inputs used as indices (and integer get_attr constants
+// so used: RandomInputs::attrs) stay inside the indexed size. Same graph +
+// seed + bindings -> same inputs.
 //
 //   RandomInputs in = random_inputs(graph, /*seed=*/1, {{"s0", 4}});
-//   Interpreter(reg).run(graph, in.values, in.bindings);
+//   InterpreterOptions io;
+//   io.attr_values = &in.attrs;
+//   Interpreter(reg, io).run(graph, in.values, in.bindings);
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -53,6 +57,11 @@ struct RandomInputOptions {
 struct RandomInputs {
   std::vector<RuntimeValue> values;  // one per placeholder, in order
   SymBindings bindings;              // every symbol used, with its value
+  // Integer get_attr constants used as indices (make_fx keeps module buffers
+  // such as BERT's token_type_ids as constants), by target: drawn inside the
+  // indexed size like index placeholders. Pass as
+  // InterpreterOptions::attr_values; other constants stay uninterpreted.
+  AttrValues attrs;
 };
 
 // Throws eqfuse::Error at the placeholder when its type is unknown (pass
@@ -60,6 +69,14 @@ struct RandomInputs {
 // be chosen (e.g. `floor(s0/3)`).
 RandomInputs random_inputs(const Graph& graph, uint64_t seed,
                            const RandomInputOptions& options = {});
+
+// RandomInputs::attrs alone, for `bindings` (e.g. those of given inputs):
+// a value per target of an integer get_attr constant of known shape used (at
+// any of its nodes, directly or through value-forwarding ops) as an index,
+// inside the smallest bound asked for. Same graph + seed + bindings -> same
+// values.
+AttrValues random_attr_values(const Graph& graph, uint64_t seed, const SymBindings& bindings,
+                              const OpRegistry* registry);
 
 // The symbols the inputs' sizes are written in (sorted): the ones a caller
 // may bind.

@@ -10,7 +10,7 @@ the installed torch, optimized with eqfuse.optimize, and checked three ways:
     below: minimum counts of what 2 layers must give, not exact kernel counts);
 (c) the input graph and ``result.fx_text``, written as FX text, are equivalent to
     `eqfuse check` (the CLI: EQFUSE_BINARY, default build/eqfuse), i.e. the FX text
-    round-trips and the C++ reference interpreter agrees (except BERT: CHECK_LIMITS).
+    round-trips and the C++ reference interpreter agrees.
 
 How the models are traced (trace_live): ``make_fx(forward, tracing_mode="fake" or
 "symbolic", _allow_non_fake_inputs=True)(ids)``, the weights staying real module
@@ -118,15 +118,6 @@ EXPECTED = {
 }
 EXPECTED_FP32 = {"gpt2": {"npu-fusion-attention": 2}, "bert": {"npu-fusion-attention": 2}}
 
-# `eqfuse check` gives a get_attr constant uninterpreted random values (graph/interpreter.cpp,
-# uninterpreted_value) that ignore the index bounds its placeholders respect (graph/
-# random_inputs.cpp index_limits): BERT's token_type_ids buffer, which make_fx keeps as a
-# constant (torch.compile lifts it to an input), then indexes the 2-row token-type table
-# out of range.  (a) and (b) still run for BERT; the CLI check is an expected failure
-# until the interpreter bounds index constants too.
-CHECK_LIMITS = {"bert": ("embedding index", "eqfuse check: get_attr index constants get "
-                         "random values out of the indexed table's range (BERT token types)")}
-
 BF16, FP32 = torch.bfloat16, torch.float32
 # Every architecture static in bf16; symbolic shapes (make_fx's symbolic mode: batch and
 # sequence become s-symbols) for a dense decoder, two MoE models and GPT-2; fp32 for a
@@ -186,9 +177,6 @@ def test_live_model_optimizes_fuses_and_checks(arch, dtype, mode, tmp_path):
     b.write_text(r.fx_text)
     p = subprocess.run([binary, "check", str(a), str(b)], capture_output=True, text=True,
                        timeout=120)
-    known = CHECK_LIMITS.get(arch)
-    if p.returncode != 0 and known and known[0] in p.stdout + p.stderr:
-        pytest.xfail(known[1])
     assert p.returncode == 0 and p.stdout.startswith("equivalent"), p.stdout + p.stderr
 
 

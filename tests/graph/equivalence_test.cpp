@@ -278,6 +278,65 @@ TEST(RandomInputs, IndexBoundsReachInputsThroughValueForwardingOps) {
   EXPECT_TRUE(equivalent(g, g, registry()).ok);
 }
 
+// make_fx keeps module buffers as get_attr constants: BERT's int64
+// token_type_ids buffer is sliced and expanded, then indexes the 2-row
+// token-type table. Its values stay in [0, 2) like an index placeholder's
+// (they used to be uninterpreted, in [0, 3]: "embedding index 3 out of range
+// for 2 rows"), the same for both graphs, and float constants stay
+// uninterpreted.
+TEST(RandomInputs, IndexConstantsStayWithinTheIndexedDim) {
+  const char* header = R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[1, 8, 16]"):
+        _tensor_constant0: "i64[1, 8]" = self._tensor_constant0
+        _param_constant0: "f32[2, 16]" = self._param_constant0
+)FX";
+  Graph a = graph_from(std::string(header) + R"FX(        sliced: "i64[1, 8]" = torch.ops.aten.slice.Tensor(_tensor_constant0, 1, 0, 8)
+        token_types: "i64[1, 8]" = torch.ops.aten.expand.default(sliced, [1, 8])
+        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, token_types)
+        out: "f32[1, 8, 16]" = torch.ops.aten.add.Tensor(x, e)
+        return (out,)
+)FX");
+  // The slice and expand are identities here: the rewrite indexes the buffer itself.
+  Graph b = graph_from(std::string(header) + R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
+        out: "f32[1, 8, 16]" = torch.ops.aten.add.Tensor(e, x)
+        return (out,)
+)FX");
+  RandomInputOptions o;
+  o.registry = &registry();
+  for (uint64_t seed : {1, 5, 9}) {
+    const RandomInputs in = random_inputs(a, seed, o);
+    ASSERT_EQ(in.attrs.size(), 1u);
+    const Tensor& ids = in.attrs.at("_tensor_constant0").tensor();
+    EXPECT_EQ(ids.dtype(), DType::Int64);
+    EXPECT_EQ(ids.shape(), (Dims{1, 8}));
+    for (int64_t v : ids.int_values()) {
+      EXPECT_GE(v, 0);
+      EXPECT_LE(v, 1);
+    }
+    EXPECT_EQ(random_inputs(a, seed, o).attrs.at("_tensor_constant0").tensor().int_values(),
+              ids.int_values());
+  }
+  EquivalenceOptions eo;
+  eo.trials = 8;
+  EquivalenceResult same = equivalent(a, a, registry(), eo);
+  EXPECT_TRUE(same.ok) << same.first_mismatch;
+  EquivalenceResult rewritten = equivalent(a, b, registry(), eo);
+  EXPECT_TRUE(rewritten.ok) << rewritten.first_mismatch;
+  // Given inputs name placeholders only; the index constant is still bounded.
+  RandomInputs given = random_inputs(a, 3, o);
+  given.attrs.clear();
+  eo.given_inputs = &given;
+  EquivalenceResult with_given = equivalent(a, b, registry(), eo);
+  EXPECT_TRUE(with_given.ok) << with_given.first_mismatch;
+  // A real difference is still caught.
+  Graph c = graph_from(std::string(header) + R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
+        out: "f32[1, 8, 16]" = torch.ops.aten.sub.Tensor(x, e)
+        return (out,)
+)FX");
+  eo.given_inputs = nullptr;
+  EXPECT_FALSE(equivalent(a, c, registry(), eo).ok);
+}
+
 TEST(RandomInputs, RespectTypesSymbolsAndRanges) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, n: "Sym(s0)", x: "bf16[s0, 8]", q: "i8[s0, 8]", scales: "f32[8]", b: "b8[3]"):
