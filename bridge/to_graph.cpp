@@ -27,6 +27,7 @@
 
 #include "bridge/arg_encoding.hpp"
 #include "base/diagnostics.hpp"
+#include "graph/alias_analysis.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
 
@@ -371,9 +372,17 @@ class Emitter {
     add_stream_edges();
   }
 
+  // Calls kept in input order: mutating schemas, calls returning nothing, and
+  // opaque calls (an unknown op may write anything), except Python builtins on
+  // numbers and SymInts (graph/alias_analysis.hpp). Those are pure size
+  // arithmetic, and the symbolic-size merge may make one the read of a size
+  // that an earlier node now uses (pipeline/symbolic_sizes.hpp): a MoE layer's
+  // `zeros([sym_size(x, 0), 64])` may take its `s0*s1` from `mul_200 = s0 * s1`
+  // at the end of the graph. Chained after the in-place index_add_ that writes
+  // the zeros buffer, it would close a cycle no order satisfies.
   bool has_side_effect(const Node& n) const {
     if (n.kind != NodeKind::Call) return false;
-    if (n.op == kNoOp) return true;
+    if (n.op == kNoOp) return !is_scalar_builtin_call(in_, n);
     const OpInfo& info = req_.reg.info(n.op);
     return info.schema.mutates_any() || !info.traits.mutated_args.empty() ||
            info.schema.returns.empty();

@@ -475,4 +475,21 @@ std::vector<NodeRef> written_arguments(const Node& n, const OpRegistry& reg) {
   return out;
 }
 
+bool is_scalar_builtin_call(const Graph& g, const Node& n) {
+  const std::string_view t = n.target;
+  const bool builtin = t.starts_with("operator.") || t.starts_with("_operator.") ||
+                       t.starts_with("math.") || t == "torch.sym_float" || t == "torch.sym_int";
+  if (!builtin || !n.kwargs.empty()) return false;
+  for (const Arg& a : n.args) {
+    if (a.is_node()) {
+      if (!is_scalar_kind(g.node(a.node()).type.kind)) return false;
+      continue;
+    }
+    if (!std::holds_alternative<int64_t>(a.value) && !std::holds_alternative<double>(a.value) &&
+        !std::holds_alternative<bool>(a.value))
+      return false;
+  }
+  return true;
+}
+
 }  // namespace eqfuse

@@ -147,4 +147,13 @@ std::string_view op_base_name(std::string_view qualified);
 // functionalized graph are. Empty for everything else.
 std::vector<NodeRef> written_arguments(const Node& n, const OpRegistry& reg);
 
+// A Python builtin (`operator.mul`, `operator.floordiv`, `math.ceil`,
+// `torch.sym_int`) applied to numbers and SymInts only, such as the size
+// arithmetic of a symbolic trace (`mul_200 = sym_size_int_6 * sym_size_int`).
+// It stays an opaque call (no schema), but the interpreter evaluates it and
+// infer_types types it, so resolve_ops does not list it as unknown; and it is
+// pure host arithmetic: it reads and writes no memory, so, unlike other opaque
+// calls, it has no side effect to keep in order (bridge/to_graph.cpp).
+bool is_scalar_builtin_call(const Graph& g, const Node& n);
+
 }  // namespace eqfuse

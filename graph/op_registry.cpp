@@ -9,6 +9,7 @@
 #include <set>
 
 #include "base/embedded.hpp"
+#include "graph/alias_analysis.hpp"
 #include "graph/auto_functionalized.hpp"
 #include "graph/meta_common.hpp"
 
@@ -416,26 +417,6 @@ std::optional<OpId> OpRegistry::find(std::string_view qualified_name) const {
   return it->second;
 }
 
-// A Python builtin (`operator.mul`, `math.ceil`, `torch.sym_int`) applied to
-// numbers and SymInts only: the interpreter evaluates it and infer_types
-// types it, so it is not an unknown op (on tensors it would be).
-static bool is_scalar_builtin_call(const Graph& g, const Node& n) {
-  const std::string_view t = n.target;
-  const bool builtin = t.starts_with("operator.") || t.starts_with("_operator.") ||
-                       t.starts_with("math.") || t == "torch.sym_float" || t == "torch.sym_int";
-  if (!builtin || !n.kwargs.empty()) return false;
-  for (const Arg& a : n.args) {
-    if (a.is_node()) {
-      if (!is_scalar_kind(g.node(a.node()).type.kind)) return false;
-      continue;
-    }
-    if (!std::holds_alternative<int64_t>(a.value) && !std::holds_alternative<double>(a.value) &&
-        !std::holds_alternative<bool>(a.value))
-      return false;
-  }
-  return true;
-}
-
 std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
   std::set<std::string> unknown;
   for (Node& n : g.nodes()) {
@@ -458,6 +439,8 @@ std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
         if (id != exact) candidates.push_back(id);
     }
     if (candidates.empty()) {
+      // A builtin on numbers and SymInts (graph/alias_analysis.hpp) is evaluated by the
+      // interpreter and typed by infer_types: not an unknown op (on tensors it would be).
       if (!is_scalar_builtin_call(g, n)) unknown.insert(n.target);
       continue;
     }

@@ -6,6 +6,9 @@
 // It loads (type inference checks only what torch's device-independent meta checks),
 // optimize_graph never makes it costlier, and the result is equivalent to the input under
 // the reference interpreter, which counts the int32 histogram as torch's CUDA kernel does.
+// tests/data/moe/moe_symbolic_size_order.txt, the combine of a symbolic MoE trace whose
+// buffer size is read again by a Python builtin after the in-place index_add_, optimizes
+// too: the builtin is pure size arithmetic and moves before the buffer it now sizes.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -13,6 +16,7 @@
 #include <string>
 
 #include "graph/equivalence.hpp"
+#include "graph/fx_printer.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/random_inputs.hpp"
@@ -25,8 +29,8 @@ namespace {
 namespace fs = std::filesystem;
 using testing_support::builtin_registry;
 
-LoadedGraph load_fixture() {
-  fs::path path = fs::path(EQFUSE_TEST_DATA) / "moe" / "moe_routing_gpu.txt";
+LoadedGraph load_fixture(const std::string& name = "moe_routing_gpu.txt") {
+  fs::path path = fs::path(EQFUSE_TEST_DATA) / "moe" / name;
   return load_graph(read_file_or_stdin(path.string()), path.filename().string(),
                     builtin_registry());
 }
@@ -81,6 +85,32 @@ TEST(MoeRouting, OptimizesToACheaperEquivalentGraph) {
   EquivalenceResult eq = equivalent(in.graph, r.graph, builtin_registry());
   EXPECT_TRUE(eq.ok) << eq.first_mismatch << "\n" << eq.first_differing_node;
   EXPECT_TRUE(eq.structural_ops.empty()) << eq.structural_ops.front().first;
+}
+
+// The torch 2.13 W8A8 traces of mixtral and deepseek_v3 (symbolic) stopped emission with
+// "no order satisfies the data, stream and side-effect constraints": the symbolic-size
+// merge gives `zeros` the size read `mul = s0 * s1`, which the input computes only after
+// the index_add_ writing that buffer, and the emitter kept the builtin (an opaque call) in
+// order with the in-place calls. It is pure: emitted before `zeros`, the graph orders.
+TEST(MoeRouting, ASizeReadAfterTheInPlaceCombineMovesBeforeTheBuffer) {
+  LoadedGraph in = load_fixture("moe_symbolic_size_order.txt");
+  EXPECT_TRUE(in.opaque_ops.empty()) << in.opaque_ops.front();  // the builtin is no unknown op
+  static const OptimizeOptions defaults;
+  OptimizeResult r;
+  try {
+    r = optimize_graph(in.graph, builtin_registry(), defaults);
+  } catch (const Error& e) {
+    FAIL() << "optimize: " << e.render();
+  }
+  EXPECT_LE(r.stats.cost_after_us, r.stats.cost_before_us * (1 + 1e-12));
+  EXPECT_LE(r.stats.kernels_after, r.stats.kernels_before);
+  auto mul = r.graph.find("mul"), zeros = r.graph.find("zeros"),
+       index_add = r.graph.find("index_add_");
+  ASSERT_TRUE(mul && zeros && index_add) << print_fx(r.graph);
+  EXPECT_LT(mul->index, zeros->index) << print_fx(r.graph);
+  EXPECT_LT(zeros->index, index_add->index) << print_fx(r.graph);
+  EquivalenceResult eq = equivalent(in.graph, r.graph, builtin_registry());
+  EXPECT_TRUE(eq.ok) << eq.first_mismatch << "\n" << eq.first_differing_node;
 }
 
 }  // namespace
