@@ -184,7 +184,25 @@ class CompileReport:
     __repr__ = __str__
 
 
-class GraphPass:
+class _KeepsResults:
+    """``results`` (one Result per optimized graph, None where it fell back),
+    ``last_result`` and ``report()`` of the _Optimizer in ``self._opt``."""
+
+    _opt: _Optimizer
+
+    @property
+    def results(self) -> list:
+        return self._opt.results
+
+    @property
+    def last_result(self):
+        return self._opt.last_result
+
+    def report(self) -> CompileReport:
+        return self._opt.report()
+
+
+class GraphPass(_KeepsResults):
     """A custom FX pass: ``GraphPass(mode="reduce-overhead")(graph)`` optimizes ``graph``
     (a torch.fx.Graph whose owning module holds its get_attr tensors) in place.
 
@@ -197,17 +215,6 @@ class GraphPass:
                  **optimize_options: Any):
         self._opt = _Optimizer(fallback, freeze_parameters, optimize_options)
         self.options = self._opt.options
-
-    @property
-    def results(self) -> list:
-        return self._opt.results
-
-    @property
-    def last_result(self):
-        return self._opt.last_result
-
-    def report(self) -> CompileReport:
-        return self._opt.report()
 
     def __call__(self, graph: Union[torch.fx.Graph, torch.fx.GraphModule]) -> None:
         gm = graph if isinstance(graph, torch.fx.GraphModule) else graph.owning_module
@@ -232,23 +239,12 @@ def graph_pass(graph: Union[torch.fx.Graph, torch.fx.GraphModule], **optimize_op
     GraphPass(**optimize_options)(graph)
 
 
-class _Backend:
+class _Backend(_KeepsResults):
     """What ``backend()`` returns: a torch.compile backend keeping every graph's Result."""
 
     def __init__(self, inner, optimizer: _Optimizer):
         self._inner = inner
         self._opt = optimizer
-
-    @property
-    def results(self) -> list:
-        return self._opt.results
-
-    @property
-    def last_result(self):
-        return self._opt.last_result
-
-    def report(self) -> CompileReport:
-        return self._opt.report()
 
     def __call__(self, gm: torch.fx.GraphModule, example_inputs):
         if self._inner == "inductor":

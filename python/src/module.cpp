@@ -84,6 +84,19 @@ SymbolHints hints_from(const std::map<std::string, int64_t>& hints) {
   return h;
 }
 
+// A typed tensor as Python sees it: (dtype code, shape), symbolic dims as their text.
+py::tuple tensor_description(const ValueType& t) {
+  py::list shape;
+  for (const SymInt& d : *t.tensor.shape) {
+    if (std::optional<int64_t> v = d.constant()) {
+      shape.append(*v);
+    } else {
+      shape.append(d.to_string());
+    }
+  }
+  return py::make_tuple(std::string(dtype_code(t.tensor.dtype)), shape);
+}
+
 // A matched input as extra_check sees it: a constant's value, a tensor's
 // (dtype code, shape) with symbolic dims as text, or None.
 py::object matched_value(const RuleMatch& m, const std::string& name) {
@@ -103,15 +116,7 @@ py::object matched_value(const RuleMatch& m, const std::string& name) {
   }
   const ValueType t = m.type(name);
   if (!t.is_tensor() || !t.tensor.shape) return py::none();
-  py::list shape;
-  for (const SymInt& d : *t.tensor.shape) {
-    if (std::optional<int64_t> v = d.constant()) {
-      shape.append(*v);
-    } else {
-      shape.append(d.to_string());
-    }
-  }
-  return py::make_tuple(std::string(dtype_code(t.tensor.dtype)), shape);
+  return tensor_description(t);
 }
 
 // A Python callable as a rule's extra check. It runs while saturation runs
@@ -149,15 +154,7 @@ py::object type_description(const ValueType& t) {
   switch (t.kind) {
     case ValueType::Kind::Tensor: {
       if (!t.tensor.shape || t.tensor.dtype == DType::Unknown) return py::ellipsis();
-      py::list shape;
-      for (const SymInt& d : *t.tensor.shape) {
-        if (std::optional<int64_t> v = d.constant()) {
-          shape.append(*v);
-        } else {
-          shape.append(d.to_string());
-        }
-      }
-      return py::make_tuple(std::string(dtype_code(t.tensor.dtype)), shape);
+      return tensor_description(t);
     }
     case ValueType::Kind::SymInt:
     case ValueType::Kind::Int:

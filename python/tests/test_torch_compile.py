@@ -45,10 +45,9 @@ def _check_report(be):
     return report
 
 
-@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["fp32", "bf16"])
-@pytest.mark.parametrize("arch", ARCHS)
-def test_backend_matches_eager_exactly(arch, dtype):
-    model = hf_models.build(arch, dtype)
+def _assert_backend_exact(model):
+    """Through eqfuse.backend(): fusions on every graph, never costlier, logits equal to
+    eager bit for bit."""
     ids = hf_models.inputs()
     with torch.no_grad():
         ref = _call(model, ids)
@@ -59,16 +58,15 @@ def test_backend_matches_eager_exactly(arch, dtype):
     assert torch.equal(out, ref), (out - ref).abs().max()
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16], ids=["fp32", "bf16"])
+@pytest.mark.parametrize("arch", ARCHS)
+def test_backend_matches_eager_exactly(arch, dtype):
+    _assert_backend_exact(hf_models.build(arch, dtype))
+
+
 @pytest.mark.parametrize("arch", ["llama", "qwen3_moe", "gpt2", "bert"])
 def test_sdpa_attention_backend_matches_eager_exactly(arch):
-    model = hf_models.build(arch, torch.float32, attn="sdpa")
-    ids = hf_models.inputs()
-    with torch.no_grad():
-        ref = _call(model, ids)
-    be = eqfuse.backend()
-    out = _compile_and_run(model, ids, be)
-    _check_report(be)
-    assert torch.equal(out, ref)
+    _assert_backend_exact(hf_models.build(arch, torch.float32, attn="sdpa"))
 
 
 @pytest.mark.parametrize("arch,dtype", [("llama", torch.float32), ("mixtral", torch.bfloat16),
