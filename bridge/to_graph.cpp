@@ -25,8 +25,8 @@
 #include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 
-#include "bridge/arg_encoding.hpp"
 #include "base/diagnostics.hpp"
+#include "bridge/arg_encoding.hpp"
 #include "graph/alias_analysis.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"

@@ -752,7 +752,7 @@ std::vector<bool> constant_nodes(const Graph& g, const OpRegistry& reg, const Co
   if (!model.folds_constants()) return constant;
   const std::vector<std::vector<int32_t>> writers = in_place_writers(g, reg);
   std::vector<bool> excluded(g.size(), false);  // written by a call that is not constant
-  for (bool changed = true; changed;) {  // monotone: each round only excludes more
+  for (bool changed = true; changed;) {         // monotone: each round only excludes more
     for (size_t i = 0; i < g.size(); ++i) {
       const Node& n = g.node(NodeRef{static_cast<int32_t>(i)});
       constant[i] = false;

@@ -14,11 +14,10 @@
 // non-tensor arguments and the contents of the input tensors, so within one
 // run the same call on the same inputs gives the same outputs. Across two
 // runs (checks) an OpaqueCallLedger answers them instead: structurally,
-// without hashing floats (InterpreterOptions::opaque_calls). Inputs are deep-copied when the graph has a call that may write
-// its arguments (copy_, add_, v2 NPU ops); such mutated inputs are reported
-// with their final values. A graph without writing calls reads unwritten
-// (storage version 0) input tensors in place, so its outputs may alias the
-// caller's inputs. See docs/interpreter.md.
+// without hashing floats (InterpreterOptions::opaque_calls). Inputs are deep-copied when the graph
+// has a call that may write its arguments (copy_, add_, v2 NPU ops); such mutated inputs are
+// reported with their final values. A graph without writing calls reads unwritten (storage version
+// 0) input tensors in place, so its outputs may alias the caller's inputs. See docs/interpreter.md.
 #pragma once
 #include <cstdint>
 #include <map>

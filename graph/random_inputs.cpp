@@ -234,7 +234,9 @@ Tensor bounded_ints(DType dtype, const Dims& shape, SplitMix64& rng, int64_t lim
   return t;
 }
 
-bool boundable(DType d) { return !dtype_is_floating(d) && d != DType::Bool; }
+bool boundable(DType d) {
+  return !dtype_is_floating(d) && d != DType::Bool;
+}
 
 // Seeds get_attr values apart from placeholders of the same name.
 constexpr uint64_t kAttrSalt = 0x6765746174747221ull;

@@ -360,8 +360,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.cost_before_us = result.before.total_us;
   stats.cost_after_us = result.after.total_us;
   rule_stats(*st, opt.rules, stats);
-  if (!opt.dump_dir.empty())
-    write_dumps(opt.dump_dir, input, result.graph, reg, stats, *st);
+  if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats, *st);
   result.state = std::move(st);
   return result;
 }

@@ -238,9 +238,9 @@ ValueType described_type(py::handle v) {
       for (py::handle d : dims) {
         if (py::isinstance<py::int_>(d) && !py::isinstance<py::bool_>(d)) {
           shape.emplace_back(d.cast<int64_t>());
-        } else if (std::optional<SymInt> s =
-                       py::isinstance<py::str>(d) ? parse_dim(d.cast<std::string>())
-                                                  : std::nullopt) {
+        } else if (std::optional<SymInt> s = py::isinstance<py::str>(d)
+                                                 ? parse_dim(d.cast<std::string>())
+                                                 : std::nullopt) {
           shape.push_back(*s);
         } else {
           known = false;
@@ -304,8 +304,8 @@ MetaFn python_meta(py::function fn, std::string op) {
       throw Error(
           fmt::format("op '{}': shape inference from its torch fake kernel: {}", op, e.what()));
     } catch (const Error& e) {
-      throw Error(fmt::format("op '{}': shape inference from its torch fake kernel: {}", op,
-                              e.what()));
+      throw Error(
+          fmt::format("op '{}': shape inference from its torch fake kernel: {}", op, e.what()));
     }
   };
 }
@@ -539,8 +539,7 @@ PYBIND11_MODULE(_eqfuse, m) {
       [] {
         const OpRegistry reg = OpRegistry::with_builtin_ops();
         std::vector<std::string> names;
-        for (const OpInfo& info : reg.all())
-          names.push_back(info.schema.qualified_name());
+        for (const OpInfo& info : reg.all()) names.push_back(info.schema.qualified_name());
         return names;
       },
       "Qualified names of the ops of the built-in catalog (graph/ops/*.schemas)");

@@ -290,14 +290,18 @@ TEST(RandomInputs, IndexConstantsStayWithinTheIndexedDim) {
         _tensor_constant0: "i64[1, 8]" = self._tensor_constant0
         _param_constant0: "f32[2, 16]" = self._param_constant0
 )FX";
-  Graph a = graph_from(std::string(header) + R"FX(        sliced: "i64[1, 8]" = torch.ops.aten.slice.Tensor(_tensor_constant0, 1, 0, 8)
+  Graph a = graph_from(
+      std::string(header) +
+      R"FX(        sliced: "i64[1, 8]" = torch.ops.aten.slice.Tensor(_tensor_constant0, 1, 0, 8)
         token_types: "i64[1, 8]" = torch.ops.aten.expand.default(sliced, [1, 8])
         e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, token_types)
         out: "f32[1, 8, 16]" = torch.ops.aten.add.Tensor(x, e)
         return (out,)
 )FX");
   // The slice and expand are identities here: the rewrite indexes the buffer itself.
-  Graph b = graph_from(std::string(header) + R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
+  Graph b = graph_from(
+      std::string(header) +
+      R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
         out: "f32[1, 8, 16]" = torch.ops.aten.add.Tensor(e, x)
         return (out,)
 )FX");
@@ -329,7 +333,9 @@ TEST(RandomInputs, IndexConstantsStayWithinTheIndexedDim) {
   EquivalenceResult with_given = equivalent(a, b, registry(), eo);
   EXPECT_TRUE(with_given.ok) << with_given.first_mismatch;
   // A real difference is still caught.
-  Graph c = graph_from(std::string(header) + R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
+  Graph c = graph_from(
+      std::string(header) +
+      R"FX(        e: "f32[1, 8, 16]" = torch.ops.aten.embedding.default(_param_constant0, _tensor_constant0)
         out: "f32[1, 8, 16]" = torch.ops.aten.sub.Tensor(x, e)
         return (out,)
 )FX");
