@@ -6,6 +6,9 @@
 #include <stdexcept>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/checked_int.hpp"
 
 namespace eqfuse {
 
@@ -29,68 +32,104 @@ std::optional<int64_t> SymInt::constant() const {
   return std::nullopt;
 }
 
-void SymInt::normalize() {
-  for (auto& t : terms_) std::sort(t.atoms.begin(), t.atoms.end());
-  std::sort(terms_.begin(), terms_.end(),
-            [](const Term& a, const Term& b) { return a.atoms < b.atoms; });
+namespace {
+
+std::string parenthesize(const SymInt& s) {
+  std::string text = s.to_string();
+  return s.is_constant() || text.find(' ') == std::string::npos ? text : "(" + text + ")";
+}
+
+[[noreturn]] void throw_overflow(const SymInt& a, std::string_view op, const SymInt& b) {
+  throw IntOverflow(fmt::format("symbolic size {} {} {} does not fit in 63 bits",
+                                parenthesize(a), op, parenthesize(b)));
+}
+
+}  // namespace
+
+// Coefficients are merged in 128 bits, so a sum whose parts leave int64 but
+// whose total does not (s0 + MAX - MAX) stays exact; only the merged
+// coefficients must fit.
+std::optional<std::vector<SymInt::Term>> SymInt::combine(std::vector<WideTerm> wide) {
+  for (auto& t : wide) std::sort(t.atoms.begin(), t.atoms.end());
+  std::sort(wide.begin(), wide.end(),
+            [](const WideTerm& a, const WideTerm& b) { return a.atoms < b.atoms; });
   std::vector<Term> merged;
-  for (auto& t : terms_) {
-    if (!merged.empty() && merged.back().atoms == t.atoms)
-      merged.back().coef += t.coef;
-    else
-      merged.push_back(std::move(t));
+  for (size_t i = 0; i < wide.size();) {
+    __int128 coef = 0;
+    size_t j = i;
+    for (; j < wide.size() && wide[j].atoms == wide[i].atoms; ++j) coef += wide[j].coef;
+    if (coef != 0) {
+      std::optional<int64_t> narrow = narrow_to_int64(coef);
+      if (!narrow) return std::nullopt;
+      merged.push_back({*narrow, std::move(wide[i].atoms)});
+    }
+    i = j;
   }
-  std::erase_if(merged, [](const Term& t) { return t.coef == 0; });
   std::sort(merged.begin(), merged.end());
-  terms_ = std::move(merged);
+  return merged;
+}
+
+SymInt SymInt::add_scaled(const SymInt& o, int sign) const {
+  std::vector<WideTerm> wide;
+  for (const Term& t : terms_) wide.push_back({t.coef, t.atoms});
+  for (const Term& t : o.terms_) wide.push_back({sign * static_cast<__int128>(t.coef), t.atoms});
+  std::optional<std::vector<Term>> merged = combine(std::move(wide));
+  if (!merged) throw_overflow(*this, sign > 0 ? "+" : "-", o);
+  SymInt r;
+  r.terms_ = std::move(*merged);
+  return r;
 }
 
 SymInt SymInt::operator+(const SymInt& o) const {
-  SymInt r = *this;
-  r.terms_.insert(r.terms_.end(), o.terms_.begin(), o.terms_.end());
-  r.normalize();
-  return r;
-}
-
-SymInt SymInt::operator-() const {
-  SymInt r = *this;
-  for (auto& t : r.terms_) t.coef = -t.coef;
-  return r;
+  return add_scaled(o, 1);
 }
 
 SymInt SymInt::operator-(const SymInt& o) const {
-  return *this + (-o);
+  return add_scaled(o, -1);
+}
+
+SymInt SymInt::operator-() const {
+  return SymInt().add_scaled(*this, -1);
 }
 
 SymInt SymInt::operator*(const SymInt& o) const {
-  SymInt r;
+  std::vector<WideTerm> wide;
   for (const auto& a : terms_)
     for (const auto& b : o.terms_) {
-      Term t{a.coef * b.coef, a.atoms};
+      std::optional<int64_t> coef = checked_mul(a.coef, b.coef);
+      if (!coef) throw_overflow(*this, "*", o);
+      WideTerm t{*coef, a.atoms};
       t.atoms.insert(t.atoms.end(), b.atoms.begin(), b.atoms.end());
-      r.terms_.push_back(std::move(t));
+      wide.push_back(std::move(t));
     }
-  r.normalize();
+  std::optional<std::vector<Term>> merged = combine(std::move(wide));
+  if (!merged) throw_overflow(*this, "*", o);
+  SymInt r;
+  r.terms_ = std::move(*merged);
   return r;
 }
 
 namespace {
+// Python `//` and `%` for b != 0 and b != -1 (INT64_MIN // -1 does not fit;
+// callers treat -1 as negation).
 int64_t python_floordiv(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-std::string parenthesize(const SymInt& s) {
-  std::string text = s.to_string();
-  return s.is_constant() || text.find(' ') == std::string::npos ? text : "(" + text + ")";
+int64_t python_mod(int64_t a, int64_t b) {
+  int64_t r = a % b;
+  if (r != 0 && ((r < 0) != (b < 0))) r += b;  // opposite signs: cannot overflow
+  return r;
 }
 }  // namespace
 
 SymInt SymInt::floordiv(const SymInt& o) const {
   auto divisor = o.constant();
   if (divisor && *divisor == 0) throw std::invalid_argument("symbolic division by zero");
-  if (auto a = constant(); a && divisor) return python_floordiv(*a, *divisor);
   if (divisor && *divisor == 1) return *this;
+  if (divisor && *divisor == -1) return -*this;
+  if (auto a = constant(); a && divisor) return python_floordiv(*a, *divisor);
   if (divisor) {
     bool exact = std::all_of(terms_.begin(), terms_.end(),
                              [&](const Term& t) { return t.coef % *divisor == 0; });
@@ -105,8 +144,8 @@ SymInt SymInt::floordiv(const SymInt& o) const {
 
 SymInt SymInt::mod(const SymInt& o) const {
   auto divisor = o.constant();
-  if (auto a = constant(); a && divisor && *divisor != 0)
-    return *a - python_floordiv(*a, *divisor) * *divisor;
+  if (divisor && (*divisor == 1 || *divisor == -1)) return 0;
+  if (auto a = constant(); a && divisor && *divisor != 0) return python_mod(*a, *divisor);
   if (divisor && *divisor != 0) {
     bool exact = std::all_of(terms_.begin(), terms_.end(),
                              [&](const Term& t) { return t.coef % *divisor == 0; });
@@ -115,26 +154,45 @@ SymInt SymInt::mod(const SymInt& o) const {
   return symbol(parenthesize(*this) + "%" + parenthesize(o));
 }
 
-std::optional<int64_t> SymInt::evaluate(
-    const std::map<std::string, int64_t, std::less<>>& bindings) const {
-  int64_t total = 0;
+std::string SymInt::describe_bindings(const Bindings& bindings) const {
+  std::vector<std::string> parts;
+  for (const std::string& a : atoms())
+    if (auto it = bindings.find(a); it != bindings.end())
+      parts.push_back(fmt::format("{}={}", a, it->second));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
+  auto overflow = [&]() -> IntOverflow {
+    return IntOverflow(fmt::format("symbolic size '{}' with {} does not fit in 63 bits",
+                                   to_string(), describe_bindings(bindings)));
+  };
+  __int128 total = 0;
   for (const auto& t : terms_) {
     int64_t v = t.coef;
     for (const auto& a : t.atoms) {
-      auto it = bindings.find(a);
-      if (it == bindings.end()) {
+      std::optional<int64_t> factor;
+      if (auto it = bindings.find(a); it != bindings.end()) {
+        factor = it->second;
+      } else {
         // Opaque atoms such as `(s0 + 1)//2` are re-parsed and evaluated.
         if (a.find_first_of("/%( ") == std::string::npos) return std::nullopt;
-        auto inner = evaluate_opaque(a, bindings);
-        if (!inner) return std::nullopt;
-        v *= *inner;
-      } else {
-        v *= it->second;
+        try {
+          factor = evaluate_opaque(a, bindings);
+        } catch (const IntOverflow&) {
+          throw overflow();
+        }
+        if (!factor) return std::nullopt;
       }
+      std::optional<int64_t> product = checked_mul(v, *factor);
+      if (!product) throw overflow();
+      v = *product;
     }
     total += v;
   }
-  return total;
+  std::optional<int64_t> value = narrow_to_int64(total);
+  if (!value) throw overflow();
+  return value;
 }
 
 std::optional<std::string> SymInt::single_symbol() const {
@@ -161,14 +219,13 @@ std::string SymInt::to_string() const {
   std::string out;
   for (size_t i = 0; i < terms_.size(); ++i) {
     const Term& t = terms_[i];
-    int64_t coef = t.coef;
-    if (i > 0) {
-      out += coef < 0 ? " - " : " + ";
-      coef = coef < 0 ? -coef : coef;
-    } else if (coef < 0 && !t.atoms.empty()) {
+    // The magnitude is unsigned: -INT64_MIN does not fit in int64.
+    const bool negative = t.coef < 0;
+    uint64_t coef = negative ? 0 - static_cast<uint64_t>(t.coef) : static_cast<uint64_t>(t.coef);
+    if (i > 0)
+      out += negative ? " - " : " + ";
+    else if (negative)
       out += "-";
-      coef = -coef;
-    }
     std::string mono;
     for (size_t j = 0; j < t.atoms.size(); ++j) {
       // Repeated atoms print as powers: s0**2.
@@ -210,8 +267,16 @@ class SymParser {
   explicit SymParser(std::string_view text, const Bindings* bindings = nullptr)
       : text_(text), bindings_(bindings) {}
 
+  // Without bindings (parsing text) arithmetic that leaves int64 is bad text at
+  // an offset; with bindings (evaluating) it stays IntOverflow for the caller.
   SymInt parse_all() {
-    SymInt r = parse_sum();
+    SymInt r;
+    try {
+      r = parse_sum();
+    } catch (const IntOverflow&) {
+      if (bindings_) throw;
+      error("arithmetic leaves the int64 range");
+    }
     skip_ws();
     if (pos_ != text_.size()) error("unexpected character");
     return r;
@@ -289,7 +354,11 @@ class SymParser {
     if (std::isdigit(static_cast<unsigned char>(c))) {
       int64_t v = 0;
       while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_]))) {
-        v = v * 10 + (text_[pos_] - '0');
+        std::optional<int64_t> shifted = checked_mul(v, 10);
+        std::optional<int64_t> next =
+            shifted ? checked_add(*shifted, text_[pos_] - '0') : std::nullopt;
+        if (!next) error("number out of the int64 range");
+        v = *next;
         ++pos_;
       }
       return v;

@@ -3,6 +3,8 @@
 // such as `s0`, or opaque sub-expressions such as `floor(s0/3)` that the
 // polynomial form cannot express). Polynomials are kept canonical (sorted
 // terms, no zero coefficients) so equal expressions compare and hash equal.
+// Arithmetic is exact or fails: a coefficient or value that leaves int64 throws
+// IntOverflow (base/checked_int.hpp, an eqfuse::Error) instead of wrapping.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -15,6 +17,8 @@ namespace eqfuse {
 
 class SymInt {
  public:
+  using Bindings = std::map<std::string, int64_t, std::less<>>;
+
   SymInt() = default;     // zero
   SymInt(int64_t value);  // NOLINT: implicit, dims are usually constants
   static SymInt symbol(std::string name);
@@ -26,6 +30,7 @@ class SymInt {
   std::optional<int64_t> constant() const;
   bool is_symbolic() const { return !is_constant(); }
 
+  // Throw IntOverflow when a coefficient of the result leaves int64.
   SymInt operator+(const SymInt& o) const;
   SymInt operator-(const SymInt& o) const;
   SymInt operator*(const SymInt& o) const;
@@ -39,8 +44,9 @@ class SymInt {
   bool operator<(const SymInt& o) const { return terms_ < o.terms_; }
 
   // Evaluates with concrete values for atoms; nullopt if an atom is unbound.
-  std::optional<int64_t> evaluate(
-      const std::map<std::string, int64_t, std::less<>>& bindings) const;
+  // Throws IntOverflow naming the expression and the bindings when the value
+  // (or a product on the way) leaves int64.
+  std::optional<int64_t> evaluate(const Bindings& bindings) const;
   // Symbol names used (opaque atoms are not split).
   std::vector<std::string> atoms() const;
   // The symbol when the value is exactly one symbol (`s0`, not `2*s0` or `s0 + 1`).
@@ -53,7 +59,8 @@ class SymInt {
   size_t hash() const;
 
   // Parses `s0`, `4*s0`, `s0*4`, `s57 + s75`, `(s0 + 1)//2`, `-3`. Throws
-  // std::invalid_argument with a message naming the offset on bad text.
+  // std::invalid_argument with a message naming the offset on bad text,
+  // numbers and coefficients that leave int64 included.
   static SymInt parse(std::string_view text);
 
  private:
@@ -71,7 +78,18 @@ class SymInt {
       return coef < o.coef;
     }
   };
-  void normalize();
+  // A term before its coefficient is known to fit.
+  struct WideTerm {
+    __int128 coef = 0;
+    std::vector<std::string> atoms;
+  };
+  // Canonical terms (sorted, merged, no zeros); nullopt when a merged
+  // coefficient leaves int64.
+  static std::optional<std::vector<Term>> combine(std::vector<WideTerm> wide);
+  // *this + sign * o (sign is 1 or -1), checked.
+  SymInt add_scaled(const SymInt& o, int sign) const;
+  // `s0=4, s1=8`: the bindings of this value's atoms, for messages.
+  std::string describe_bindings(const Bindings& bindings) const;
   std::vector<Term> terms_;
 };
 

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
+#include "base/checked_int.hpp"
 #include "base/dtype.hpp"
 
 namespace eqfuse {
@@ -61,6 +64,97 @@ TEST(DType, Spellings) {
   EXPECT_EQ(scalar_type_code(DType::Int8), 1);
   EXPECT_EQ(dtype_itemsize(DType::BFloat16), 2);
   EXPECT_EQ(parse_dtype("nonsense"), std::nullopt);
+}
+
+// ---- overflow (fuzz findings): exact or IntOverflow, never a wrapped value ----
+
+constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
+
+TEST(SymIntOverflow, SumsThatLeaveInt64Throw) {
+  SymInt s0 = SymInt::symbol("s0");
+  // Was: `s0 - MAX - MAX` wrapped to `s0 + 2`.
+  EXPECT_THROW(s0 - kMax - kMax, IntOverflow);
+  EXPECT_THROW(SymInt(kMax) + 1, IntOverflow);
+  EXPECT_THROW(s0 * kMax + s0 * kMax, IntOverflow);
+  try {
+    (void)(s0 - kMax - kMax);
+    FAIL() << "no overflow reported";
+  } catch (const IntOverflow& e) {
+    EXPECT_STREQ(e.what(),
+                 "symbolic size (s0 - 9223372036854775807) - 9223372036854775807 does not fit in "
+                 "63 bits");
+  }
+}
+
+TEST(SymIntOverflow, ExactResultsNearTheLimitsStayExact) {
+  SymInt s0 = SymInt::symbol("s0");
+  EXPECT_EQ((s0 + kMax - kMax).to_string(), "s0");
+  EXPECT_EQ((SymInt(-1) - kMin).constant(), kMax);  // -(MIN) alone does not fit
+  EXPECT_EQ((SymInt(kMin) + 0).constant(), kMin);
+  EXPECT_EQ((s0 + kMin).to_string(), "s0 - 9223372036854775808");
+  EXPECT_EQ(SymInt(kMin).to_string(), "-9223372036854775808");
+  EXPECT_EQ((SymInt(kMin) * s0).to_string(), "-9223372036854775808*s0");
+  EXPECT_EQ((s0 * kMax).evaluate({{"s0", 1}}), kMax);
+  EXPECT_EQ((s0 * 4 - s0 * 3 - s0).constant(), 0);
+}
+
+TEST(SymIntOverflow, ProductsAndNegationThatLeaveInt64Throw) {
+  SymInt s0 = SymInt::symbol("s0");
+  EXPECT_THROW(SymInt(int64_t{1} << 62) * 2, IntOverflow);
+  EXPECT_THROW((s0 * (int64_t{1} << 32)) * (int64_t{1} << 31), IntOverflow);
+  EXPECT_THROW(-SymInt(kMin), IntOverflow);
+  EXPECT_THROW(-(s0 * kMin), IntOverflow);
+  EXPECT_EQ((SymInt(int64_t{1} << 31) * (int64_t{1} << 31)).constant(), int64_t{1} << 62);
+}
+
+TEST(SymIntOverflow, DivisionAtTheLimits) {
+  EXPECT_THROW(SymInt(kMin).floordiv(-1), IntOverflow);
+  EXPECT_EQ(SymInt(kMin).mod(-1).constant(), 0);
+  EXPECT_EQ(SymInt(kMin).mod(kMax).constant(), kMax - 1);  // Python: -2**63 % (2**63-1)
+  EXPECT_EQ(SymInt(kMin).floordiv(kMax).constant(), -2);
+  EXPECT_EQ(SymInt(kMax).floordiv(-1).constant(), -kMax);
+  EXPECT_EQ((SymInt::symbol("s0") * 6).floordiv(-1).to_string(), "-6*s0");
+}
+
+TEST(SymIntOverflow, EvaluateThrowsNamingTheExpressionAndTheBindings) {
+  // Was: `4096*s0` with s0=2^62 evaluated to 0 (cost model, --hint).
+  SymInt d = SymInt::symbol("s0") * 4096;
+  try {
+    (void)d.evaluate({{"s0", int64_t{1} << 62}});
+    FAIL() << "no overflow reported";
+  } catch (const IntOverflow& e) {
+    EXPECT_STREQ(e.what(),
+                 "symbolic size '4096*s0' with s0=4611686018427387904 does not fit in 63 bits");
+  }
+  // A sum whose terms fit but whose total does not.
+  EXPECT_THROW((void)SymInt::parse("s0 + s1").evaluate({{"s0", kMax}, {"s1", 1}}), IntOverflow);
+  // Was: check reported a product with 2^63-1 as a small negative size.
+  EXPECT_THROW((void)SymInt::parse("9223372036854775807*s0").evaluate({{"s0", 2}}), IntOverflow);
+  // Opaque atoms are evaluated with the same checks.
+  EXPECT_THROW((void)SymInt::parse("(s0*s0 + 1)//2").evaluate({{"s0", int64_t{1} << 32}}),
+               IntOverflow);
+  EXPECT_EQ(SymInt::parse("(s0 + 1)//2").evaluate({{"s0", 7}}), 4);
+  EXPECT_EQ(SymInt::parse("s0 + s1").evaluate({{"s0", kMax}, {"s1", -1}}), kMax - 1);
+  EXPECT_EQ(SymInt::parse("s0 + s1").evaluate({{"s0", 1}}), std::nullopt);  // unbound
+}
+
+TEST(SymIntOverflow, ParsingRejectsNumbersAndArithmeticOutsideInt64) {
+  EXPECT_EQ(SymInt::parse("9223372036854775807").constant(), kMax);
+  EXPECT_THROW(SymInt::parse("9223372036854775808"), std::invalid_argument);
+  EXPECT_THROW(SymInt::parse("99999999999999999999999"), std::invalid_argument);
+  EXPECT_THROW(SymInt::parse("s0 - 9223372036854775807 - 9223372036854775807"),
+               std::invalid_argument);
+  EXPECT_THROW(SymInt::parse("4611686018427387904*s0*2"), std::invalid_argument);
+  EXPECT_THROW(SymInt::parse("65536**4"), std::invalid_argument);
+  try {
+    SymInt::parse("s0 - 9223372036854775807 - 9223372036854775807");
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("arithmetic leaves the int64 range at offset"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace
