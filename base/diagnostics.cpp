@@ -16,7 +16,34 @@ std::string clip_message(std::string_view m) {
   return fmt::format("{} ... ({} more characters)", m.substr(0, kMaxShown), m.size() - kMaxShown);
 }
 
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\n' && c != '\t') || u == 0x7f;
+}
+
+// The source line as shown under a message: control characters become '?'
+// (one column each, so the caret still lines up).
+std::string printable_line(std::string_view line) {
+  std::string out(line);
+  for (char& c : out)
+    if (is_control(c)) c = '?';
+  return out;
+}
+
 }  // namespace
+
+std::string escape_control_chars(std::string message) {
+  if (std::none_of(message.begin(), message.end(), is_control)) return message;
+  std::string out;
+  out.reserve(message.size() + 8);
+  for (char c : message) {
+    if (is_control(c))
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out;
+}
 
 std::string Error::render() const {
   std::string out;
@@ -32,7 +59,8 @@ std::string Error::render() const {
     const size_t to = std::min(source_line_.size(), from + kMaxShown);
     const std::string_view shown = std::string_view(source_line_).substr(from, to - from);
     const std::string before = from > 0 ? "..." : "";
-    out += "\n  " + before + std::string(shown) + (to < source_line_.size() ? "..." : "") + "\n  ";
+    out +=
+        "\n  " + before + printable_line(shown) + (to < source_line_.size() ? "..." : "") + "\n  ";
     out += std::string(before.size(), ' ');
     // Tabs keep their width so the caret lines up under the column.
     for (size_t i = from; i < column && i < source_line_.size(); ++i)

@@ -20,10 +20,15 @@ struct SourceLoc {
   bool known() const { return line > 0; }
 };
 
+// `message` with control characters other than newline and tab written as
+// \xNN: what() is a C string, and a NUL read from the input (quoted in a
+// message) would otherwise end it early.
+std::string escape_control_chars(std::string message);
+
 class Error : public std::runtime_error {
  public:
   explicit Error(std::string message, SourceLoc loc = {}, std::string source_line = {})
-      : std::runtime_error(std::move(message)),
+      : std::runtime_error(escape_control_chars(std::move(message))),
         loc_(std::move(loc)),
         source_line_(std::move(source_line)) {}
 

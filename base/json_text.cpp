@@ -44,8 +44,38 @@ size_t offset_of_number(std::string_view text, std::string_view what) {
 
 }  // namespace
 
+size_t json_nesting_excess(std::string_view text, size_t max_depth) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\')
+        ++i;  // the escaped character cannot close the string
+      else if (c == '"')
+        in_string = false;
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max_depth) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return text.npos;
+}
+
 template <class Json>
 Json parse_json_text(std::string_view text, std::string_view origin) {
+  // Checked before parsing: every reader walks the document recursively
+  // (arguments, types, profile overrides), so depth must be bounded first.
+  if (size_t at = json_nesting_excess(text, kMaxJsonNesting); at != text.npos)
+    throw error_at_offset(text, origin, at,
+                          fmt::format("invalid JSON: arrays and objects nested deeper than {} "
+                                      "levels",
+                                      kMaxJsonNesting));
   try {
     return Json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {

@@ -7,13 +7,25 @@
 //
 // Besides syntax errors this covers numbers outside the range of a double
 // (`1E400`), which nlohmann reports as out_of_range rather than as a parse
-// error.
+// error, and nesting deeper than kMaxJsonNesting, refused before the parse so
+// that no recursive walk of a document (ours or nlohmann's dump) can exhaust
+// the stack.
 #pragma once
+#include <cstddef>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 namespace eqfuse {
+
+// Arrays and objects nested deeper than this are an error. Every JSON format
+// eqfuse reads is a few levels deep; graph JSON arguments nest as deep as
+// the FX text reader allows them (256).
+inline constexpr size_t kMaxJsonNesting = 300;
+
+// The offset of the first '[' or '{' that opens level max_depth + 1 (strings
+// skipped), or npos when the text never nests that deep.
+size_t json_nesting_excess(std::string_view text, size_t max_depth);
 
 template <class Json = nlohmann::json>
 Json parse_json_text(std::string_view text, std::string_view origin);

@@ -150,6 +150,9 @@ def main():
     ap.add_argument("--shapes", default="static,dynamic")
     ap.add_argument("--inductor", action="store_true",
                     help="also inner='inductor' and GraphPass in Inductor (slow: C++ codegen)")
+    ap.add_argument("--how", default=None,
+                    help="comma list of backend, inductor, graph_pass (default: backend, plus "
+                         "the two Inductor ways with --inductor)")
     ap.add_argument("--convert-only", action="store_true",
                     help="the conversion-cost table (make_fx traces, ViT-B/16 included)")
     a = ap.parse_args()
@@ -161,6 +164,11 @@ def main():
         conversion_only(archs)
         return
     hows = ["backend"] + (["inductor", "graph_pass"] if a.inductor else [])
+    if a.how:
+        hows = [h for h in a.how.split(",") if h]
+        bad = [h for h in hows if h not in ("backend", "inductor", "graph_pass")]
+        if bad:
+            sys.exit(f"unknown --how {bad[0]} (known: backend, inductor, graph_pass)")
     print(f"torch {torch.__version__}, eqfuse {eqfuse.__version__}")
     print("| arch | dtype | attention | shapes | eqfuse as | graphs | call nodes | kernels "
           "| fusions | convert ms | optimize ms | rebuild ms | equivalence | wall s |")

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.hpp"
+#include "graph/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {
@@ -15,6 +16,11 @@ namespace eqfuse {
 using ojson = nlohmann::ordered_json;
 
 namespace {
+
+// Arguments and tuple types nest at most as deep as FX text lets them
+// (FxParseLimits::max_nesting_depth), so every graph one format reads the other
+// can too.
+constexpr int kMaxArgNesting = FxParseLimits{}.max_nesting_depth;
 
 // ---------------------------------------------------------------- devices
 
@@ -304,7 +310,11 @@ class GraphReader {
     }
   }
 
-  Arg read_arg(const Graph& g, const ojson& v, const std::string& path) const {
+  Arg read_arg(const Graph& g, const ojson& v, const std::string& path, int depth = 0) const {
+    // The same bound as FX text arguments; documents from parse_json_text are
+    // already bounded, a document built in C++ is not.
+    if (depth > kMaxArgNesting)
+      fail_at(path, fmt::format("arguments nested deeper than {} levels", kMaxArgNesting));
     switch (v.type()) {
       case ojson::value_t::null:
         return Arg::none();
@@ -325,17 +335,17 @@ class GraphReader {
       case ojson::value_t::array: {
         std::vector<Arg> items;
         for (size_t i = 0; i < v.size(); ++i)
-          items.push_back(read_arg(g, v[i], fmt::format("{}[{}]", path, i)));
+          items.push_back(read_arg(g, v[i], fmt::format("{}[{}]", path, i), depth + 1));
         return Arg::list(std::move(items), false);
       }
       case ojson::value_t::object:
-        return read_tagged(g, v, path);
+        return read_tagged(g, v, path, depth);
       default:
         fail_at(path, fmt::format("unsupported JSON value {}", v.dump()));
     }
   }
 
-  Arg read_tagged(const Graph& g, const ojson& v, const std::string& path) const {
+  Arg read_tagged(const Graph& g, const ojson& v, const std::string& path, int depth) const {
     if (v.size() != 1)
       fail_at(path,
               "a tagged argument is an object with exactly one key (node, dtype, device, "
@@ -347,7 +357,7 @@ class GraphReader {
       if (!value.is_array()) fail_at(inner, "must be an array");
       std::vector<Arg> items;
       for (size_t i = 0; i < value.size(); ++i)
-        items.push_back(read_arg(g, value[i], fmt::format("{}[{}]", inner, i)));
+        items.push_back(read_arg(g, value[i], fmt::format("{}[{}]", inner, i), depth + 1));
       return Arg::list(std::move(items), true);
     }
     if (tag == "float") {
@@ -495,11 +505,16 @@ ojson type_to_json(const ValueType& t) {
   return nullptr;
 }
 
-ValueType type_from_json(const ojson& j) {
+namespace {
+
+ValueType type_from_json_at(const ojson& j, int depth) {
+  if (depth > kMaxArgNesting)
+    throw std::invalid_argument(
+        fmt::format("tuple types nested deeper than {} levels", kMaxArgNesting));
   if (j.is_null()) return ValueType::unknown();
   if (j.is_array()) {
     std::vector<ValueType> elements;
-    for (const ojson& e : j) elements.push_back(type_from_json(e));
+    for (const ojson& e : j) elements.push_back(type_from_json_at(e, depth + 1));
     return ValueType::of_tuple(std::move(elements));
   }
   if (j.is_object()) return ValueType::of_tensor(tensor_from_object(j));
@@ -514,6 +529,12 @@ ValueType type_from_json(const ojson& j) {
   }
   if (s == "SymInt") return ValueType::of_symint(std::nullopt);
   return parse_annotation(s);
+}
+
+}  // namespace
+
+ValueType type_from_json(const ojson& j) {
+  return type_from_json_at(j, 0);
 }
 
 ojson arg_to_json(const Arg& arg, const Graph& g) {

@@ -27,5 +27,18 @@ TEST(Diagnostics, HugeMessagesAndLinesAreClipped) {
   EXPECT_EQ(r[line_start + (caret - caret_line)], '@');
 }
 
+// A NUL (or other control character) read from the input and quoted in a
+// message is escaped: what() is a C string and would end at the NUL.
+TEST(Diagnostics, ControlCharactersInMessagesAreEscaped) {
+  const std::string text = std::string("y = f(x)") + '\0' + "z";
+  const Error e = error_at_offset(text, "in.fx", 8, std::string("unexpected '") + '\0' + "'");
+  EXPECT_STREQ(e.what(), "unexpected '\\x00'");
+  const std::string r = e.render();
+  EXPECT_NE(r.find("unexpected '\\x00'"), std::string::npos) << r;
+  // The source line shows the NUL as '?', and the caret stays under it.
+  EXPECT_NE(r.find("\n  y = f(x)?z\n          ^"), std::string::npos) << r;
+  EXPECT_EQ(escape_control_chars("a\tb\nc"), "a\tb\nc");
+}
+
 }  // namespace
 }  // namespace eqfuse

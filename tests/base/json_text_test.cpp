@@ -44,5 +44,31 @@ TEST(JsonText, NumbersOutsideDoubleRangePointAtTheNumber) {
   }
 }
 
+TEST(JsonText, NestingDeeperThanTheLimitIsRefusedAtTheBracket) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  const SourceLoc loc = error_loc(deep);
+  EXPECT_EQ(loc.line, 1);
+  EXPECT_EQ(loc.column, static_cast<int>(kMaxJsonNesting) + 1);
+  try {
+    parse_json_text("{\"a\": " + deep + "}", "in.json");
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("nested deeper than"), std::string::npos) << e.what();
+  }
+}
+
+TEST(JsonText, NestingUpToTheLimitParses) {
+  const size_t n = kMaxJsonNesting;
+  const nlohmann::json doc = parse_json_text(std::string(n, '[') + std::string(n, ']'), "in.json");
+  EXPECT_TRUE(doc.is_array());
+}
+
+TEST(JsonText, BracketsInsideStringsDoNotCount) {
+  const std::string brackets(1000, '[');
+  EXPECT_EQ(json_nesting_excess("[\"" + brackets + "\"]", 2), std::string_view::npos);
+  // An escaped quote does not end the string.
+  EXPECT_EQ(json_nesting_excess(R"(["\"[[[", 1])", 1), std::string_view::npos);
+  EXPECT_EQ(json_nesting_excess("[[1]]", 1), 1u);
+}
+
 }  // namespace
 }  // namespace eqfuse

@@ -83,12 +83,14 @@ TEST(Cli, ViewToReshapeLeavesNoView) {
   CliRun plain = run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q");
   ASSERT_EQ(plain.exit_code, 0) << plain.err;
   EXPECT_THAT(plain.out, HasSubstr("torch.ops.aten.view.default("));
-  CliRun r = run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q --view-to-reshape");
+  CliRun r =
+      run_eqfuse("optimize examples/seed_add_rms_norm_dynamic_quant.fx -q --view-to-reshape");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, Not(HasSubstr("torch.ops.aten.view.default(")));
   EXPECT_THAT(r.out, HasSubstr("torch.ops.aten.reshape.default("));
   fs::path out = write_scratch("reshaped.fx", r.out);
-  CliRun check = run_eqfuse(fmt::format("check examples/seed_add_rms_norm_dynamic_quant.fx {}", out.string()));
+  CliRun check =
+      run_eqfuse(fmt::format("check examples/seed_add_rms_norm_dynamic_quant.fx {}", out.string()));
   EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
 }
 
@@ -603,6 +605,39 @@ TEST(CliOutputs, JsonNumbersOutsideDoubleRangeAreInputErrors) {
   }
   CliRun located = run_eqfuse(commands.back());
   EXPECT_THAT(located.err, HasSubstr("big.json:2:8: error: invalid JSON"));
+}
+
+// Every JSON reader refuses nesting 100,000 levels deep at the bracket that
+// passes the limit, with exit 2 and no crash: graph JSON (arguments and
+// meta types), --config, --device, --input-types, measurements, e-graphs.
+TEST(CliOutputs, DeeplyNestedJsonIsRefusedAtTheBracket) {
+  constexpr int kDepth = 100000;
+  const std::string deep = std::string(kDepth, '[') + std::string(kDepth, ']');
+  const fs::path value = write_scratch("deep.json", "{\"a\": " + deep + "}\n");
+  const fs::path args = write_scratch(
+      "deep_args.json", R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "x", )"
+                        R"("op": "call_function", "target": "aten::relu", "args": )" +
+                            deep + "}]}\n");
+  const fs::path types = write_scratch(
+      "deep_types.json", R"({"format": "eqfuse-graph", "version": 1, "nodes": [{"name": "x", )"
+                         R"("op": "placeholder", "meta": {"type": )" +
+                             deep + "}}]}\n");
+  const std::string v = value.string();
+  const std::vector<std::string> commands = {
+      fmt::format("print '{}'", args.string()),
+      fmt::format("print '{}'", types.string()),
+      fmt::format("optimize examples/matmul_transpose.fx -q --config '{}'", v),
+      fmt::format("optimize examples/matmul_transpose.fx -q --device '{}'", v),
+      fmt::format("optimize examples/matmul_transpose.fx -q --input-types '{}'", v),
+      fmt::format("calibrate --profile '{}' --device ascend910b2 -o /dev/null", v),
+      fmt::format("extract '{}'", v)};
+  for (const std::string& a : commands) {
+    CliRun r = run_eqfuse(a);
+    EXPECT_EQ(r.exit_code, 2) << a << "\n" << r.err.substr(0, 400);
+    EXPECT_THAT(r.err, HasSubstr("nested deeper than 300 levels")) << a;
+  }
+  // Level 301 is opened by the 300th bracket of the list, column 306.
+  EXPECT_THAT(run_eqfuse(commands.back()).err, HasSubstr("deep.json:1:306: error: invalid JSON"));
 }
 
 // One FX graph of neg over an input typed `type`, returning `ret`.

@@ -327,6 +327,23 @@ TEST(GraphJson, StructuralErrorsNameThePathAndNode) {
               HasSubstr("nodes[0] (a).meta.loc"));
 }
 
+// A document built in C++ (not read from text, so not bounded by the JSON
+// reader) still cannot nest arguments or tuple types deeper than FX text.
+TEST(GraphJson, DocumentsBuiltInCppAreBoundedToo) {
+  nlohmann::ordered_json deep = nlohmann::ordered_json::array();
+  for (int i = 0; i < 1000; ++i) deep = nlohmann::ordered_json::array({std::move(deep)});
+  nlohmann::ordered_json doc = {{"format", "eqfuse-graph"}, {"version", 1}};
+  doc["nodes"] = nlohmann::ordered_json::array(
+      {{{"name", "x"}, {"op", "call_function"}, {"target", "aten::relu"}, {"args", deep}}});
+  try {
+    graph_from_json(doc, "built.json");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("arguments nested deeper than 256 levels"));
+  }
+  EXPECT_THROW(type_from_json(deep), std::invalid_argument);
+}
+
 TEST(GraphJson, DefaultsForOptionalFields) {
   Graph g = load_graph_json(doc_with_nodes(R"({"name": "x", "op": "placeholder"},
       {"name": "output", "op": "output", "args": [{"node": "x"}]})"),
