@@ -1,5 +1,6 @@
 #include "cli/cli_common.hpp"
 #include <nlohmann/json.hpp>
+#include "base/atomic_file.hpp"
 #include "base/json_text.hpp"
 
 #include <cerrno>
@@ -363,10 +364,7 @@ void write_output(const std::string& path, std::string_view text) {
     std::fflush(stdout);
     return;
   }
-  std::ofstream out(path, std::ios::binary);
-  if (!out) throw Error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
-  out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) throw Error(fmt::format("cannot write '{}': write error", path));
+  write_file_atomically(path, text);
 }
 
 }  // namespace eqfuse::cli
