@@ -55,6 +55,7 @@ bool add_rule(RuleLibrary& lib, Graph search, Graph replace, std::span<const Exa
     r.where.push_back(parse_condition(w, {"register_replacement(" + o.name + ") where", 1, 1}));
   r.extra_check = o.extra_check;
   r.extra_check_name = "extra_check";
+  r.trusted = !o.check;
   return lib.add(std::move(r), o.skip_duplicates);
 }
 

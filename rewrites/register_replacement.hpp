@@ -24,8 +24,9 @@
 // match (rewrites/rule.hpp RuleMatch). The `search_pattern` overload takes a
 // ready-made search graph (the analogue of TorchAir's search_fn_pattern).
 // Errors (unknown op, unbound input, output count mismatch, type errors on
-// the examples, duplicate name without skip_duplicates) throw eqfuse::Error
-// naming the rule.
+// the examples, duplicate name without skip_duplicates, search and replace
+// computing different values on random example inputs unless `check` is
+// false) throw eqfuse::Error naming the rule.
 #pragma once
 #include <functional>
 #include <optional>
@@ -73,6 +74,11 @@ struct ReplacementOptions {
   std::vector<std::string> where;  // condition texts (rewrites/condition.hpp)
   ExtraCheck extra_check;
   bool skip_duplicates = false;
+  // The rule is run on random example inputs before it is added and refused
+  // (eqfuse::Error with the counterexample) when search and replace differ
+  // (rewrites/rule_check.hpp). false: a knowingly inexact rule, added
+  // unchecked (the `.rules` key `trust: true`).
+  bool check = true;
 };
 
 // Returns false when the name was a duplicate and skip_duplicates is set.

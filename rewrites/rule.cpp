@@ -9,6 +9,7 @@
 
 #include "base/embedded.hpp"
 #include "bridge/from_graph.hpp"
+#include "rewrites/rule_check.hpp"
 #include "rewrites/rule_example.hpp"
 #include "rewrites/rule_file.hpp"
 
@@ -37,6 +38,20 @@ std::set<std::string> RuleDef::introduced_ops() const {
   for (const Node& n : replace.nodes())
     if (n.kind == NodeKind::Call && !in_search.count(n.target)) out.insert(n.target);
   return out;
+}
+
+std::string RuleDef::load_check_text() const {
+  switch (load_check) {
+    case LoadCheck::Builtin:
+      return "";
+    case LoadCheck::Proven:
+      return "proven at load on random inputs";
+    case LoadCheck::Trusted:
+      return "trusted, not checked at load";
+    case LoadCheck::NotChecked:
+      return "not checked at load: " + load_check_note;
+  }
+  return "";
 }
 
 // ---- RuleMatch ---------------------------------------------------------------
@@ -248,6 +263,32 @@ void check_lets(const RuleDef& r, const CondFunctions& fns) {
   }
 }
 
+// The load-time soundness check of a user rule (rewrites/rule_check.hpp): an
+// unsound rule is refused with its counterexample, so that a wrong `.rules`
+// line cannot silently produce a wrong graph.
+void check_soundness(RuleDef& rule, const OpRegistry& reg) {
+  if (rule.trusted) {
+    rule.load_check = LoadCheck::Trusted;
+    return;
+  }
+  RuleProof proof = prove_rule(rule, reg, user_rule_check_options());
+  switch (proof.verdict) {
+    case RuleProof::Verdict::Sound:
+      rule.load_check = LoadCheck::Proven;
+      return;
+    case RuleProof::Verdict::NotChecked:
+      rule.load_check = LoadCheck::NotChecked;
+      rule.load_check_note = proof.detail;
+      return;
+    case RuleProof::Verdict::Unsound:
+      break;
+  }
+  const bool traced = rule.loc.file.starts_with("register_replacement(");
+  throw Error(fmt::format("rule '{}' is unsound ({} skips this check): {}", rule.name,
+                          traced ? "check = false" : "`trust: true`", proof.detail),
+              rule.loc);
+}
+
 }  // namespace
 
 const RuleDef* RuleLibrary::find(std::string_view name) const {
@@ -278,8 +319,17 @@ bool RuleLibrary::add(RuleDef rule, bool skip_duplicates) {
   std::vector<std::string> names = condition_names(rule);
   for (const CondExpr& c : rule.where) check_condition(c, names, functions_);
   check_example(rule, *reg_, functions_);
+  if (check_soundness_) check_soundness(rule, *reg_);
   rules_.push_back(std::move(rule));
   return true;
+}
+
+std::vector<std::string> RuleLibrary::load_notes() const {
+  std::vector<std::string> out;
+  for (const RuleDef& r : rules_)
+    if (r.load_check == LoadCheck::NotChecked)
+      out.push_back(fmt::format("rule '{}' not checked: {}", r.name, r.load_check_note));
+  return out;
 }
 
 void RuleLibrary::load_text(std::string_view text, std::string_view file_name,
@@ -289,9 +339,13 @@ void RuleLibrary::load_text(std::string_view text, std::string_view file_name,
 
 RuleLibrary RuleLibrary::builtin(const OpRegistry& reg) {
   RuleLibrary lib(reg);
+  // Proven by tests/rewrites/rule_soundness_test.cpp; running them here would
+  // slow every command's start for nothing.
+  lib.check_soundness_ = false;
   for (const EmbeddedFile* f :
        rule_files_in_registry_order(eqfuse_default_rules(), kBuiltinRuleRegistry))
     lib.load_text(f->contents, f->path);
+  lib.check_soundness_ = true;
   return lib;
 }
 

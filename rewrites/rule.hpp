@@ -86,6 +86,14 @@ class RuleMatch {
 };
 using ExtraCheck = std::function<bool(const RuleMatch&)>;
 
+// What the load-time soundness check (rewrites/rule_check.hpp) found for a rule.
+enum class LoadCheck {
+  Builtin,     // the default library: proven by tests/rewrites/rule_soundness_test.cpp, not at load
+  Proven,      // a user rule whose sides agreed on every random trial
+  Trusted,     // a user rule marked `trust: true` (check = false): loaded on the user's word
+  NotChecked,  // a user rule that could not be run (RuleDef::load_check_note says why)
+};
+
 // A `where:` line that is only `ordered(...)`: it picks one permutation of a
 // match symmetric in some inputs (docs/conditions.md). Its failures are the
 // same match again, not rejections: explain and the rule statistics skip them.
@@ -111,11 +119,19 @@ struct RuleDef {
   std::string extra_check_name;  // for logs: "extra_check"
   Graph search, replace;         // resolved (normalized) FX graphs
   SourceLoc loc;                 // where the rule was defined
+  // `trust: true` (ReplacementOptions::check = false, Python check=False): a knowingly
+  // inexact user rule, loaded without the soundness check.
+  bool trusted = false;
+  LoadCheck load_check = LoadCheck::Builtin;  // set by RuleLibrary::add
+  std::string load_check_note;                // NotChecked: why ("op X has no reference kernel")
   bool has_label(std::string_view l) const;
   const Let* find_let(std::string_view input) const;
   // Ops the rule introduces: called in replace but not in search (the fused
   // kernel of a fusion rule). Used to credit fused nodes to their rule.
   std::set<std::string> introduced_ops() const;
+  // For listings and explain: "" for a built-in rule, else "proven at load on random
+  // inputs", "trusted, not checked at load" or "not checked at load: <why>".
+  std::string load_check_text() const;
 };
 
 // A rejected match, kept for explanations: which rule, where (the class of
@@ -165,6 +181,10 @@ class RuleLibrary {
   // example inputs, condition names) and adds. Throws Error at the rule's
   // location; a duplicate name is an error unless `skip_duplicates`, in
   // which case the new rule is ignored and false is returned.
+  // Every rule added after builtin() returns (user rules) is also run on
+  // random inputs (rewrites/rule_check.hpp) unless it is `trusted`: an
+  // unsound one is an Error naming it, with the counterexample; one that
+  // cannot be run is added with a note (load_notes()).
   bool add(RuleDef rule, bool skip_duplicates = false);
   // Parses a .rules text (rewrites/rule_file.hpp) and adds every rule.
   void load_text(std::string_view text, std::string_view file_name, bool skip_duplicates = false);
@@ -177,6 +197,9 @@ class RuleLibrary {
   // that the mode excludes.
   std::vector<std::string> check_selectors(const RuleConfig& cfg) const;
   const RuleDef* find(std::string_view name) const;
+  // "rule 'R' not checked: op X has no reference kernel", one per user rule the
+  // soundness check could not run, in library order (printed by the CLI as notes).
+  std::vector<std::string> load_notes() const;
   CondFunctions& functions() { return functions_; }
   const CondFunctions& functions() const { return functions_; }
   const OpRegistry& registry() const { return *reg_; }
@@ -193,6 +216,7 @@ class RuleLibrary {
   const OpRegistry* reg_;
   std::vector<RuleDef> rules_;
   CondFunctions functions_;
+  bool check_soundness_ = true;  // false only while builtin() loads the default library
 };
 
 // A rule's search side as one e-matching pattern (the anchors, as

@@ -233,7 +233,8 @@ class RulesReader {
     size_t colon = body.find(':');
     if (colon == std::string_view::npos)
       fail_at(l, ind,
-              "expected `key: value` (labels, description, example, where, uses, let) or `def`");
+              "expected `key: value` (labels, description, example, where, uses, let, trust) or "
+              "`def`");
     std::string_view key = trim_blanks(body.substr(0, colon));
     size_t value_col = ind + colon + 1;
     while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
@@ -252,10 +253,15 @@ class RulesReader {
       read_let(l, value_col, value, rule);
     } else if (key == "uses") {
       read_uses(l, value_col, value, rule);
+    } else if (key == "trust") {
+      // A knowingly inexact rule the load-time soundness check would refuse.
+      if (value != "true" && value != "false")
+        fail_at(l, value_col, fmt::format("`trust:` takes true or false, got '{}'", value));
+      rule.trusted = value == "true";
     } else {
       fail_at(l, ind,
               fmt::format("unknown key '{}': expected labels, description, example, "
-                          "where, uses, let, or a `def`",
+                          "where, uses, let, trust, or a `def`",
                           key));
     }
   }

@@ -1,0 +1,219 @@
+// ctest-label: numeric
+// User rules are proven at load (rewrites/rule_check.hpp): an unsound `.rules`
+// rule or register_replacement is refused with its counterexample, `trust:
+// true` / check = false skips the check, a rule that cannot be run gets a note,
+// and the built-in library is not re-checked.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "graph/op_registry.hpp"
+#include "rewrites/register_replacement.hpp"
+#include "rewrites/rule.hpp"
+#include "rewrites/rule_check.hpp"
+#include "tests/support/builtins.hpp"
+
+namespace eqfuse {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_support::builtin_registry;
+using testing_support::builtin_rules;
+
+// x + y + y is not x * y: the rule of the bug report.
+constexpr const char* kUnsound = R"(rule user/bad =>
+    labels: user, fusion
+    def search(x: "f32[s0, 8]", y: "f32[s0, 8]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        add_1 = torch.ops.aten.add.Tensor(add, y)
+        return (add_1,)
+
+    def replace(x, y):
+        mul = torch.ops.aten.mul.Tensor(x, y)
+        return (mul,)
+)";
+
+std::string with_trust(std::string_view value) {
+  std::string text = kUnsound;
+  text.insert(text.find("    def search"), fmt::format("    trust: {}\n", value));
+  return text;
+}
+
+Error load_error(RuleLibrary& lib, std::string_view text, std::string_view file) {
+  try {
+    lib.load_text(text, file);
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "loaded:\n" << text;
+  return Error("");
+}
+
+TEST(RuleCheck, AnUnsoundRuleFileIsRefusedWithItsCounterexample) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  const Error e = load_error(lib, kUnsound, "bad.rules");
+  EXPECT_EQ(e.loc().file, "bad.rules");
+  EXPECT_EQ(e.loc().line, 1);
+  EXPECT_EQ(e.loc().column, 6);
+  const std::string m = e.what();
+  EXPECT_THAT(m, HasSubstr("rule 'user/bad' is unsound (`trust: true` skips this check)"));
+  // The first difference: which output, where, both values, the tolerance.
+  EXPECT_THAT(m, ::testing::ContainsRegex(
+                     R"(output 0 at \[[0-9, ]+\]: search -?[0-9.e+-]+, replace -?[0-9.e+-]+ )"
+                     R"(\(tolerance rtol 1e-05 atol 1e-06\))"));
+  // Both outputs and the inputs, with their types and (clipped) values.
+  EXPECT_THAT(m, ::testing::ContainsRegex(R"(search: f32\[[2-5], 8\] \[[^]]*, \.\.\.\])"));
+  EXPECT_THAT(m, ::testing::ContainsRegex(R"(replace: f32\[[2-5], 8\] \[)"));
+  EXPECT_THAT(m, ::testing::ContainsRegex(R"(inputs: x = f32\[[2-5], 8\] \[[^]]*\]; y = f32)"));
+  // All of it survives the clipping of long messages.
+  EXPECT_THAT(e.render(), Not(HasSubstr("more characters")));
+  EXPECT_EQ(lib.find("user/bad"), nullptr);
+}
+
+TEST(RuleCheck, TheVerdictIsDeterministic) {
+  RuleLibrary a = RuleLibrary::builtin(builtin_registry());
+  RuleLibrary b = RuleLibrary::builtin(builtin_registry());
+  EXPECT_EQ(std::string(load_error(a, kUnsound, "bad.rules").what()),
+            std::string(load_error(b, kUnsound, "bad.rules").what()));
+}
+
+TEST(RuleCheck, TrustTrueLoadsTheRuleUnchecked) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  lib.load_text(with_trust("true"), "trusted.rules");
+  const RuleDef* r = lib.find("user/bad");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->load_check, LoadCheck::Trusted);
+  EXPECT_EQ(r->load_check_text(), "trusted, not checked at load");
+  EXPECT_TRUE(lib.load_notes().empty());
+  // `trust: false` is the default: checked.
+  RuleLibrary other = RuleLibrary::builtin(builtin_registry());
+  EXPECT_THAT(load_error(other, with_trust("false"), "t.rules").what(), HasSubstr("is unsound"));
+  const Error bad = load_error(other, with_trust("yes"), "t.rules");
+  EXPECT_THAT(bad.what(), HasSubstr("`trust:` takes true or false, got 'yes'"));
+  EXPECT_EQ(bad.loc().line, 3);
+}
+
+// Reordered float math is a legitimate rewrite: the criterion is
+// graph/equivalence.hpp's Rounding mode, not bit-exactness.
+TEST(RuleCheck, ASoundRuleIsProvenAndMayReorderFloatMath) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  lib.load_text(R"(rule user/add-assoc <=>
+    labels: user
+    def search(x: "f32[s0, 64]", y: "f32[s0, 64]", z: "f32[s0, 64]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        add_1 = torch.ops.aten.add.Tensor(add, z)
+        return (add_1,)
+
+    def replace(x, y, z):
+        add = torch.ops.aten.add.Tensor(y, z)
+        add_1 = torch.ops.aten.add.Tensor(x, add)
+        return (add_1,)
+)",
+                "assoc.rules");
+  const RuleDef* r = lib.find("user/add-assoc");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->load_check, LoadCheck::Proven);
+  EXPECT_EQ(r->load_check_text(), "proven at load on random inputs");
+  // The reordering is not bit-exact: exactness would have refused it.
+  EquivalenceOptions exact = user_rule_check_options();
+  exact.mode = ToleranceMode::Reference;
+  EXPECT_EQ(prove_rule(*r, builtin_registry(), exact).verdict, RuleProof::Verdict::Unsound);
+}
+
+TEST(RuleCheck, ARuleCallingAnOpWithoutAKernelIsNotedNotChecked) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  reg.load_catalog(
+      "mylib::add_relu(Tensor self, Tensor other) -> Tensor | kind=elementwise "
+      "meta=like:aten::add.Tensor",
+      "test.ops");
+  RuleLibrary lib = RuleLibrary::builtin(reg);
+  lib.load_text(R"(rule user/add-relu =>
+    def search(x: "f16[s0, 8]", y: "f16[s0, 8]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        relu = torch.ops.aten.relu.default(add)
+        return (relu,)
+
+    def replace(x, y):
+        fused = torch.ops.mylib.add_relu.default(x, y)
+        return (fused,)
+)",
+                "custom.rules");
+  const RuleDef* r = lib.find("user/add-relu");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->load_check, LoadCheck::NotChecked);
+  EXPECT_EQ(r->load_check_text(),
+            "not checked at load: op mylib::add_relu has no reference kernel");
+  EXPECT_THAT(lib.load_notes(),
+              ::testing::ElementsAre(
+                  "rule 'user/add-relu' not checked: op mylib::add_relu has no reference kernel"));
+}
+
+TEST(RuleCheck, AnInputOfNoKnownTypeIsNotedNotChecked) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  lib.load_text(R"(rule user/untyped =>
+    def search(x, y: "f32[4]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        return (add,)
+
+    def replace(x, y):
+        add = torch.ops.aten.add.Tensor(y, x)
+        return (add,)
+)",
+                "untyped.rules");
+  EXPECT_THAT(lib.load_notes(),
+              ::testing::ElementsAre(::testing::StartsWith(
+                  "rule 'user/untyped' not checked: input 'x' has no example type")));
+}
+
+// The C++ API: register_replacement refuses the same rule, naming it; check = false
+// adds it unchecked.
+TEST(RuleCheck, RegisterReplacementRefusesAnUnsoundRule) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  auto search = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
+    return {b.call("aten::add.Tensor", {b.call("aten::add.Tensor", {in[0], in[1]}), in[1]})};
+  };
+  auto replace = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
+    return {b.call("aten::mul.Tensor", {in[0], in[1]})};
+  };
+  const std::vector<ExampleInput> ex{{"x", parse_annotation("f32[s0, 8]"), {}},
+                                     {"y", parse_annotation("f32[s0, 8]"), {}}};
+  try {
+    register_replacement(lib, search, replace, ex, {.name = "user/bad", .bidirectional = false});
+    ADD_FAILURE() << "registered";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.loc().file, "register_replacement(user/bad)");
+    EXPECT_THAT(e.what(), HasSubstr("rule 'user/bad' is unsound (check = false skips this check)"));
+    EXPECT_THAT(e.what(), HasSubstr("output 0 at ["));
+    EXPECT_THAT(e.what(), HasSubstr("inputs: x = f32["));
+  }
+  EXPECT_EQ(lib.find("user/bad"), nullptr);
+  EXPECT_TRUE(register_replacement(lib, search, replace, ex,
+                                   {.name = "user/bad", .bidirectional = false, .check = false}));
+  EXPECT_EQ(lib.find("user/bad")->load_check, LoadCheck::Trusted);
+  // A sound one is proven.
+  auto commuted = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
+    return {b.call("aten::add.Tensor", {in[1], b.call("aten::add.Tensor", {in[0], in[1]})})};
+  };
+  EXPECT_TRUE(register_replacement(lib, search, commuted, ex, {.name = "user/commuted"}));
+  EXPECT_EQ(lib.find("user/commuted")->load_check, LoadCheck::Proven);
+}
+
+TEST(RuleCheck, TheBuiltinLibraryIsNotCheckedAtLoad) {
+  for (const RuleDef& r : builtin_rules().rules()) {
+    EXPECT_EQ(r.load_check, LoadCheck::Builtin) << r.name;
+    EXPECT_EQ(r.load_check_text(), "") << r.name;
+  }
+  EXPECT_TRUE(builtin_rules().load_notes().empty());
+}
+
+// The load-time criterion accepts every built-in rule (they are proven under
+// stricter modes by rule_soundness_test), inexact ones included: it refuses
+// wrong rules, not roundings.
+TEST(RuleCheck, TheUserCriterionAcceptsEveryBuiltinRule) {
+  for (const RuleDef& r : builtin_rules().rules()) {
+    RuleProof p = prove_rule(r, builtin_registry(), user_rule_check_options());
+    EXPECT_EQ(p.verdict, RuleProof::Verdict::Sound) << r.name << ": " << p.detail;
+  }
+}
+
+}  // namespace
+}  // namespace eqfuse
