@@ -39,7 +39,7 @@ def _strs(name: str, values) -> list:
 
 
 def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints,
-         replacements=None, frozen_inputs=()):
+         replacements=None, frozen_inputs=(), reinplace_passes=None):
     if config is not None and not isinstance(config, (dict, str)):
         import os
         if isinstance(config, os.PathLike):
@@ -54,7 +54,8 @@ def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable
                             enable_rules=_strs("enable_rules", enable_rules),
                             hints=dict(hints or {}),
                             frozen_inputs=_strs("frozen_inputs", frozen_inputs),
-                            extra_checks=checks, ops=ops, op_metas=op_metas)
+                            extra_checks=checks, ops=ops, op_metas=op_metas,
+                            reinplace_passes=reinplace_passes)
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",
@@ -140,7 +141,8 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              disable_rules: Iterable[str] = (), enable_rules: Iterable[str] = (),
              hints: Optional[Mapping[str, int]] = None,
              replacements: Optional[Iterable[Replacement]] = None,
-             frozen_inputs: Iterable[str] = (), freeze_parameters: bool = False) -> Result:
+             frozen_inputs: Iterable[str] = (), freeze_parameters: bool = False,
+             reinplace_passes: Optional[bool] = None) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -155,7 +157,10 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     ``["_param_constant*"]`` for make_fx's parameters): what is computed from them alone
     is priced once (docs/cost-model.md "Frozen inputs"); ``freeze_parameters``: also
     freeze every get_attr of ``gm`` (its parameters, buffers and traced constants, as
-    Inductor's freezing does)."""
+    Inductor's freezing does); ``reinplace_passes``: False keeps the optimized graph
+    functional in reduce-overhead mode (no reinplace passes; None: the config's, else on),
+    as a compiler that reuses buffers itself wants it (the backend's inner="inductor" and
+    GraphPass pass False)."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
@@ -165,7 +170,7 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     if freeze_parameters:
         frozen += sorted({str(n.target) for n in gm.graph.nodes if n.op == "get_attr"})
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements, frozen)
+               replacements, frozen, reinplace_passes)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:

@@ -118,6 +118,10 @@ class _Optimizer:
         from . import optimize
         from .fx_convert import propagate_fake_values
         options = dict(self.options)
+        if for_inductor:
+            # Inductor reuses buffers itself and lowers functional graphs (an in-place
+            # op on an intermediate left its scheduler without a producer on OLMo2).
+            options.setdefault("reinplace_passes", False)
         if self.freeze_parameters:
             frozen = list(options.pop("frozen_inputs", ()) or ())
             options["frozen_inputs"] = frozen + [n for n in _static_input_names(gm)
@@ -270,7 +274,15 @@ class _Backend(_KeepsResults):
                                         for_inductor=True)
             return compile_fx_inner(new_gm, aot_inputs, **kwargs)
 
-        return compile_fx(gm, example_inputs, inner_compile=inner_compile)
+        # Inductor's caches key on the graph Dynamo traced, not on eqfuse: a graph
+        # compiled before (by Inductor alone, or with other eqfuse options) would be
+        # loaded without calling inner_compile. Off for this compile only.
+        import torch._functorch.config as functorch_config
+        import torch._inductor.config as inductor_config
+        with functorch_config.patch(enable_autograd_cache=False,
+                                    enable_remote_autograd_cache=False), \
+                inductor_config.patch(fx_graph_cache=False, fx_graph_remote_cache=False):
+            return compile_fx(gm, example_inputs, inner_compile=inner_compile)
 
 
 def backend(inner: Union[None, str, Callable] = None, *, fallback: bool = False,

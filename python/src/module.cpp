@@ -389,7 +389,8 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
                                   const std::vector<std::string>& frozen_inputs, bool explain,
                                   const std::map<std::string, py::function>& extra_checks,
                                   const std::vector<std::string>& ops,
-                                  const std::map<std::string, py::function>& op_metas) {
+                                  const std::map<std::string, py::function>& op_metas,
+                                  std::optional<bool> reinplace_passes) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
@@ -409,6 +410,7 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
   opt.hints = hints_from(hints);
   opt.frozen_inputs.insert(opt.frozen_inputs.end(), frozen_inputs.begin(), frozen_inputs.end());
   opt.record_explanations = explain;
+  if (reinplace_passes) opt.reinplace_passes = *reinplace_passes;
 
   nlohmann::ordered_json doc = to_json(graph, "graph");
   run->input = graph_from_json(doc, "<graph>");
@@ -514,6 +516,7 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("extra_checks") = std::map<std::string, py::function>{},
         py::arg("ops") = std::vector<std::string>{},
         py::arg("op_metas") = std::map<std::string, py::function>{},
+        py::arg("reinplace_passes") = py::none(),
         "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run. "
         "`ops`: extra op catalog entries (docs/ops.md; ops already registered are skipped), "
         "`op_metas`: qualified name -> Python shape function (docs/python.md)");
