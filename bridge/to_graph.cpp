@@ -16,7 +16,9 @@
 #include "bridge/to_graph.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
+#include <optional>
 #include <queue>
 #include <string>
 #include <utility>
@@ -81,17 +83,29 @@ ArgType element_type(ArgType list) {
 class Emitter {
  public:
   explicit Emitter(const EmitRequest& req)
-      : req_(req), g_(req.g), in_(req.input), sym_getitem_(Symbol::intern(graph_ops::kGetItem)) {}
+      : req_(req), g_(req.g), in_(req.input), sym_getitem_(Symbol::intern(graph_ops::kGetItem)) {
+    if (req.time_limit_s < 1e9)
+      deadline_ = Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                     std::chrono::duration<double>(req.time_limit_s));
+  }
 
   Graph run() {
+    step("indexing the input");
     index_input();
+    step("collecting the chosen classes");
     collect_needed();
+    step("making the nodes");
     make_items();
+    step("linking dependencies");
     link_dependencies();
     assign_ranks();
+    step("ordering side effects and streams");
     add_ordering_edges();
+    step("ordering the nodes");
     std::vector<int32_t> order = topological_order();
+    step("building the graph");
     Graph out = build_graph(order);
+    step("inferring types");
     infer_types(out, req_.reg);
     for (size_t i = 0; i < order.size(); ++i)
       if (items_[static_cast<size_t>(order[i])].input == kNone)
@@ -101,6 +115,26 @@ class Emitter {
   }
 
  private:
+  using Clock = std::chrono::steady_clock;
+
+  // ---- the time limit ------------------------------------------------------
+
+  // Between steps: the clock is read every time.
+  void step(const char* what) {
+    doing_ = what;
+    if (deadline_ && Clock::now() >= *deadline_) stop();
+  }
+
+  // Inside a step's loops: the clock is read once every 1024 calls.
+  void tick() {
+    if (deadline_ && (++ticks_ & 1023u) == 0 && Clock::now() >= *deadline_) stop();
+  }
+
+  [[noreturn]] void stop() const {
+    throw EmitTimeLimit(fmt::format("emit stopped by the time limit ({} s) while {}",
+                                    req_.time_limit_s, doing_));
+  }
+
   // ---- the input ---------------------------------------------------------
 
   Id input_class(int32_t index) const {
@@ -228,6 +262,7 @@ class Emitter {
       mark[r] = kActive;
       stack.emplace_back(r, 0);
       while (!stack.empty()) {
+        tick();
         auto& [cls, next] = stack.back();
         const auto kids = g_.node(chosen_[cls]).children;
         if (next == kids.size()) {
@@ -263,6 +298,7 @@ class Emitter {
       item_of_input_[i] = add_item(Item{i, kNoId, kNoId, i, n.meta.stream, {}, {}});
     }
     for (Id cls : needed_) {
+      tick();
       const Id enode = chosen_.at(cls);
       if (is_literal_node(enode)) continue;
       auto hit = input_by_key_.find(enode_key(enode));
@@ -339,6 +375,7 @@ class Emitter {
     for (int32_t i = 0; i < static_cast<int32_t>(items_.size()); ++i) {
       const Item& item = items_[static_cast<size_t>(i)];
       if (item.enode == kNoId) continue;
+      tick();
       deps.clear();
       for (Id kid : g_.node(item.enode).children) items_in(g_.find(kid), deps);
       if (item.input != kNone) direct_input_items(item.input, deps);
@@ -389,10 +426,11 @@ class Emitter {
   }
 
   // Items reachable from `start` along deps (forward=false) or users (true).
-  std::vector<unsigned char> closure(int32_t start, bool forward) const {
+  std::vector<unsigned char> closure(int32_t start, bool forward) {
     std::vector<unsigned char> seen(items_.size(), 0);
     std::vector<int32_t> stack{start};
     while (!stack.empty()) {
+      tick();
       const int32_t x = stack.back();
       stack.pop_back();
       const Item& item = items_[static_cast<size_t>(x)];
@@ -454,6 +492,7 @@ class Emitter {
   // that would land inside a labelled scope go before it.
   void add_stream_edges() {
     for (int32_t i = 0; i < static_cast<int32_t>(items_.size()); ++i) {
+      tick();
       const Item& item = items_[static_cast<size_t>(i)];
       if (item.input != kNone &&
           in_.nodes()[static_cast<size_t>(item.input)].kind == NodeKind::Call &&
@@ -499,7 +538,7 @@ class Emitter {
 
   // ---- order ---------------------------------------------------------------
 
-  std::vector<int32_t> topological_order() const {
+  std::vector<int32_t> topological_order() {
     std::vector<size_t> pending(items_.size());
     using Entry = std::pair<int64_t, int32_t>;  // (rank, item): ties by creation order
     std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
@@ -509,6 +548,7 @@ class Emitter {
     }
     std::vector<int32_t> order;
     while (!ready.empty()) {
+      tick();
       const int32_t x = ready.top().second;
       ready.pop();
       order.push_back(x);
@@ -536,6 +576,7 @@ class Emitter {
     for (const Node& n : in_.nodes()) used_names_.insert(n.name);
     out_ref_.assign(items_.size(), NodeRef{});
     for (int32_t x : order) {
+      tick();
       out_ref_[static_cast<size_t>(x)] = NodeRef{static_cast<int32_t>(out.size())};
       out.add(make_node(items_[static_cast<size_t>(x)]));
     }
@@ -650,6 +691,10 @@ class Emitter {
   absl::flat_hash_map<int32_t, int32_t> item_of_input_;
   std::vector<NodeRef> out_ref_;
   absl::flat_hash_set<std::string> used_names_;
+
+  std::optional<Clock::time_point> deadline_;
+  uint32_t ticks_ = 0;
+  const char* doing_ = "";
 };
 
 }  // namespace

@@ -28,6 +28,8 @@
 // Throws eqfuse::Error (internal) if the choice misses a needed class.
 #pragma once
 #include <functional>
+#include <limits>
+#include <stdexcept>
 
 #include "egraph/egraph.hpp"
 #include "bridge/from_graph.hpp"
@@ -44,6 +46,16 @@ struct EmitRequest {
   const Graph& input;                // the graph that was loaded (names, order, placeholders)
   const LoadedEGraph& loaded;        // its classes and roots
   std::function<Id(Id cls)> chosen;  // canonical class -> chosen e-graph node id
+  // Seconds emission may take (optimize's --time-limit bounds this phase as
+  // it does the others). Past it, emit_graph throws EmitTimeLimit between two
+  // steps of its work. Infinity: no limit.
+  double time_limit_s = std::numeric_limits<double>::infinity();
+};
+
+// emit_graph ran out of its time limit: there is no partial graph to keep,
+// so the caller keeps the graph it had (optimize: the input).
+struct EmitTimeLimit : std::runtime_error {
+  using std::runtime_error::runtime_error;
 };
 
 Graph emit_graph(const EmitRequest& req);

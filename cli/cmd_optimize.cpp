@@ -65,6 +65,7 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
   if (o.time_limit >= 0) {
     opt.limits.seconds = o.time_limit;
     opt.extract_time_limit_s = o.time_limit;
+    opt.phase_time_limit_s = o.time_limit;
   }
   if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
   if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);

@@ -240,15 +240,43 @@ void keep_input_if_costlier(OptimizeResult& result, OptimizeState& st, const Gra
       fmt::format("the optimized graph modeled {:.1f} us > the input's {:.1f} us", after, before);
 }
 
+// The extracted graph as a Graph. Past the phase's time limit there is no
+// partial graph: the input is kept (it costs what the extraction started
+// from), and the summary says why.
+void emit(OptimizeResult& result, OptimizeState& st, const Graph& input, const OpRegistry& reg,
+          const OptimizeOptions& opt) {
+  try {
+    const OptimizeState& cst = st;
+    EmitRequest req{*cst.egraph, *cst.types, reg, input, cst.loaded, [&cst](Id cls) {
+                      return cst.problem.chosen_node(cst.extraction, cls);
+                    }};
+    req.time_limit_s = opt.phase_time_limit_s;
+    result.graph = emit_graph(req);
+  } catch (const EmitTimeLimit& stopped) {
+    st.extraction =
+        finish_extraction(st.problem.problem, input_choice(st.problem, st.input_node_ids));
+    result.graph = input;
+    result.stats.kept_input = fmt::format("{}; the input graph is kept", stopped.what());
+    return;
+  }
+  if (opt.view_to_reshape)
+    views_to_reshape(result.graph, reg);
+  else
+    reshape_unsafe_views(result.graph, input, reg);
+}
+
 // TorchAir's aclgraph pipeline runs the reinplace passes after fusion; so
 // does reduce-overhead here, on the extracted graph.
 void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const OptimizeOptions& opt) {
   ReinplaceOptions ro = opt.reinplace;
   ro.mode = opt.rules.mode;
+  ro.time_limit_s = std::min(ro.time_limit_s, opt.phase_time_limit_s);
   ReinplaceResult rr = reinplace(result.graph, reg, ro);
   result.graph = std::move(rr.graph);
   result.reinplace_log = std::move(rr.log);
   OptimizeStats& s = result.stats;
+  if (!result.reinplace_log.stopped.empty())
+    s.notes.push_back("reinplace " + result.reinplace_log.stopped);
   s.reinplace_ran = true;
   s.reinplaced_nodes = rr.savings.reinplaced_nodes;
   s.removed_copies = rr.savings.removed_copies;
@@ -323,15 +351,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.phase_ms["extract"] = ms_since(t0);
 
   t0 = Clock::now();
-  const OptimizeState& cst = *st;
-  result.graph =
-      emit_graph(EmitRequest{*cst.egraph, *cst.types, reg, input, cst.loaded, [&cst](Id cls) {
-                               return cst.problem.chosen_node(cst.extraction, cls);
-                             }});
-  if (opt.view_to_reshape)
-    views_to_reshape(result.graph, reg);
-  else
-    reshape_unsafe_views(result.graph, input, reg);
+  emit(result, *st, input, reg, opt);
   stats.phase_ms["emit"] = ms_since(t0);
 
   if (opt.remove_cat_ops && opt.rules.mode == ExecMode::ReduceOverhead) {
@@ -537,6 +557,7 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
       config_error(origin, key, fmt::format("expected seconds from 0 to 1e6, got {}", v.dump()));
     o.limits.seconds = s;
     o.extract_time_limit_s = s;
+    o.phase_time_limit_s = s;
   } else if (key == "frozen_inputs") {
     for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of patterns"))
       o.frozen_inputs.push_back(s);

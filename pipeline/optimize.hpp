@@ -39,6 +39,11 @@ struct OptimizeOptions {
   SymbolHints hints;                     // values for symbolic dims in costs
   std::string extractor = "auto";        // bottom-up|greedy-dag|ilp|auto
   double extract_time_limit_s = 10.0;
+  // Seconds for each later phase: emitting the extracted graph, and the
+  // reinplace passes. Emit stopped by it keeps the input graph; reinplace
+  // keeps the rewrites made so far. A note in the summary says which.
+  // `--time-limit` sets it with the two above.
+  double phase_time_limit_s = 10.0;
   RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
   bool record_explanations = false;  // keep proofs for `explain`
   std::string dump_dir;              // non-empty: write per-stage dumps there

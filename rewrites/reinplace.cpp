@@ -21,6 +21,8 @@
 // policy and the order of the passes.
 #include "rewrites/reinplace.hpp"
 
+#include <chrono>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,9 +59,28 @@ std::vector<std::string> labels_seen_by_pass(const Graph& g) {
   return stream_labels(labelled);
 }
 
-// Runs one pass on `input`; appends its notes and decisions to `log`.
+using Clock = std::chrono::steady_clock;
+
+// When the phase must stop: `time_limit_s` from now, none when infinite.
+std::optional<Clock::time_point> deadline_of(const ReinplaceOptions& o) {
+  if (!(o.time_limit_s < 1e9)) return std::nullopt;
+  return Clock::now() +
+         std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.time_limit_s));
+}
+
+void note_stopped(ReinplaceLog& log, const ReinplaceOptions& o, ReinplacePass pass, size_t at,
+                  size_t nodes) {
+  log.stopped = fmt::format(
+      "stopped by the time limit ({} s) in {}_pass at node {} of {}: the rewrites made until "
+      "then are kept, the later nodes are left as they were",
+      o.time_limit_s, reinplace_pass_name(pass), at, nodes);
+  log.notes.push_back(log.stopped);
+}
+
+// Runs one pass on `input`; appends its notes and decisions to `log`. Sets
+// `log.stopped` when the deadline stopped it.
 Graph run_pass(Graph input, const OpRegistry& reg, const ReinplaceOptions& o, ReinplacePass pass,
-               ReinplaceLog& log) {
+               ReinplaceLog& log, std::optional<Clock::time_point> deadline = std::nullopt) {
   if (o.multi_stream == MultiStreamPolicy::SkipGraph) {
     std::vector<std::string> labels = labels_seen_by_pass(input);
     if (!labels.empty()) {
@@ -71,13 +92,11 @@ Graph run_pass(Graph input, const OpRegistry& reg, const ReinplaceOptions& o, Re
     }
   }
   PassState st(std::move(input), reg, o, pass);
+  if (deadline) st.set_deadline(*deadline);
   log.notes.push_back(fmt::format("processing {}_pass", reinplace_pass_name(pass)));
-  if (pass == ReinplacePass::InplaceableOps) {
-    run_pass_a(st);
-  } else {
-    run_pass_b(st);
-  }
+  const bool finished = pass == ReinplacePass::InplaceableOps ? run_pass_a(st) : run_pass_b(st);
   for (ReinplaceDecision& d : st.log().decisions) log.decisions.push_back(std::move(d));
+  if (!finished) note_stopped(log, o, pass, st.stopped_at(), st.graph().size());
   return std::move(st).compact();
 }
 
@@ -129,6 +148,7 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
         exec_mode_name(o.mode)));
     return finish_result(input, std::move(log));
   }
+  const std::optional<Clock::time_point> deadline = deadline_of(o);
   note_unusable_entries(o, reg, log);
   Graph g = input;
   recover_view_inplace_step(g, reg, o, log);
@@ -136,13 +156,15 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
     log.notes.push_back(
         fmt::format("skipping reinplace_inplaceable_ops_pass: {} is set", kDisableInplaceableKey));
   } else {
-    g = run_pass(std::move(g), reg, o, ReinplacePass::InplaceableOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InplaceableOps, log, deadline);
   }
-  if (o.disable_reinplace_input_mutated_ops_pass) {
+  if (!log.stopped.empty()) {
+    log.notes.push_back("skipping reinplace_input_mutated_ops_pass: the time limit was reached");
+  } else if (o.disable_reinplace_input_mutated_ops_pass) {
     log.notes.push_back(fmt::format("skipping reinplace_input_mutated_ops_pass: {} is set",
                                     kDisableInputMutatedKey));
   } else {
-    g = run_pass(std::move(g), reg, o, ReinplacePass::InputMutatedOps, log);
+    g = run_pass(std::move(g), reg, o, ReinplacePass::InputMutatedOps, log, deadline);
   }
   return finish_result(std::move(g), std::move(log));
 }

@@ -23,6 +23,7 @@
 // (ReinplaceReason) and the nodes its reason names; `eqfuse explain` shows
 // them. The rules and their reasons: docs/reinplace.md.
 #pragma once
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -121,6 +122,13 @@ struct ReinplaceOptions {
   // std::logic_error naming the first difference. Costs a full analysis per
   // rewrite, so off by default.
   bool check_alias_analysis = false;
+  // Seconds for recover_view_inplace and both passes together (optimize's
+  // --time-limit bounds this phase as it does the others). When they run
+  // out, the pass stops between two candidates: the rewrites made so far stay
+  // (each one leaves a valid graph), later nodes are left as they were, the
+  // other pass does not run, and `ReinplaceLog::stopped` says so. Infinity:
+  // no limit.
+  double time_limit_s = std::numeric_limits<double>::infinity();
 };
 
 inline constexpr std::string_view kDisableInplaceableKey =
@@ -249,6 +257,9 @@ struct ReinplaceLog {
   std::vector<std::string> recover_view_inplace;
   std::vector<std::string> notes;  // pass-level lines: processing, skipped, warnings
   std::vector<ReinplaceDecision> decisions;
+  // Non-empty when the time limit stopped the passes before the end: one
+  // sentence saying where (also the last of `notes`).
+  std::string stopped;
 
   // Human-readable lines (recover_view_inplace, notes, then decisions in
   // order), for

@@ -85,11 +85,40 @@ bool has_scope_nodes(const Graph& g) {
 }
 
 void PassState::changed(NodeRef r) {
+  const bool was_copy = copies_.contains(r.index);
   if (is_copy_(g_.node(r)))
     copies_.insert(r.index);
   else
     copies_.erase(r.index);
+  if (was_copy || copies_.contains(r.index)) ++copies_version_;
   aa_->update({r});
+}
+
+bool PassState::out_of_time(size_t at) {
+  if (!deadline_) return false;
+  // steady_clock costs tens of ns; a candidate costs about a microsecond.
+  if (clock_calls_++ % 64 != 0 || Clock::now() < *deadline_) return false;
+  stopped_at_ = at;
+  return true;
+}
+
+const PassState::OpForm& PassState::op_form(OpId op) {
+  const size_t i = static_cast<size_t>(op);
+  if (op_forms_.size() <= i) op_forms_.resize(reg_.all().size() > i ? reg_.all().size() : i + 1);
+  std::optional<OpForm>& memo = op_forms_[i];
+  if (memo) return *memo;
+  OpForm f;
+  std::string qualified = reg_.info(op).schema.qualified_name();
+  if (const InplaceableOp* e = options_.table.find(qualified)) {
+    if (InplaceableOpTable::unusable_reason(*e, reg_).empty()) {
+      f.entry = e;
+      f.inplace_op = *reg_.find(e->inplace);
+    }
+  } else if (std::optional<OpId> twin = generic_inplace_variant(reg_, op)) {
+    f.inplace_op = *twin;
+  }
+  memo = f;
+  return *memo;
 }
 
 void PassState::checkpoint() const {
@@ -104,7 +133,7 @@ void PassState::checkpoint() const {
 
 void PassState::remove(NodeRef r) {
   removed_.at(static_cast<size_t>(r.index)) = true;
-  copies_.erase(r.index);
+  if (copies_.erase(r.index) > 0) ++copies_version_;
   aa_->remove(r);
 }
 
@@ -115,6 +144,8 @@ void PassState::replace_uses_with_arg(NodeRef from, const Arg& to, int32_t after
     Node& n = g_.node(u);
     for (Arg& a : n.args) replace_refs_with_arg(a, from, to);
     for (auto& kv : n.kwargs) replace_refs_with_arg(kv.second, from, to);
+    // An epilogue now copies `to`, or a getitem an epilogue copies projects it.
+    if (copies_.contains(u.index) || n.kind == NodeKind::GetItem) ++copies_version_;
     rewired.push_back(u);
   }
   aa_->update(rewired);
@@ -157,8 +188,18 @@ void PassState::refresh_stream_labels() {
 void PassState::rebuild() {
   aa_ = std::make_unique<AliasAnalysis>(g_, reg_, &removed_);
   copies_.clear();
-  for (size_t i = 0; i < g_.size(); ++i)
-    if (!removed_[i] && is_copy_(g_.nodes()[i])) copies_.insert(static_cast<int32_t>(i));
+  ++copies_version_;
+  const std::string* first_stream = nullptr;
+  multi_stream_ = false;
+  for (size_t i = 0; i < g_.size(); ++i) {
+    if (removed_[i]) continue;
+    const Node& n = g_.nodes()[i];
+    if (is_copy_(n)) copies_.insert(static_cast<int32_t>(i));
+    if (first_stream == nullptr)
+      first_stream = &n.meta.stream;
+    else if (n.meta.stream != *first_stream)
+      multi_stream_ = true;
+  }
 }
 
 // ---- refusals ------------------------------------------------------------------------
@@ -188,15 +229,10 @@ std::string_view arg_name(const PassState& st, const Candidate& c, int position)
 std::optional<Candidate> classify(PassState& st, NodeRef r) {
   const Node& n = st.graph().node(r);
   if (n.kind != NodeKind::Call || n.op == kNoOp) return std::nullopt;
-  const OpInfo& info = st.reg().info(n.op);
-  std::string qualified = info.schema.qualified_name();
-  if (const InplaceableOp* e = st.options().table.find(qualified)) {
-    if (!InplaceableOpTable::unusable_reason(*e, st.reg()).empty()) return std::nullopt;
-    return Candidate{r, e, *st.reg().find(e->inplace), e->mutated_args};
-  }
-  std::optional<OpId> twin = generic_inplace_variant(st.reg(), n.op);
-  if (!twin) return std::nullopt;
-  return Candidate{r, nullptr, *twin, {0}};
+  const PassState::OpForm& f = st.op_form(n.op);
+  if (f.inplace_op == kNoOp) return std::nullopt;
+  if (f.entry) return Candidate{r, f.entry, f.inplace_op, f.entry->mutated_args};
+  return Candidate{r, nullptr, f.inplace_op, {0}};
 }
 
 std::optional<NodeRef> mutated_node(const PassState& st, const Candidate& c, int position) {
@@ -291,11 +327,7 @@ Refusal judge_stream_users(const PassState& st, const std::vector<NodeRef>& user
                            std::string_view kind, std::string_view node, std::string_view type,
                            const std::vector<std::string>& written, std::string& line) {
   std::set<std::string> streams;
-  std::vector<std::string> names;
-  for (NodeRef u : users) {
-    streams.insert(st.graph().node(u).meta.stream);
-    names.push_back(st.graph().node(u).name);
-  }
+  for (NodeRef u : users) streams.insert(st.graph().node(u).meta.stream);
   std::string head =
       fmt::format("[{}]Current node: {}, type: {} check no multi stream users", kind, node, type);
   if (users.size() < 2 || streams.size() < 2) {
@@ -304,6 +336,8 @@ Refusal judge_stream_users(const PassState& st, const std::vector<NodeRef>& user
            "multiple streams.";
     return {};
   }
+  std::vector<std::string> names;
+  for (NodeRef u : users) names.push_back(st.graph().node(u).name);
   line = fmt::format(
       "{} failed for reinplace. The users of the mutated input node have multiple streams. All "
       "the users are [{}].",
@@ -322,8 +356,11 @@ Refusal judge_stream_users(const PassState& st, const std::vector<NodeRef>& user
 Refusal check_streams(const PassState& st, const Candidate& c, ReinplaceDecision& d) {
   std::string_view kind =
       c.entry ? "multi_stream_multi_reinplace" : "multi_stream_single_reinplace";
-  return judge_stream_users(st, stream_check_users(st, c), kind, d.node, torchair_target(d.target),
-                            d.written, d.stream_check);
+  // On one stream the users cannot span two: the check passes whoever they are.
+  const std::vector<NodeRef> users =
+      st.multi_stream() ? stream_check_users(st, c) : std::vector<NodeRef>{};
+  return judge_stream_users(st, users, kind, d.node, torchair_target(d.target), d.written,
+                            d.stream_check);
 }
 
 // ---- per-argument checks ------------------------------------------------------------------

@@ -11,6 +11,7 @@
 //   reinplace.cpp                      the driver and the public entry points
 //   reinplace_log.cpp                  the log: names, lines, savings, counters
 #pragma once
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,6 +58,31 @@ class PassState {
   ReinplaceLog& log() { return log_; }
   // The live copy_ nodes, in program order (epilogue candidates).
   const std::set<int32_t>& copies() const { return copies_; }
+  // Bumped whenever a copy_ node appears, goes or has its arguments changed:
+  // what was derived from copies() (the epilogues) is stale when it moved.
+  uint64_t copies_version() const { return copies_version_; }
+  // Live nodes carry two or more stream labels. When they do not, every
+  // multi-stream check passes without looking at users (TorchAir's check
+  // refuses only users on several streams), which keeps the check O(1)
+  // where a chain of rewrites piles every later user onto one buffer.
+  bool multi_stream() const { return multi_stream_; }
+
+  // The phase's time limit (ReinplaceOptions::time_limit_s, from the start of
+  // reinplace()). Passes ask before node `at`; the clock is read once every
+  // few calls, so asking costs next to nothing. stopped_at(): the node the
+  // pass stopped before.
+  using Clock = std::chrono::steady_clock;
+  void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+  bool out_of_time(size_t at);
+  size_t stopped_at() const { return stopped_at_; }
+
+  // The candidate shape of an op (classify's answer apart from the node),
+  // worked out once per op: the generic rule searches the registry.
+  struct OpForm {
+    const InplaceableOp* entry = nullptr;  // usable table entry, or null
+    OpId inplace_op = kNoOp;               // kNoOp: the op has no in-place form
+  };
+  const OpForm& op_form(OpId op);
 
   // The node's op, arguments or type were changed in place: the analysis and
   // the copy_ list follow.
@@ -100,6 +126,12 @@ class PassState {
   std::vector<bool> removed_;
   std::unique_ptr<AliasAnalysis> aa_;
   std::set<int32_t> copies_;
+  uint64_t copies_version_ = 0;
+  bool multi_stream_ = false;
+  std::optional<Clock::time_point> deadline_;
+  uint32_t clock_calls_ = 0;
+  size_t stopped_at_ = 0;
+  std::vector<std::optional<OpForm>> op_forms_;  // by OpId
   ReinplaceLog log_;
 };
 
@@ -187,8 +219,10 @@ Refusal check_no_read_before_epilogue(const PassState& st, NodeRef node, NodeRef
 
 // ---- the passes --------------------------------------------------------------------------
 
-void run_pass_a(PassState& st);  // reinplace_passes.cpp
-void run_pass_b(PassState& st);  // reinplace_passes.cpp
+// Each returns false when the time limit stopped it before the last node
+// (the rewrites made so far stay: each leaves a valid graph).
+bool run_pass_a(PassState& st);  // reinplace_passes.cpp
+bool run_pass_b(PassState& st);  // reinplace_passes.cpp
 // Decides and decomposes one call; returns the position after the nodes it
 // inserted (where the pass continues). reinplace_auto_functionalized.cpp.
 size_t reinplace_auto_functionalized(PassState& st, NodeRef hop);

@@ -146,12 +146,14 @@ void reinplace_intermediate(PassState& st, const Candidate& c) {
 
 }  // namespace
 
-void run_pass_a(PassState& st) {
+bool run_pass_a(PassState& st) {
   for (size_t i = 0; i < st.graph().size(); ++i) {
     NodeRef r{static_cast<int32_t>(i)};
     if (st.removed(r)) continue;
+    if (st.out_of_time(i)) return false;
     if (std::optional<Candidate> c = classify(st, r)) reinplace_intermediate(st, *c);
   }
+  return true;
 }
 
 // ---- Pass B --------------------------------------------------------------------------------
@@ -354,15 +356,20 @@ void keep_without_inplace_form(PassState& st, NodeRef r, const std::vector<NodeR
 
 }  // namespace
 
-void run_pass_b(PassState& st) {
+bool run_pass_b(PassState& st) {
   // Copies of ops without an in-place form are never removed, so the
   // epilogues found up front are the ones to report for them. Decomposing an
   // auto_functionalized call inserts nodes, so they are found again after it
   // (the indices moved).
   Epilogues initial = find_epilogues(st);
+  // The current epilogues, found again only when a copy_ changed: finding
+  // them per candidate cost the number of copies for every node.
+  Epilogues e = initial;
+  uint64_t e_version = st.copies_version();
   for (size_t i = 0; i < st.graph().size(); ++i) {
     NodeRef r{static_cast<int32_t>(i)};
     if (st.removed(r)) continue;
+    if (st.out_of_time(i)) return false;
     if (auto_functionalized_version(st.graph().node(r))) {
       i = reinplace_auto_functionalized(st, r);
       initial = find_epilogues(st);
@@ -375,14 +382,17 @@ void run_pass_b(PassState& st) {
         keep_without_inplace_form(st, r, copied->second);
       continue;
     }
-    // Epilogues are looked up afresh: earlier rewrites removed some.
-    Epilogues e = find_epilogues(st);
+    if (e_version != st.copies_version()) {  // earlier rewrites removed some
+      e = find_epilogues(st);
+      e_version = st.copies_version();
+    }
     if (c->entry) {
       reinplace_table_inputs(st, *c, e);
     } else if (e.sources.contains(r.index)) {
       reinplace_generic_input(st, *c, e);
     }
   }
+  return true;
 }
 
 }  // namespace eqfuse::reinplace_detail

@@ -259,6 +259,26 @@ TEST(ToGraph, FoldedConstantBecomesALiteral) {
   EXPECT_EQ(out.size(), 3u);  // x, view, output
 }
 
+// --time-limit bounds emission too: with no time left it stops before any
+// work, naming the step, and the caller keeps the graph it had.
+TEST(ToGraph, ATimeLimitOfZeroStopsBeforeAnyWork) {
+  Loaded l(kStreams);
+  EGraphProblem ep = build_problem(l.g, l.loaded.roots, [&l](Id n) { return op_cost(l.g, n); });
+  Extraction x = extract(ep.problem, "bottom-up");
+  EmitRequest req{l.g, l.types, builtin_registry(), l.input, l.loaded,
+                  [&](Id c) { return ep.chosen_node(x, c); }};
+  req.time_limit_s = 0;
+  try {
+    emit_graph(req);
+    FAIL() << "expected EmitTimeLimit";
+  } catch (const EmitTimeLimit& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "emit stopped by the time limit (0 s) while indexing the input");
+  }
+  req.time_limit_s = 1e6;
+  EXPECT_EQ(printed(emit_graph(req)), printed(extract_and_emit(l, "bottom-up")));
+}
+
 TEST(ToGraph, MissingChoiceIsAnInternalError) {
   Loaded l(kStreams);
   try {

@@ -484,6 +484,30 @@ TEST(RulesCli, BadRuleFileIsReportedAtItsLocation) {
 
 // The summary's percentage: signed, one decimal, and an unchanged cost is
 // "+0.0%" (not "-0.0%").
+// Every phase respects the time limit: emit stopped by it keeps the input
+// graph (never costlier), reinplace on it stops before its first rewrite,
+// and the summary says both.
+TEST(OptimizeTimeLimit, EmitAndReinplaceStopAndKeepTheInput) {
+  const Graph in = load_example("matmul_transpose.fx");
+  OptimizeOptions opt;
+  opt.phase_time_limit_s = 0;
+  const OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  EXPECT_EQ(print_fx(r.graph, &builtin_registry()), print_fx(in, &builtin_registry()));
+  EXPECT_DOUBLE_EQ(r.stats.cost_after_us, r.stats.cost_before_us);
+  EXPECT_THAT(r.stats.kept_input,
+              HasSubstr("emit stopped by the time limit (0 s) while indexing the input"));
+  const std::string summary = format_summary(r.stats);
+  EXPECT_THAT(summary, HasSubstr("kept input   emit stopped by the time limit"));
+  EXPECT_THAT(summary, HasSubstr("note         reinplace stopped by the time limit (0 s)"));
+}
+
+TEST(OptimizeCli, TimeLimitZeroSaysWhichPhasesStopped) {
+  auto r = run_eqfuse("optimize examples/matmul_transpose.fx --time-limit 0 -o /dev/null");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("emit stopped by the time limit (0 s)"));
+  EXPECT_THAT(r.err, HasSubstr("reinplace stopped by the time limit (0 s)"));
+}
+
 TEST(OptimizeSummary, PercentChangeIsSignedAndZeroIsPositive) {
   OptimizeStats s;
   s.cost_before_us = 74.0;
