@@ -91,6 +91,41 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
     take_config_ops(config, t.config, reg);
     VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
     for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
+// The .rules files a config's top-level "rules" names (one command per process):
+// read by user_rule_library with the --rules files.
+std::vector<std::string>& config_rule_files() {
+  static std::vector<std::string> files;
+  return files;
+}
+
+// A config's top-level "rules": a .rules file or a list of them (paths relative
+// to the config file), loaded on top of the default library like --rules. The
+// key is taken out of `config`.
+void take_config_rules(std::string& config, const std::string& origin) {
+  if (config.find("\"rules\"") == std::string::npos) return;
+  nlohmann::ordered_json doc = parse_json_text(config, origin);
+  if (!doc.is_object() || !doc.contains("rules")) return;
+  const nlohmann::ordered_json& rules = doc.at("rules");
+  std::vector<std::string> files;
+  if (rules.is_string()) files.push_back(rules.get<std::string>());
+  if (rules.is_array())
+    for (const auto& f : rules) {
+      if (!f.is_string()) throw Error(fmt::format("{}: rules: expected file names", origin));
+      files.push_back(f.get<std::string>());
+    }
+  if (!rules.is_string() && !rules.is_array())
+    throw Error(fmt::format("{}: rules: expected a .rules file or a list of them", origin));
+  std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+  for (const std::string& f : files) {
+    std::filesystem::path path =
+        std::filesystem::path(f).is_relative() ? dir / f : std::filesystem::path(f);
+    remember_input(path.string());
+    config_rule_files().push_back(path.string());
+  }
+  doc.erase("rules");
+  config = doc.dump();
+}
+
     config = std::move(v.rest);
     apply_config_json(opt, config, t.config);
   }
@@ -100,6 +135,7 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   opt.rules.disable.insert(opt.rules.disable.end(), vllm.disable.begin(), vllm.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), vllm.enable.begin(), vllm.enable.end());
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
+    take_config_rules(config, t.config);
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
   apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);
   for (const std::string& h : t.hints) add_hint(opt.hints, h);
@@ -108,9 +144,9 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
 }
 
 std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg) {
-  if (t.rule_files.empty()) return nullptr;
+  if (t.rule_files.empty() && config_rule_files().empty()) return nullptr;
   auto lib = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
-  for (const std::string& f : t.rule_files) lib->load_text(read_file_or_stdin(f), f);
+  load_user_rules(*lib, t.rule_files);
   return lib;
 }
 
@@ -120,6 +156,14 @@ void add_hint(SymbolHints& hints, std::string_view spec) {
   std::string_view value = eq == spec.npos ? std::string_view{} : trim_blanks(spec.substr(eq + 1));
   int64_t v = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+void load_user_rules(RuleLibrary& lib, const std::vector<std::string>& files) {
+  std::vector<std::string> all = config_rule_files();
+  all.insert(all.end(), files.begin(), files.end());
+  for (const std::string& f : all) lib.load_text(read_file_or_stdin(f), f);
+  // Rules the load-time check could not run are used, but not silently.
+  for (const std::string& note : lib.load_notes()) fmt::print(stderr, "eqfuse: note: {}\n", note);
+}
+
   if (name.empty() || value.empty() || ec != std::errc{} || end != value.data() + value.size() ||
       v < 1)
     throw Error(fmt::format("--hint '{}': expected SYMBOL=N with N >= 1, e.g. s0=16", spec));

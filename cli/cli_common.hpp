@@ -68,10 +68,18 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline = true);
 // flags on top (flags win).
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg);
 
-// The --rules files on top of the default library (null when none); the
-// caller keeps it alive and points OptimizeOptions::library at it.
+// The --rules files and the config's "rules" (options_from_toggles, which must
+// run first, reads them) on top of the default library (null when none); the
+// caller keeps it alive and points OptimizeOptions::library at it. Each rule
+// is proven on random inputs as it loads (rewrites/rule_check.hpp): an unsound
+// one is an Error (exit 2); one that cannot be run is a note on stderr.
 std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg);
 
+// Loads the config's "rules", then `files`, into `lib`, printing load_notes().
+void load_user_rules(RuleLibrary& lib, const std::vector<std::string>& files);
+
+// --memory-limit SIZE on `cmd`, into `text` (parse with parse_memory_size).
+void add_memory_limit_option(CLI::App* cmd, std::string& text);
 // "s0=16": a value for a symbolic dim, added to `hints`; an Error otherwise.
 void add_hint(SymbolHints& hints, std::string_view spec);
 

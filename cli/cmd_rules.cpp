@@ -8,7 +8,10 @@
 // syntax); `--graph-kernel-passes` lists MindSpore's graph-kernel passes as
 // its INFO log does, each with on/off and the rules that do it. Loading a user file validates it: a
 // bad rule is reported at its file:line:column and the command exits 2, so `eqfuse rules --rules
-// my.rules` doubles as a rule-file checker.
+// my.rules` doubles as a rule-file checker. User rules (--rules, the config's
+// "rules") are proven on random inputs as they load (rewrites/rule_check.hpp):
+// an unsound one exits 2 with its counterexample, one that cannot be run is a
+// note, and the listing marks each user rule with what its check found.
 #include <algorithm>
 #include <memory>
 
@@ -54,6 +57,7 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
   for (const CondExpr& c : r.where) out += fmt::format("  where: {}\n", c.text());
   for (const RuleDef::Let& l : r.lets) out += fmt::format("  let: {} = {}\n", l.name, l.expr.text());
   out += fmt::format("  defined at: {}\n", loc_text(r.loc));
+  if (!r.load_check_text().empty()) out += fmt::format("  load check: {}\n", r.load_check_text());
   out += "  search:\n" + print_fx(r.search, &reg);
   out += "  replace:\n" + print_fx(r.replace, &reg);
   return out;
@@ -95,7 +99,7 @@ int run_rules(const RulesCliOptions& o) {
   // First: the config may register custom ops that user rules refer to.
   RuleConfig cfg = options_from_toggles(o.toggles, reg).rules;
   RuleLibrary lib = RuleLibrary::builtin(reg);
-  for (const auto& f : o.rule_files) lib.load_text(read_file_or_stdin(f), f);
+  load_user_rules(lib, o.rule_files);
   for (const std::string& note : lib.check_selectors(cfg))
     fmt::print(stderr, "eqfuse: note: {}\n", note);
   if (o.graph_kernel_passes) {
@@ -124,11 +128,15 @@ int run_rules(const RulesCliOptions& o) {
                       {"enabled", t.enabled},
                       {"reason", t.reason},
                       {"description", r.description},
-                      {"defined_at", loc_text(r.loc)}});
+                      {"defined_at", loc_text(r.loc)},
+                      {"load_check", r.load_check_text()}});
     } else {
-      table += fmt::format("{:<3} {:<44} {:<3} {:<32} {}\n", t.enabled ? "on" : "off", r.name,
+      // A user rule says what its load-time check found (built-in ones say nothing).
+      const std::string check = r.load_check_text();
+      table += fmt::format("{:<3} {:<44} {:<3} {:<32} {}{}\n", t.enabled ? "on" : "off", r.name,
                            r.bidirectional ? "<=>" : "=>", join(r.labels, ","),
-                           t.enabled ? r.description : t.reason);
+                           t.enabled ? r.description : t.reason,
+                           check.empty() ? "" : fmt::format(" [{}]", check));
     }
   }
   if (o.json)

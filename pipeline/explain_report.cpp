@@ -770,6 +770,12 @@ std::string format_explanation_text(const ExplainReport& rep) {
   }
   for (const auto& [reason, rules] : off) out += fmt::format("  {}: {}\n", reason, rules);
   if (off.empty()) out += "  none\n";
+  // User rules only (built-in ones are proven by the tests): what the load-time
+  // soundness check found, so a trusted or unchecked rule is never silent.
+  std::string checked;
+  for (const RuleRunStats& s : rep.rules)
+    if (!s.load_check.empty()) checked += fmt::format("  {}: {}\n", s.rule, s.load_check);
+  if (!checked.empty()) out += "user rules:\n" + checked;
   out += "cross-stream near misses:\n";
   if (rep.cross_stream.empty()) out += "  none\n";
   for (const CrossStreamNearMiss& c : rep.cross_stream)
@@ -884,7 +890,8 @@ std::string explanation_to_json(const ExplainReport& rep) {
                           {"chosen", s.chosen},
                           {"rejected", s.rejected},
                           {"rejected_by", s.rejected_by},
-                          {"near_misses", near_miss_count(rep, s.rule)}});
+                          {"near_misses", near_miss_count(rep, s.rule)},
+                          {"load_check", s.load_check}});
   j["reinplace"] = reinplace_to_json(rep.reinplace);
   return j.dump(2);
 }

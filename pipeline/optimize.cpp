@@ -188,6 +188,7 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
     s.fusion = credit.is_fusion_rule(r);
   }
   for (size_t i = 0; i < st.rules.rewrites.size(); ++i) {
+    s.load_check = r.load_check_text();
     RuleRunStats& s = by_name[st.rules.base_name[i]];
     const RuleTotals& t = st.run.rules[i];
     s.matches += t.matches;

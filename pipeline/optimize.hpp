@@ -94,6 +94,10 @@ struct OptimizeStats {
   size_t kernels_before = 0, kernels_after = 0;
   double cost_before_us = 0, cost_after_us = 0;
   std::map<std::string, size_t> fusions;  // rule name -> fused kernels in the output
+  // A user rule's load-time soundness check (RuleDef::load_check_text): "proven
+  // at load on random inputs", "trusted, not checked at load", "not checked at
+  // load: op X has no reference kernel"; "" for a built-in rule.
+  std::string load_check;
   std::string extractor;                  // the extractor actually used
   bool extraction_optimal = false;        // proven optimal for the whole e-graph
   double extraction_gap = 1.0;            // relative gap to the best lower bound (0 when optimal)

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import warnings
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence
@@ -204,12 +205,14 @@ def _function_text(gm, params: List[str], examples: Sequence[Any], def_name: str
     return "\n".join(["    " + header] + body), doc
 
 
-def _rule_text(name: str, bidirectional: bool, search: str, replace: str) -> str:
+def _rule_text(name: str, bidirectional: bool, search: str, replace: str,
+               trust: bool = False) -> str:
     arrow = "<=>" if bidirectional else "=>"
     return (f"rule {name} {arrow}\n"
             f"    labels: user, fusion\n"
-            f"    description: registered from Python (eqfuse.register_replacement)\n\n"
-            f"{search}\n\n{replace}\n")
+            f"    description: registered from Python (eqfuse.register_replacement)\n"
+            + ("    trust: true\n" if trust else "") +
+            f"\n{search}\n\n{replace}\n")
 
 
 _DTYPES = {"b8": torch.bool, "u8": torch.uint8, "i8": torch.int8, "i16": torch.int16,
@@ -306,7 +309,8 @@ def register_replacement(search_fn: Callable, replace_fn: Callable,
                          pass_dicts: Any = None, scalar_workaround: Any = None,
                          exclusive_arg_names: Sequence[str] = (),
                          pattern_name: Optional[str] = None,
-                         get_decomp_fn: Optional[Callable] = None) -> Replacement:
+                         get_decomp_fn: Optional[Callable] = None,
+                         check: bool = True) -> Replacement:
     """TorchAir's register_replacement: ``search_fn`` -> ``replace_fn`` as an eqfuse rule.
 
     ``trace_fn(fn, example_inputs)`` returns a GraphModule (default: make_fx).
@@ -321,6 +325,16 @@ def register_replacement(search_fn: Callable, replace_fn: Callable,
     catalog nor take from torch (no fake kernel, say) is an EqfuseError saying so.
     ``replace_fn`` must return as many values as ``search_fn``, of the same dtypes and
     shapes on the examples (EqfuseError otherwise).
+
+    The rule is proven before it is registered: both functions' graphs run in eqfuse's
+    reference interpreter on random values of the examples' types, and an EqfuseError
+    naming both functions and giving the counterexample (first differing element,
+    outputs, inputs) refuses a replacement that computes something else (docs/rules.md
+    "User rules are proven at load": floats within the tolerance of the inputs' dtype,
+    so reordered float math passes).  ``check=False`` registers a knowingly inexact
+    replacement unchecked (the rule's ``trust: true``).  A rule the interpreter cannot
+    run (an op of your own has no reference kernel) is registered with a UserWarning
+    saying so.
 
     Inductor's signature (``torch._inductor.pattern_matcher.register_replacement(
     search_fn, replace_fn, example_inputs, trace_fn, pass_dicts, extra_check=...,
@@ -385,13 +399,15 @@ def register_replacement(search_fn: Callable, replace_fn: Callable,
     rule_name = name or f"user/{getattr(search_fn, '__name__', 'replacement')}".replace("_", "-")
     search_text, search_doc = _function_text(search_gm, params, concrete, "search")
     replace_text, replace_doc = _function_text(replace_gm, params, concrete, "replace")
-    text = _rule_text(rule_name, bidirectional, search_text, replace_text)
+    text = _rule_text(rule_name, bidirectional, search_text, replace_text, trust=not check)
     ops, metas = torch_ops.ops_of_documents([search_doc, replace_doc])
     r = Replacement(rule_name, text, extra_check, ops=ops, op_metas=metas)
     # A bad rule fails here, not at optimize.
     try:
-        _eqfuse.check_rules(text, rule_name, ops=ops, op_metas=metas)
+        notes = _eqfuse.check_rules(text, rule_name, ops=ops, op_metas=metas)
     except EqfuseError as e:
+        if " is unsound (" in str(e):
+            raise _unsound(e, search_fn, replace_fn) from e
         untaken = torch_ops.untaken_ops([search_doc, replace_doc], metas)
         if not untaken:
             raise
@@ -399,8 +415,18 @@ def register_replacement(search_fn: Callable, replace_fn: Callable,
                           f"an op needs a fake kernel (torch.library.register_fake or a Meta "
                           f"kernel), a schema without alias annotations and a return value "
                           f"(docs/python.md)") from e
+    for note in notes or ():
+        warnings.warn(f"eqfuse: {note}", UserWarning, stacklevel=2)
     (registry if registry is not None else default_registry).add(r, skip_duplicates)
     return r
+
+
+def _unsound(e: EqfuseError, search_fn: Callable, replace_fn: Callable) -> EqfuseError:
+    """The load-time check's refusal, naming the Python functions and the Python
+    opt-out."""
+    text = str(e).replace("`trust: true` skips this check", "check=False skips this check")
+    return EqfuseError(f"register_replacement: {_fn_name(replace_fn, 'replace_fn')} does not "
+                       f"compute what {_fn_name(search_fn, 'search_fn')} computes: {text}")
 
 
 def rules_and_checks(replacements: Optional[Iterable[Replacement]], hints=None):

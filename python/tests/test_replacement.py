@@ -177,3 +177,69 @@ def test_backend_runs_the_optimized_graph_under_torch_compile():
 def test_backend_explains_that_torch_compile_is_missing():
     with pytest.raises(eqfuse.EqfuseError, match="needs torch >= 2.0"):
         eqfuse.backend()
+
+
+# ---- the load-time soundness check (docs/rules.md "User rules are proven at load") -----
+
+def add_twice(x, y):
+    return x + y + y
+
+
+def times(x, y):
+    return x * y
+
+
+def test_an_unsound_replacement_is_refused_with_its_counterexample():
+    mine = eqfuse.ReplacementRegistry()
+    x = torch.randn(4, 8)
+    with pytest.raises(eqfuse.EqfuseError) as e:
+        eqfuse.register_replacement(add_twice, times, (x, x), registry=mine)
+    text = str(e.value)
+    assert "replace_fn 'times' does not compute what search_fn 'add_twice' computes" in text
+    assert "rule 'user/add-twice' is unsound (check=False skips this check)" in text
+    # The first difference (output, index, both values), both outputs and the inputs.
+    assert "output 0 at [" in text and ": search " in text and ", replace " in text
+    assert "search: f32[4, 8] [" in text and "replace: f32[4, 8] [" in text
+    assert "inputs: x = f32[4, 8] [" in text and "; y = f32[4, 8] [" in text
+    assert len(mine) == 0
+    # check=False registers it unchecked, and explain says so.
+    rule = eqfuse.register_replacement(add_twice, times, (x, x), registry=mine, check=False)
+    assert "    trust: true\n" in rule.rule_text
+    r = eqfuse.optimize(make_fx(add_twice)(x, x), replacements=mine)
+    assert "user rules:\n  user/add-twice: trusted, not checked at load\n" in r.explain()
+
+
+def test_a_sound_replacement_that_reorders_float_math_is_proven():
+    mine = eqfuse.ReplacementRegistry()
+
+    def left(x, y, z):
+        return (x + y) + z
+
+    def right(x, y, z):
+        return x + (y + z)
+
+    x = torch.randn(4, 8)
+    eqfuse.register_replacement(left, right, (x, x, x), registry=mine)
+    r = eqfuse.optimize(make_fx(left)(x, x, x), replacements=mine)
+    assert "user/left: proven at load on random inputs" in r.explain()
+
+
+def test_a_replacement_the_interpreter_cannot_run_is_registered_with_a_warning():
+    lib = torch.library.Library("eqfuse_check_test", "DEF")
+    lib.define("add_relu(Tensor a, Tensor b) -> Tensor")
+    lib.impl("add_relu", lambda a, b: torch.relu(a + b), "CompositeExplicitAutograd")
+    torch.library.register_fake("eqfuse_check_test::add_relu", lambda a, b: torch.empty_like(a),
+                                lib=lib)
+
+    def add_relu(a, b):
+        return torch.relu(a + b)
+
+    def fused(a, b):
+        return torch.ops.eqfuse_check_test.add_relu(a, b)
+
+    mine = eqfuse.ReplacementRegistry()
+    x = torch.randn(4, 8)
+    with pytest.warns(UserWarning, match="rule 'user/add-relu' not checked: op "
+                                         "eqfuse_check_test::add_relu has no reference kernel"):
+        eqfuse.register_replacement(add_relu, fused, (x, x), registry=mine)
+    assert len(mine) == 1

@@ -1,6 +1,8 @@
 // ctest-label: golden
 // Options every command shares (cli/cli_common.cpp): `--ops FILE` declares
-// custom ops, so a .rules file whose replacement calls one works from the CLI.
+// custom ops, so a .rules file whose replacement calls one works from the CLI;
+// user rules (--rules, a config's "rules") are proven as they load
+// (docs/rules.md "User rules are proven at load").
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -49,6 +51,9 @@ TEST(OpsOption, ACustomFusedOpDeclaredInTextIsUsedAndTyped) {
       fmt::format("optimize '{}' --ops '{}' --rules '{}' -o '{}'", graph, ops, rules, out));
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.err, HasSubstr("user/add-relu x1"));
+  // The interpreter has no kernel for the custom op: used, but not silently.
+  EXPECT_THAT(r.err, HasSubstr("eqfuse: note: rule 'user/add-relu' not checked: op "
+                               "mylib::add_relu has no reference kernel\n"));
   // The fused call is typed by add's rule (broadcasting [s0, 8] with [8]).
   CliRun printed = run_eqfuse(fmt::format("print '{}' --ops '{}'", out, ops));
   ASSERT_EQ(printed.exit_code, 0) << printed.err;
@@ -89,6 +94,94 @@ TEST(OpsOption, BadCatalogsAreErrorsAtTheirLine) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("bad.schemas:1:"));
   EXPECT_THAT(r.err, HasSubstr("no argument 'y'"));
+}
+
+// x + y + y is not x * y. Before the load-time check this rule turned the
+// graph's 2 kernels into 1 and exited 0 with a wrong graph.
+const char* kUnsoundRule = R"(rule user/bad =>
+    labels: user, fusion
+    def search(x: "f32[s0, 8]", y: "f32[s0, 8]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        add_1 = torch.ops.aten.add.Tensor(add, y)
+        return (add_1,)
+
+    def replace(x, y):
+        mul = torch.ops.aten.mul.Tensor(x, y)
+        return (mul,)
+)";
+
+const char* kAddTwiceGraph = R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "f32[4, 8]", y: "f32[4, 8]"):
+        add: "f32[4, 8]" = torch.ops.aten.add.Tensor(x, y)
+        add_1: "f32[4, 8]" = torch.ops.aten.add.Tensor(add, y)
+        return (add_1,)
+)";
+
+void expect_refused(const CliRun& r, const std::string& rules_file) {
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(rules_file + ":1:6: error: rule 'user/bad' is unsound (`trust: "
+                               "true` skips this check): output 0 at ["));
+  EXPECT_THAT(r.err, ::testing::ContainsRegex(R"(: search -?[0-9.e+-]+, replace -?[0-9.e+-]+ )"));
+  EXPECT_THAT(r.err, HasSubstr("\n  search: f32["));
+  EXPECT_THAT(r.err, HasSubstr("\n  replace: f32["));
+  EXPECT_THAT(r.err, HasSubstr("\n  inputs: x = f32["));
+}
+
+TEST(UserRules, AnUnsoundRuleFileIsRefusedWithExit2) {
+  const std::string rules = write_scratch("bad.rules", kUnsoundRule).string();
+  const std::string graph = write_scratch("add_twice.fx", kAddTwiceGraph).string();
+  CliRun r = run_eqfuse(fmt::format("optimize '{}' --rules '{}' -o /dev/null", graph, rules));
+  expect_refused(r, rules);
+  expect_refused(run_eqfuse(fmt::format("rules --rules '{}'", rules)), rules);
+  expect_refused(run_eqfuse(fmt::format("explain '{}' --rules '{}'", graph, rules)), rules);
+}
+
+// A config's "rules" (relative to the config) load like --rules, proven alike.
+TEST(UserRules, ConfigRulesAreProvenToo) {
+  const std::string rules = write_scratch("cfg_bad.rules", kUnsoundRule).string();
+  const std::string config =
+      write_scratch("rules_cfg.json", R"({"rules": ["cfg_bad.rules"]})").string();
+  const std::string graph = write_scratch("add_twice.fx", kAddTwiceGraph).string();
+  expect_refused(
+      run_eqfuse(fmt::format("optimize '{}' --config '{}' -o /dev/null", graph, config)), rules);
+  expect_refused(run_eqfuse(fmt::format("rules --config '{}'", config)), rules);
+  // A sound rule named there loads, and the listing says it was proven.
+  write_scratch("cfg_good.rules", kRules);
+  write_scratch("cfg_good.schemas", kOps);
+  const std::string good =
+      write_scratch("rules_good.json", R"({"ops": "cfg_good.schemas", "rules": "cfg_good.rules"})")
+          .string();
+  CliRun listed = run_eqfuse(fmt::format("rules --config '{}'", good));
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr("[not checked at load: op mylib::add_relu has no reference "
+                                    "kernel]"));
+  const std::string bad = write_scratch("rules_bad.json", R"({"rules": 3})").string();
+  CliRun b = run_eqfuse(fmt::format("rules --config '{}'", bad));
+  EXPECT_EQ(b.exit_code, 2);
+  EXPECT_THAT(b.err, HasSubstr("rules: expected a .rules file or a list of them"));
+}
+
+// `trust: true` is the opt-out: the rule loads unchecked, and the listing and
+// explain say so.
+TEST(UserRules, TrustTrueLoadsTheRuleAndSaysSo) {
+  std::string text = kUnsoundRule;
+  text.insert(text.find("    def search"), "    trust: true\n");
+  const std::string rules = write_scratch("trusted.rules", text).string();
+  const std::string graph = write_scratch("add_twice.fx", kAddTwiceGraph).string();
+  CliRun r = run_eqfuse(fmt::format("optimize '{}' --rules '{}' -o /dev/null", graph, rules));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("user/bad x1"));
+  CliRun listed = run_eqfuse(fmt::format("rules --rules '{}' --json", rules));
+  ASSERT_EQ(listed.exit_code, 0) << listed.err;
+  EXPECT_THAT(listed.out, HasSubstr(R"("load_check": "trusted, not checked at load")"));
+  CliRun shown = run_eqfuse(fmt::format("rules --rules '{}' --show user/bad", rules));
+  EXPECT_THAT(shown.out, HasSubstr("  load check: trusted, not checked at load\n"));
+  CliRun explained = run_eqfuse(fmt::format("explain '{}' --rules '{}'", graph, rules));
+  ASSERT_EQ(explained.exit_code, 0) << explained.err;
+  EXPECT_THAT(explained.out, HasSubstr("user rules:\n  user/bad: trusted, not checked at load\n"));
+  // Built-in rules are not listed there.
+  CliRun plain = run_eqfuse(fmt::format("explain '{}'", graph));
+  EXPECT_THAT(plain.out, Not(HasSubstr("user rules:")));
 }
 
 }  // namespace
