@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "base/diagnostics.hpp"
 #include "graph/auto_functionalized.hpp"
@@ -45,10 +46,18 @@ struct Traffic {
   int unknown_tensors = 0;  // tensors without dtype or shape: counted as 0 bytes
 };
 
+// A dim under the hints, as an estimate: never negative (a symbolic dim such as
+// `s0 - 8` may evaluate below 0 under the default hint), and computed in double
+// by the callers, so a product of dims cannot wrap. hints.evaluate itself is
+// exact or throws IntOverflow.
+double dim_estimate(const SymInt& d, const SymbolHints& hints) {
+  return static_cast<double>(std::max<int64_t>(hints.evaluate(d), 0));
+}
+
 std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints) {
   if (!t.shape) return std::nullopt;
   double n = 1;
-  for (const SymInt& d : *t.shape) n *= static_cast<double>(hints.evaluate(d));
+  for (const SymInt& d : *t.shape) n *= dim_estimate(d, hints);
   return n;
 }
 
@@ -148,9 +157,9 @@ std::optional<double> attention_flops(const CostQuery& q, const SymbolHints& hin
   std::optional<double> nq = numel_of(query->tensor, hints);
   if (!nq) return std::nullopt;
   const Shape& ks = *key->tensor.shape;
-  double s = static_cast<double>(hints.evaluate(ks[ks.size() - 2]));
-  double e = static_cast<double>(hints.evaluate(query->tensor.shape->back()));
-  double ev = static_cast<double>(hints.evaluate(value->tensor.shape->back()));
+  double s = dim_estimate(ks[ks.size() - 2], hints);
+  double e = dim_estimate(query->tensor.shape->back(), hints);
+  double ev = dim_estimate(value->tensor.shape->back(), hints);
   if (e <= 0) return 0.0;
   return 2 * *nq * s * (1 + ev / e);
 }
@@ -296,11 +305,51 @@ void append_note(std::string& note, std::string_view text) {
 
 }  // namespace
 
+SymInt::Bindings SymbolHints::bindings_for(const SymInt& s) const {
+  SymInt::Bindings bindings = values;
+  for (const std::string& atom : s.atoms()) bindings.try_emplace(atom, fallback);
+  return bindings;
+}
+
 int64_t SymbolHints::evaluate(const SymInt& s) const {
   if (auto c = s.constant()) return *c;
-  std::map<std::string, int64_t, std::less<>> bindings = values;
-  for (const std::string& atom : s.atoms()) bindings.try_emplace(atom, fallback);
-  return s.evaluate(bindings).value_or(fallback);
+  return s.evaluate(bindings_for(s)).value_or(fallback);
+}
+
+namespace {
+
+// `s0=4611686018427387904, s1=1024`: the values `hints` gives the symbols of `t`.
+std::string hinted_symbols(const TensorType& t, const SymbolHints& hints) {
+  std::vector<std::string> parts;
+  std::set<std::string> seen;
+  for (const SymInt& d : *t.shape)
+    for (const std::string& atom : d.atoms())
+      if (seen.insert(atom).second)
+        parts.push_back(fmt::format("{}={}", atom, hints.bindings_for(d).at(atom)));
+  return fmt::format("{}", fmt::join(parts, ", "));
+}
+
+void check_tensor_bytes(const Node& n, const ValueType& t, const SymbolHints& hints) {
+  for (const ValueType& e : t.elements) check_tensor_bytes(n, e, hints);
+  if (!t.is_tensor() || !t.tensor.shape) return;
+  try {
+    std::optional<SymInt> bytes = t.tensor.bytes();
+    if (bytes) (void)hints.evaluate(*bytes);
+  } catch (const IntOverflow&) {
+    fail(n.meta.loc, "size of {} '{}' {} with {} does not fit in 63 bits",
+         n.kind == NodeKind::Placeholder ? "input" : "node", n.name, describe(t),
+         hinted_symbols(t.tensor, hints));
+  }
+}
+
+}  // namespace
+
+void check_sizes_fit(const Graph& g, const SymbolHints& hints) {
+  for (const Node& n : g.nodes()) check_tensor_bytes(n, n.type, hints);
+}
+
+void NpuCostModel::check_sizes(const Graph& g) const {
+  check_sizes_fit(g, hints_);
 }
 
 NpuCostModel::NpuCostModel(DeviceProfile profile, ExecMode mode, SymbolHints hints)
@@ -423,7 +472,7 @@ CostBreakdown NpuCostModel::kernel_cost(const CostQuery& q, KernelClass default_
     std::optional<double> attention =
         c.kernel_class == KernelClass::Cube ? attention_flops(q, hints_) : std::nullopt;
     if (lhs != nullptr && lhs->is_tensor() && lhs->tensor.rank() > 0) {
-      double k = static_cast<double>(hints_.evaluate(lhs->tensor.shape->back()));
+      double k = dim_estimate(lhs->tensor.shape->back(), hints_);
       c.flops = attention ? *attention : 2 * out_elems * k;
       peak = params_.peak_cube[peak_index(lhs->tensor.dtype)];
       eff = params_.eff_cube;
@@ -855,6 +904,7 @@ bool is_foldable_op(const OpInfo* info, bool allow_in_place) {
 }
 
 GraphCost graph_cost(const Graph& g, const OpRegistry& reg, const CostModel& model) {
+  model.check_sizes(g);
   GraphCost out;
   std::vector<ValueType> storage;
   std::vector<CostBreakdown> kernels;

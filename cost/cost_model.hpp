@@ -55,9 +55,21 @@ namespace eqfuse {
 struct SymbolHints {
   std::map<std::string, int64_t, std::less<>> values;  // "s0" -> 4096
   int64_t fallback = 1024;                             // for symbols not listed
-  // Evaluates a symbolic int with the hints.
+  // Evaluates a symbolic int with the hints: exact, or IntOverflow (an
+  // eqfuse::Error naming the expression and the symbols' values) when the value
+  // leaves int64; never a wrapped value. Safe to call on any SymInt and any
+  // hints (fuzz targets: tests/fuzz).
   int64_t evaluate(const SymInt& s) const;
+  // The values, plus the fallback for each symbol of `s` not listed.
+  SymInt::Bindings bindings_for(const SymInt& s) const;
 };
+
+// Throws Error at the node when the byte count of a tensor of `g` (an input, an
+// intermediate, a tuple element) leaves int64 under `hints`: "size of input 'x'
+// f32[s0, 4096] with s0=4611686018427387904 does not fit in 63 bits". Every
+// command that prices a graph under --hint/--buckets/a symbol sweep checks this
+// first (graph_cost, optimize_graph), so costs are never computed from such sizes.
+void check_sizes_fit(const Graph& g, const SymbolHints& hints);
 
 // One op application to be priced.
 struct CostQuery {
@@ -105,6 +117,9 @@ class CostModel {
   // Cost paid once per graph execution (H_acl_replay, H_ge_launch, 0 for eager).
   virtual double per_graph_us() const { return 0; }
   virtual std::string describe() const = 0;  // "ascend910b2, reduce-overhead"
+  // Throws Error when a size of `g` cannot be priced (NpuCostModel: a byte
+  // count leaves int64 under the hints; check_sizes_fit). graph_cost calls it.
+  virtual void check_sizes(const Graph& /*g*/) const {}
   // Whole-graph time of `kernels` (in program order) with host dispatch
   // and device execution overlapping (npu-cost.md §6.2). Default: the additive
   // sum plus per_graph_us().
@@ -142,6 +157,7 @@ class NpuCostModel : public CostModel {
   CostBreakdown cost(const CostQuery& q) const override;
   double per_graph_us() const override;
   std::string describe() const override;
+  void check_sizes(const Graph& g) const override;
   // Two queues: in eager the launch is host time that overlaps the device;
   // in graph modes it is a device-side gap between tasks.
   double simulate_us(std::span<const CostBreakdown> kernels) const override;

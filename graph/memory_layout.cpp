@@ -5,6 +5,8 @@
 #include <numeric>
 #include <vector>
 
+#include "base/checked_int.hpp"
+
 namespace eqfuse {
 
 namespace {
@@ -26,7 +28,10 @@ Dims strides_in_order(const Dims& shape, const std::vector<size_t>& order) {
   int64_t step = 1;
   for (size_t dim : order) {
     out[dim] = step;
-    step *= shape[dim];
+    if (dim == order.back()) break;  // the whole product is no stride
+    // Checked: with a zero-sized dim elsewhere the other dims' product may leave
+    // int64 although the tensor holds no element (torch: "Stride calculation overflowed").
+    step = mul_or_throw(step, shape[dim], [] { return std::string("stride calculation"); });
   }
   return out;
 }
@@ -81,11 +86,12 @@ bool is_non_overlapping_and_dense(const Dims& shape, const Dims& strides) {
     if (shape[b] < 2) return true;
     return strides[a] < strides[b];
   });
-  int64_t required = 1;
+  // nullopt once the dense stride leaves int64: no stride can equal it.
+  std::optional<int64_t> required = 1;
   for (size_t dim : order) {
     if (shape[dim] < 2) return true;
-    if (strides[dim] != required) return false;
-    required *= shape[dim];
+    if (!required || strides[dim] != *required) return false;
+    required = checked_mul(*required, shape[dim]);
   }
   return true;
 }

@@ -1,9 +1,10 @@
 // Shared meta-function helpers and the infer_types() driver.
 #include "graph/meta_common.hpp"
 
-#include "graph/auto_functionalized.hpp"
-
 #include <algorithm>
+
+#include "base/checked_int.hpp"
+#include "graph/auto_functionalized.hpp"
 
 namespace eqfuse {
 
@@ -444,6 +445,29 @@ void merge_type(Node& n, ValueType inferred) {
   // The annotation is kept: it may carry strides, device and guard-simplified dims.
 }
 
+// infer_python_op with its errors (a symbolic int leaving int64) naming the node.
+std::optional<ValueType> python_op_type(const Graph& g, const Node& n) {
+  try {
+    return infer_python_op(g, n);
+  } catch (const Error& e) {
+    fail(n.meta.loc, "node '{}' ({}): {}", n.name, n.target, e.what());
+  }
+}
+
+// A tensor whose element or byte count leaves int64 cannot exist (torch keeps both
+// in int64); reporting it here, at the node that has it, keeps every later size
+// computation (costs, reinplace savings, strides) inside int64.
+void check_size_fits(const Node& n, const ValueType& t) {
+  for (const ValueType& e : t.elements) check_size_fits(n, e);
+  if (!t.is_tensor()) return;
+  try {
+    (void)t.tensor.bytes();
+  } catch (const IntOverflow&) {
+    fail(n.meta.loc, "size of {} '{}' {} does not fit in 63 bits",
+         n.kind == NodeKind::Placeholder ? "input" : "node", n.name, describe(t));
+  }
+}
+
 }  // namespace
 
 void infer_types(Graph& g, const OpRegistry& reg) {
@@ -470,7 +494,7 @@ void infer_types(Graph& g, const OpRegistry& reg) {
                    reg.info(af->op).schema.qualified_name(), e.what());
             }
             merge_type(n, std::move(t));
-          } else if (auto t = infer_python_op(g, n)) {
+          } else if (auto t = python_op_type(g, n)) {
             // Annotations spell only SymInts (`Sym(...)`): a float or bool
             // result keeps whatever annotation the dump gives it.
             if (t->kind == ValueType::Kind::SymInt || !n.type_annotated || !n.type.is_known())
@@ -491,6 +515,7 @@ void infer_types(Graph& g, const OpRegistry& reg) {
         break;
       }
     }
+    check_size_fits(n, n.type);
   }
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "base/checked_int.hpp"
 #include "graph/meta_common.hpp"
 
 namespace eqfuse {
@@ -35,11 +36,16 @@ std::optional<int64_t> constant_ratio(const SymInt& a, const SymInt& b) {
   std::map<std::string, int64_t, std::less<>> point;
   for (const std::string& atom : a.atoms()) point[atom] = 7;
   for (const std::string& atom : b.atoms()) point[atom] = 7;
-  auto av = a.evaluate(point), bv = b.evaluate(point);
-  if (!av || !bv || *bv == 0 || *av % *bv != 0) return std::nullopt;
-  int64_t k = *av / *bv;
-  if (a != b * SymInt(k)) return std::nullopt;
-  return k;
+  try {
+    auto av = a.evaluate(point), bv = b.evaluate(point);
+    // -1 is excluded: INT64_MIN / -1 does not fit (and a ratio of -1 is no size).
+    if (!av || !bv || *bv == 0 || *bv == -1 || *av % *bv != 0) return std::nullopt;
+    int64_t k = *av / *bv;
+    if (a != b * SymInt(k)) return std::nullopt;
+    return k;
+  } catch (const IntOverflow&) {
+    return std::nullopt;  // the probe point leaves int64: no ratio found, none assumed
+  }
 }
 
 // product(num) // product(den), cancelling equal and proportional factors
@@ -356,7 +362,9 @@ ValueType split(const CallContext& ctx) {
   if (k <= 0 && *total > 0) meta::fail("argument 'split_size' must be positive, got {}", k);
   std::vector<SymInt> sizes;
   if (*total == 0) sizes.push_back(SymInt(0));
-  for (int64_t off = 0; off < *total; off += k) sizes.push_back(SymInt(std::min(k, *total - off)));
+  // Steps by k without passing *total, so `off` never leaves int64.
+  for (int64_t off = 0; off < *total; off += std::min(k, *total - off))
+    sizes.push_back(SymInt(std::min(k, *total - off)));
   return split_pieces(*self, dim, sizes);
 }
 

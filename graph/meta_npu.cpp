@@ -751,9 +751,10 @@ ValueType qkv_rmsnorm_rope(const CallContext& ctx) {
     return meta::tuple({tensor(d, std::nullopt), tensor(d, std::nullopt), tensor(d, std::nullopt)});
   const Shape& s = *in->shape;
   if (s.size() != 2) meta::fail("argument 'input' {} must be 2-D", meta::shape_str(s));
-  if (q && kv && meta::dims_differ(s[1], SymInt(*q + 2 * *kv)))
+  // Checked: the sizes are literals of the call, and their sum may leave int64.
+  if (q && kv && meta::dims_differ(s[1], SymInt(*q) + SymInt(*kv) * 2))
     meta::fail("argument 'input' {}: last dim must be q_hidden_size + 2 * kv_hidden_size = {}",
-               meta::shape_str(s), *q + 2 * *kv);
+               meta::shape_str(s), (SymInt(*q) + SymInt(*kv) * 2).to_string());
   auto part = [&](std::optional<int64_t> n) {
     return n ? tensor(d, Shape{s[0], SymInt(*n)}) : tensor(d, std::nullopt);
   };

@@ -282,6 +282,16 @@ AttrValues attr_values(const Graph& g, uint64_t seed, const SymBindings& binding
   throw Error(fmt::format("input '{}': {}", n.name, msg), n.meta.loc);
 }
 
+// `d` under the chosen or bound sizes (--bind); a value that leaves int64 is an
+// Error naming the input, the expression and the sizes, never a wrapped size.
+std::optional<int64_t> evaluate_at(const Node& input, const SymInt& d, const SymBindings& b) {
+  try {
+    return d.evaluate(b);
+  } catch (const IntOverflow& e) {
+    fail_at(input, e.what());
+  }
+}
+
 // Calls `f` on every plain symbol (not an opaque atom such as `floor(s0/3)`,
 // which cannot be chosen freely) of the inputs' sizes, in input order.
 template <class F>
@@ -380,7 +390,7 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
         }
         Dims shape;
         for (const SymInt& d : *t.tensor.shape) {
-          std::optional<int64_t> v = d.evaluate(out.bindings);
+          std::optional<int64_t> v = evaluate_at(ph, d, out.bindings);
           if (!v)
             fail_at(ph, fmt::format("cannot choose a size for dim '{}'; bind it", d.to_string()));
           if (*v < 0) fail_at(ph, fmt::format("dim '{}' evaluates to {}", d.to_string(), *v));
@@ -405,7 +415,7 @@ RandomInputs random_inputs(const Graph& graph, uint64_t seed, const RandomInputO
         break;
       }
       case ValueType::Kind::SymInt: {
-        std::optional<int64_t> v = t.sym ? t.sym->evaluate(out.bindings) : std::nullopt;
+        std::optional<int64_t> v = t.sym ? evaluate_at(ph, *t.sym, out.bindings) : std::nullopt;
         if (!v) fail_at(ph, "the symbolic int has no value; bind its symbol");
         out.values.emplace_back(*v);
         break;

@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "base/checked_int.hpp"
+
 namespace eqfuse {
 
 class SymInt {

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "base/checked_int.hpp"
 #include "graph/float16.hpp"
 #include "graph/tensor_loops.hpp"
 
@@ -90,7 +91,13 @@ Dims contiguous_strides(const Dims& shape) {
   int64_t acc = 1;
   for (size_t i = shape.size(); i-- > 0;) {
     strides[i] = acc;
-    acc *= std::max<int64_t>(shape[i], 1);
+    if (i == 0) break;  // the whole product is no stride
+    // Checked: beside a zero-sized dim the others' product may leave int64.
+    std::optional<int64_t> next = checked_mul(acc, std::max<int64_t>(shape[i], 1));
+    if (!next)
+      throw std::invalid_argument(
+          fmt::format("the strides of shape {} do not fit in 63 bits", dims_to_string(shape)));
+    acc = *next;
   }
   return strides;
 }
@@ -150,15 +157,27 @@ Dims broadcast_shapes(const Dims& a, const Dims& b) {
 Dims infer_size(Dims shape, int64_t numel) {
   int infer_at = -1;
   int64_t known = 1;
+  bool known_overflows = false;  // the product exceeds any numel, unless a dim is 0
+  bool has_zero = false;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (shape[i] == -1) {
       if (infer_at >= 0) throw std::invalid_argument("only one dimension can be inferred");
       infer_at = static_cast<int>(i);
     } else if (shape[i] < 0) {
       throw std::invalid_argument(fmt::format("invalid shape dimension {}", shape[i]));
+    } else if (shape[i] == 0) {
+      has_zero = true;
+    } else if (std::optional<int64_t> next = checked_mul(known, shape[i])) {
+      known = *next;
     } else {
-      known *= shape[i];
+      known_overflows = true;
     }
+  }
+  if (has_zero) {
+    known = 0;
+  } else if (known_overflows) {
+    throw std::invalid_argument(
+        fmt::format("shape {} is invalid for input of size {}", dims_to_string(shape), numel));
   }
   if (infer_at >= 0) {
     if (known == 0 || numel % known != 0) {
@@ -217,11 +236,11 @@ int64_t Tensor::numel() const {
 }
 
 static bool row_major_contiguous(const Dims& shape, const Dims& strides) {
-  int64_t expected = 1;
+  std::optional<int64_t> expected = 1;  // nullopt once it leaves int64: no stride equals it
   for (size_t i = shape.size(); i-- > 0;) {
     if (shape[i] == 1) continue;
-    if (strides[i] != expected) return false;
-    expected *= shape[i];
+    if (!expected || strides[i] != *expected) return false;
+    expected = checked_mul(*expected, shape[i]);
   }
   return true;
 }

@@ -70,7 +70,12 @@ SymInt parse_dim(std::string_view dim, std::string_view whole) {
   try {
     d = SymInt::parse(dim);
   } catch (const std::invalid_argument& e) {
-    bad(whole, fmt::format("dimension '{}': {}", dim, e.what()));
+    // The parser repeats the expression; the message names the dimension once
+    // (the reason must survive the length limit of `bad`).
+    std::string_view why = e.what();
+    const std::string repeated = fmt::format("bad symbolic expression '{}': ", dim);
+    if (why.starts_with(repeated)) why.remove_prefix(repeated.size());
+    bad(whole, fmt::format("dimension '{}': {}", dim, why));
   }
   // A size is never negative; a negative literal is a typo that `check`
   // would only catch when it makes inputs.
@@ -133,6 +138,12 @@ std::optional<SymInt> TensorType::numel() const {
   SymInt n = 1;
   for (const SymInt& d : *shape) n = n * d;
   return n;
+}
+
+std::optional<SymInt> TensorType::bytes() const {
+  std::optional<SymInt> n = numel();
+  if (!n) return std::nullopt;
+  return *n * SymInt(dtype_itemsize(dtype));
 }
 
 ValueType ValueType::of_tensor(TensorType t) {

@@ -33,8 +33,12 @@ struct TensorType {
 
   bool has_shape() const { return shape.has_value(); }
   int rank() const { return shape ? static_cast<int>(shape->size()) : -1; }
-  // Product of dims (symbolic); nullopt if the shape is unknown.
+  // Product of dims (symbolic); nullopt if the shape is unknown. Throws
+  // IntOverflow when a coefficient (for constant dims: the count) leaves int64.
   std::optional<SymInt> numel() const;
+  // numel() x the dtype's itemsize, checked the same way: what a buffer of
+  // this type takes. A type whose bytes do not fit in int64 cannot exist.
+  std::optional<SymInt> bytes() const;
   bool operator==(const TensorType&) const = default;
 };
 

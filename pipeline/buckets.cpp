@@ -53,8 +53,21 @@ BucketSpec parse_buckets(std::string_view text) {
   return spec;
 }
 
+void check_bucket_sizes(const Graph& g, const SymbolHints& hints, const BucketSpec& spec) {
+  SymbolHints at = hints;
+  for (int64_t value : spec.values) {
+    at.values[spec.symbol] = value;
+    try {
+      check_sizes_fit(g, at);
+    } catch (const Error& e) {
+      throw Error(fmt::format("--buckets {}={}: {}", spec.symbol, value, e.what()), e.loc());
+    }
+  }
+}
+
 BucketReport optimize_buckets(const Graph& g, const OpRegistry& reg, OptimizeOptions options,
                               const BucketSpec& spec) {
+  check_bucket_sizes(g, options.hints, spec);
   BucketReport rep;
   rep.spec = spec;
   options.record_explanations = true;

@@ -40,6 +40,12 @@ struct BucketReport {
   std::vector<BucketDecision> decisions;  // sites in order of first appearance
 };
 
+// Throws Error, naming the bucket and the tensor, when a byte count of `g` leaves
+// int64 with the symbol at one of the buckets' values (check_sizes_fit):
+// optimize_buckets checks it before its first run; a caller that does other
+// work first (the CLI's plain optimization) checks it before that work.
+void check_bucket_sizes(const Graph& g, const SymbolHints& hints, const BucketSpec& spec);
+
 // Optimizes `g` once per bucket (options.hints with the bucket's value for
 // the symbol; explanations are recorded).
 BucketReport optimize_buckets(const Graph& g, const OpRegistry& reg, OptimizeOptions options,

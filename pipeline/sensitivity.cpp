@@ -150,16 +150,40 @@ std::set<std::string> graph_symbols(const Graph& g) {
   return out;
 }
 
-// A symbol sweeps sizes: by default 1 .. 4x its hint (1024 when unhinted).
-SweepRange resolve_symbol_range(const SensitivityParam& sp, const SymbolHints& hints) {
+// The largest double below 2^63: every whole size up to it converts to int64.
+constexpr double kMaxSweptSize = 9223372036854774784.0;
+
+// The graph's sizes with the symbol at `value` (the other symbols at their
+// hints); an Error naming the tensor when a byte count leaves int64.
+void check_sizes_at(const Graph& input, const SymbolHints& hints, const SensitivityParam& sp,
+                    double value) {
+  SymbolHints at = hints;
+  at.values[sp.name] = static_cast<int64_t>(value);
+  try {
+    check_sizes_fit(input, at);
+  } catch (const Error& e) {
+    throw Error(fmt::format("--param '{}': {}", spec_text(sp), e.what()), e.loc());
+  }
+}
+
+// A symbol sweeps sizes: by default 1 .. 4x its hint (1024 when unhinted),
+// clipped to what int64 holds; the graph's sizes are checked at both ends
+// before any optimizer run.
+SweepRange resolve_symbol_range(const Graph& input, const SensitivityParam& sp,
+                                const SymbolHints& hints) {
   SweepRange r{static_cast<double>(hints.evaluate(SymInt::symbol(sp.name))), 0, 0};
   r.lo = sp.lo.value_or(1);
-  r.hi = sp.hi.value_or(4 * r.current);
+  r.hi = sp.hi.value_or(std::min(4 * r.current, kMaxSweptSize));
   if (r.lo < 1 || std::round(r.lo) != r.lo || std::round(r.hi) != r.hi)
     throw Error(fmt::format("--param '{}': a symbol takes whole sizes >= 1, got {} .. {}",
                             spec_text(sp), r.lo, r.hi));
+  if (r.hi > kMaxSweptSize)
+    throw Error(fmt::format("--param '{}': a size must fit in 63 bits; {} does not",
+                            spec_text(sp), r.hi));
   if (!(r.lo < r.hi))
     throw Error(fmt::format("--param '{}': empty range [{}, {}]", spec_text(sp), r.lo, r.hi));
+  check_sizes_at(input, hints, sp, r.lo);
+  check_sizes_at(input, hints, sp, r.hi);
   return r;
 }
 
@@ -278,7 +302,7 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
   for (const SensitivityParam& sp : options.params) {
     bool symbol = !profile.params.contains(sp.name) && symbols.contains(sp.name);
     is_symbol.push_back(symbol);
-    ranges.push_back(symbol ? resolve_symbol_range(sp, base.hints) : resolve_range(profile, sp));
+    ranges.push_back(symbol ? resolve_symbol_range(input, sp, base.hints) : resolve_range(profile, sp));
   }
   for (size_t i = 0; i < options.params.size(); ++i)
     rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name,

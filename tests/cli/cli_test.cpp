@@ -657,10 +657,17 @@ TEST(CliInputs, CheckRefusesWhatItCannotEvaluate) {
   CliRun huge = run_eqfuse(fmt::format("check '{0}' '{0}' --bind s0=4611686018427387904", sym));
   EXPECT_EQ(huge.exit_code, 2) << huge.err;
   EXPECT_THAT(huge.err, HasSubstr("input 'x': shape [4611686018427387904, 4] has more than"));
-  const std::string big = write_scratch("big.fx", neg_graph("f32[4611686018427387904]")).string();
+  const std::string big = write_scratch("big.fx", neg_graph("f32[1099511627776]")).string();
   CliRun big_run = run_eqfuse(fmt::format("check '{0}' '{0}'", big));
   EXPECT_EQ(big_run.exit_code, 2) << big_run.err;
   EXPECT_THAT(big_run.err, HasSubstr("the reference interpreter's limit"));
+  // 2^62 f32 elements take 2^64 bytes: no such tensor, refused when the graph is read.
+  const std::string huge_type =
+      write_scratch("huge_type.fx", neg_graph("f32[4611686018427387904]")).string();
+  CliRun huge_type_run = run_eqfuse(fmt::format("check '{0}' '{0}'", huge_type));
+  EXPECT_EQ(huge_type_run.exit_code, 2) << huge_type_run.err;
+  EXPECT_THAT(huge_type_run.err, HasSubstr("size of input 'x' f32[4611686018427387904] does not "
+                                           "fit in 63 bits"));
   const std::string lit = write_scratch("lit.fx", neg_graph("f32[4]", "\"hello\"")).string();
   CliRun literal = run_eqfuse(fmt::format("check '{0}' '{0}'", lit));
   EXPECT_EQ(literal.exit_code, 2) << literal.err;
@@ -773,6 +780,48 @@ TEST(CliInputs, CheckDecidesUnderReferenceNumericsAndReportsTheRealOnes) {
   EXPECT_THAT(r.out, HasSubstr("real fused numerics (trial 0), where outputs differ:"));
   CliRun same = run_eqfuse("check examples/matmul_transpose.fx examples/matmul_transpose.fx");
   EXPECT_THAT(same.out, HasSubstr("real fused numerics: identical outputs"));
+}
+
+// Fuzz findings: sizes that leave int64 in the FX text are errors at file:line:col
+// (exit 2), never wrapped sizes in the printed or optimized graph.
+TEST(Cli, SizesThatLeaveInt64AreErrorsAtTheirPosition) {
+  auto graph = [](const std::string& name, const std::string& sig, const std::string& body) {
+    return testing_support::write_scratch(
+               name, "class GraphModule(torch.nn.Module):\n    def forward(self, " + sig +
+                         "):\n" + body)
+        .string();
+  };
+  // Was printed as `f16[s0 + 2]`.
+  std::string sum = graph("ovf_sum.fx", "x: \"f16[s0 - 9223372036854775807 - 9223372036854775807]\"",
+                          "        return (x,)\n");
+  auto p = run_eqfuse("print " + sum);
+  EXPECT_EQ(p.exit_code, 2);
+  EXPECT_THAT(p.err, HasSubstr("ovf_sum.fx:2:"));
+  EXPECT_THAT(p.err, HasSubstr("arithmetic leaves the int64 range"));
+  // Was: view(x, [-1]) inferred f16[0].
+  std::string view = graph("ovf_view.fx", "x: \"f16[4611686018427387904, 4]\"",
+                           "        view = torch.ops.aten.view.default(x, [-1])\n"
+                           "        return (view,)\n");
+  auto v = run_eqfuse("print " + view);
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_THAT(v.err, HasSubstr("ovf_view.fx:2:23: error: size of input 'x' f16[4611686018427387904, "
+                               "4] does not fit in 63 bits"));
+  // Was: reinplace's byte count wrapped (2^32 x 2^32 x 2 bytes).
+  std::string square = graph("ovf_square.fx", "x: \"f16[4294967296, 4294967296]\"",
+                             "        mul = torch.ops.aten.mul.Tensor(x, x)\n"
+                             "        return (mul,)\n");
+  auto o = run_eqfuse("optimize " + square);
+  EXPECT_EQ(o.exit_code, 2);
+  EXPECT_EQ(o.out, "");
+  EXPECT_THAT(o.err, HasSubstr("ovf_square.fx:2:23: error: size of input 'x' f16[4294967296, "
+                               "4294967296] does not fit in 63 bits"));
+  // A result that leaves int64 names its node.
+  std::string grow = graph("ovf_grow.fx", "x: \"i8[4611686018427387904]\"",
+                           "        view = torch.ops.aten.view.default(x, [4611686018427387904, 4])\n"
+                           "        return (view,)\n");
+  auto gr = run_eqfuse("optimize " + grow);
+  EXPECT_EQ(gr.exit_code, 2);
+  EXPECT_THAT(gr.err, HasSubstr("ovf_grow.fx:3:9: error: node 'view' (aten::view)"));
 }
 
 }  // namespace

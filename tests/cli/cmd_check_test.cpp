@@ -10,6 +10,7 @@ namespace eqfuse {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing_support::run_eqfuse;
 using testing_support::write_scratch;
 
@@ -104,6 +105,26 @@ TEST(CheckCli, OpsWithoutKernelsAreComparedStructurallyOrRefusedInStrictMode) {
   r = run_eqfuse(fmt::format("check '{0}' '{0}' --mode strict", a));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("node 'm': 'mylib::mystery' has no reference kernel"));
+}
+
+// Fuzz finding: a size `(2^63-1)*s0` with --bind s0=2 was reported as a small
+// negative size; it leaves int64, and the error names the input and the binding.
+TEST(CheckCli, BindingsWhoseSizesLeaveInt64AreErrors) {
+  std::string g = graph_file("overflow_bind.fx", "x: \"i8[9223372036854775807*s0]\"",
+                             "        out: \"i8[9223372036854775807*s0]\" = "
+                             "torch.ops.aten.mul.Tensor(x, x)\n        return (out,)\n");
+  auto r = run_eqfuse("check " + g + " " + g + " --bind s0=2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("input 'x': symbolic size '9223372036854775807*s0' with s0=2 does "
+                               "not fit in 63 bits"));
+  EXPECT_THAT(r.err, Not(HasSubstr("evaluates to -")));
+  // A type whose bytes leave int64 for every s0 is rejected when the graph is read.
+  std::string f16 = graph_file("overflow_bind_f16.fx", "x: \"f16[9223372036854775807*s0]\"",
+                               "        return (x,)\n");
+  auto t = run_eqfuse("check " + f16 + " " + f16 + " --bind s0=1");
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_THAT(t.err, HasSubstr("size of input 'x' f16[9223372036854775807*s0] does not fit in 63 "
+                               "bits"));
 }
 
 }  // namespace

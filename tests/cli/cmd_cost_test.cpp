@@ -13,6 +13,7 @@ namespace {
 using ::testing::HasSubstr;
 using testing_support::run_eqfuse;
 using testing_support::scratch_dir;
+using testing_support::write_scratch;
 
 TEST(CostCli, TableOfOneGraph) {
   auto r = run_eqfuse("cost examples/matmul_transpose.fx");
@@ -150,6 +151,31 @@ TEST(CostCli, BadInputExitsTwo) {
   EXPECT_EQ(missing.exit_code, 2);
   EXPECT_THAT(missing.err, HasSubstr("no_such_file.fx"));
   EXPECT_EQ(missing.out, "");
+}
+
+// Fuzz finding: a hint that makes a size leave int64 printed absurd (wrapped)
+// costs; it is bad input, named at the input's position.
+TEST(CostCli, HintsWhoseSizesLeaveInt64AreErrors) {
+  std::string g = write_scratch("overflow_hint.fx",
+                                "class GraphModule(torch.nn.Module):\n"
+                                "    def forward(self, x: \"f32[s0, 4096]\"):\n"
+                                "        mul: \"f32[s0, 4096]\" = torch.ops.aten.mul.Tensor(x, x)\n"
+                                "        return (mul,)\n")
+                      .string();
+  auto r = run_eqfuse("cost " + g + " --hint s0=4611686018427387904");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("overflow_hint.fx:2:23: error: size of input 'x' f32[s0, 4096] with "
+                               "s0=4611686018427387904 does not fit in 63 bits"));
+  for (const std::string cmd : {"optimize ", "explain "}) {
+    auto o = run_eqfuse(cmd + g + " --hint s0=4611686018427387904");
+    EXPECT_EQ(o.exit_code, 2) << cmd << o.err;
+    EXPECT_THAT(o.err, HasSubstr("does not fit in 63 bits")) << cmd;
+  }
+  auto fits = run_eqfuse("cost " + g + " --hint s0=1099511627776 --json");
+  ASSERT_EQ(fits.exit_code, 0) << fits.err;
+  double bytes = nlohmann::json::parse(fits.out)["kernels"][0]["bytes"].get<double>();
+  EXPECT_DOUBLE_EQ(bytes, 3.0 * 1099511627776.0 * 4096 * 4);
 }
 
 }  // namespace

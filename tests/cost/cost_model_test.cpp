@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <map>
 
 #include <gtest/gtest.h>
@@ -801,6 +802,59 @@ TEST(CostModel, FrozenPatternsUseShellWildcardsAndMustNameAnInput) {
     EXPECT_STREQ(e.what(), "frozen inputs: 'weight*' matches no graph input (inputs: a, b)");
   }
   EXPECT_THROW(check_frozen_inputs(g, {""}), Error);
+}
+
+// ---- hints that make sizes leave int64 (fuzz findings) ----
+
+// Was: UB in SymInt::evaluate under SymbolHints::evaluate <- numel_of <- kernel_cost.
+TEST(SymbolHintsOverflow, EvaluateThrowsInsteadOfWrapping) {
+  SymbolHints hints;
+  hints.values["s0"] = int64_t{1} << 62;
+  EXPECT_EQ(hints.evaluate(SymInt::symbol("s0")), int64_t{1} << 62);
+  EXPECT_THROW((void)hints.evaluate(SymInt::symbol("s0") * 4096), IntOverflow);
+  EXPECT_THROW((void)hints.evaluate(SymInt::parse("s0*s1")), IntOverflow);  // s1: fallback 1024
+  hints.fallback = std::numeric_limits<int64_t>::max();
+  EXPECT_THROW((void)hints.evaluate(SymInt::parse("s1 + 1")), IntOverflow);
+  EXPECT_THROW((void)hints.evaluate(SymInt::parse("2*s1")), IntOverflow);
+  EXPECT_EQ(hints.evaluate(SymInt::parse("s1 - 1")), std::numeric_limits<int64_t>::max() - 1);
+}
+
+TEST(SymbolHintsOverflow, SizesThatLeaveInt64UnderTheHintsAreNamed) {
+  Graph g = parse(fx(R"(x: "f32[s0, 4096]")",
+                     "        mul: \"f32[s0, 4096]\" = torch.ops.aten.mul.Tensor(x, x)\n", "mul"));
+  SymbolHints hints;
+  hints.values["s0"] = int64_t{1} << 62;
+  try {
+    check_sizes_fit(g, hints);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(),
+                 "size of input 'x' f32[s0, 4096] with s0=4611686018427387904 does not fit in 63 "
+                 "bits");
+    EXPECT_EQ(e.loc().line, 2);
+  }
+  NpuCostModel model(b2(), ExecMode::Eager, hints);
+  EXPECT_THROW(graph_cost(g, builtin_registry(), model), Error);
+  hints.values["s0"] = int64_t{1} << 49;  // 2^49 x 4096 x 4 bytes = 2^63: just too large
+  EXPECT_THROW(check_sizes_fit(g, hints), Error);
+  hints.values["s0"] = (int64_t{1} << 49) - 1;
+  EXPECT_NO_THROW(check_sizes_fit(g, hints));
+  GraphCost c = graph_cost(g, builtin_registry(), NpuCostModel(b2(), ExecMode::Eager, hints));
+  EXPECT_GT(c.total_us, 0);
+}
+
+// A dim that evaluates below 0 under the hints counts as 0 elements, never as
+// negative bytes or flops.
+TEST(SymbolHintsOverflow, CostsNeverGoNegative) {
+  Graph g = parse(fx(R"(a: "bf16[s0 - 8, 64]", b: "bf16[64, s0 - 8]")",
+                     "        mm: \"bf16[s0 - 8, s0 - 8]\" = torch.ops.aten.mm.default(a, b)\n",
+                     "mm"));
+  SymbolHints hints;
+  hints.values["s0"] = 1;
+  CostBreakdown c = node_cost(g, "mm", NpuCostModel(b2(), ExecMode::Eager, hints));
+  EXPECT_GE(c.bytes, 0);
+  EXPECT_GE(c.flops, 0);
+  EXPECT_GT(c.total_us, 0);
 }
 
 }  // namespace

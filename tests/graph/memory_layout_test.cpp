@@ -114,5 +114,19 @@ TEST(MemoryLayout, ClonePreservesATransposeSoViewFailsAsInTorch) {
   EXPECT_EQ(vals(run(works, {arange({2, 3})}).outputs[0]), (std::vector<double>{0, 3, 1, 4, 2, 5}));
 }
 
+// Beside a zero-sized dim the other dims' product may leave int64: the dense
+// check answers without wrapping, the stride computation reports it (torch:
+// "Stride calculation overflowed").
+TEST(MemoryLayout, StrideProductsThatLeaveInt64AreCheckedNotWrapped) {
+  const int64_t big = int64_t{1} << 40;
+  EXPECT_TRUE(is_non_overlapping_and_dense({big, big}, {big, 1}));
+  EXPECT_FALSE(is_non_overlapping_and_dense({big, big, 2}, {0, big, 1}));
+  // A wrapped 2^80 would be 0 here and match the stride 0.
+  EXPECT_FALSE(is_non_overlapping_and_dense({2, big, big}, {0, big, 1}));
+  EXPECT_THROW(elementwise_result_strides({}, Dims{0, big, big, big}), IntOverflow);
+  EXPECT_THROW(elementwise_result_strides({}, Dims{2, big, big}), IntOverflow);
+  EXPECT_EQ(elementwise_result_strides({}, Dims{4, big, 2}), (Dims{2 * big, 2, 1}));
+}
+
 }  // namespace
 }  // namespace eqfuse

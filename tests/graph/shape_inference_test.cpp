@@ -1222,5 +1222,54 @@ TEST(ShapeInferenceTest, LayerNormStatisticsFollowTheTracedDevice) {
   }
 }
 
+// ---- sizes that leave int64 (fuzz findings): an error at the node, never a wrapped size ----
+
+std::string error_of(const std::string& text) {
+  try {
+    typed_graph(text);
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+TEST(ShapeInferenceOverflow, AnInputWhoseBytesLeaveInt64IsNamed) {
+  // Was: reinplace's byte count wrapped to 0 (2^32 x 2^32 elements).
+  EXPECT_EQ(error_of("def forward(self, x: \"f16[4294967296, 4294967296]\"):\n"
+                     "    return (x,)\n"),
+            "size of input 'x' f16[4294967296, 4294967296] does not fit in 63 bits");
+  // Was: view(x, [-1]) on f16[2^62, 4] inferred f16[0].
+  EXPECT_EQ(error_of(single_op_text("x: \"f16[4611686018427387904, 4]\"",
+                                    "torch.ops.aten.view.default(x, [-1])")),
+            "size of input 'x' f16[4611686018427387904, 4] does not fit in 63 bits");
+  // The largest byte count that fits is accepted.
+  EXPECT_NO_THROW(typed_graph(single_op_text("x: \"i8[9223372036854775807]\"",
+                                             "torch.ops.aten.view.default(x, [-1])")));
+}
+
+TEST(ShapeInferenceOverflow, AResultWhoseSizeLeavesInt64NamesTheNode) {
+  std::string view = error_of(single_op_text(
+      "x: \"i8[4611686018427387904]\"", "torch.ops.aten.view.default(x, [4611686018427387904, 4])"));
+  EXPECT_NE(view.find("node 'out' (aten::view)"), std::string::npos) << view;
+  EXPECT_NE(view.find("does not fit in 63 bits"), std::string::npos) << view;
+  std::string expand = error_of(single_op_text(
+      "x: \"i8[1, 4611686018427387904]\"",
+      "torch.ops.aten.expand.default(x, [4, 4611686018427387904])"));
+  EXPECT_NE(expand.find("'out'"), std::string::npos) << expand;
+  EXPECT_NE(expand.find("does not fit in 63 bits"), std::string::npos) << expand;
+  std::string flatten = error_of(single_op_text(
+      "x: \"i8[0, 4611686018427387904, 4]\"", "torch.ops.aten.flatten.using_ints(x, 1, 2)"));
+  EXPECT_NE(flatten.find("node 'out' (aten::flatten"), std::string::npos) << flatten;
+}
+
+TEST(ShapeInferenceOverflow, SplitNearTheLimitKeepsItsPieces) {
+  Graph g = single_op("x: \"i8[9223372036854775807]\"",
+                      "torch.ops.aten.split.Tensor(x, 9223372036854775806)");
+  const ValueType& t = g.node(*g.find("out")).type;
+  ASSERT_EQ(t.kind, ValueType::Kind::Tuple);
+  ASSERT_EQ(t.elements.size(), 2u);
+  EXPECT_EQ(to_annotation(t.elements[1]), "i8[1]");
+}
+
 }  // namespace
 }  // namespace eqfuse

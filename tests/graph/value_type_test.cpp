@@ -111,5 +111,33 @@ TEST(ValueType, DescribeAndDevice) {
   EXPECT_EQ(ValueType::of_tensor(DType::Int8, {2, 3}), parse_annotation("i8[2, 3]"));
 }
 
+// Fuzz findings: sizes whose element or byte count leaves int64 are errors.
+TEST(ValueType, NumelAndBytesThatLeaveInt64Throw) {
+  EXPECT_EQ(*parse_annotation("f16[4611686018427387903]").tensor.numel(),
+            SymInt(4611686018427387903));
+  EXPECT_THROW((void)parse_annotation("f16[4611686018427387904]").tensor.bytes(), IntOverflow);
+  EXPECT_THROW((void)parse_annotation("f16[4294967296, 4294967296]").tensor.numel(), IntOverflow);
+  EXPECT_EQ(*parse_annotation("i8[4611686018427387904]").tensor.bytes(),
+            SymInt(4611686018427387904));
+  EXPECT_EQ(*parse_annotation("f32[s0, 4096]").tensor.bytes(),
+            SymInt::symbol("s0") * SymInt(16384));
+  // A coefficient that leaves int64 fails whatever s0 is.
+  EXPECT_THROW((void)parse_annotation("f32[2305843009213693952*s0]").tensor.bytes(), IntOverflow);
+}
+
+TEST(ValueTypeAnnotation, DimensionArithmeticThatLeavesInt64IsRejected) {
+  // Was: printed back as `f16[s0 + 2]`.
+  try {
+    parse_annotation("f16[s0 - 9223372036854775807 - 9223372036854775807]");
+    FAIL() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("arithmetic leaves the int64 range"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_THROW(parse_annotation("f16[4611686018427387904*s0*4]"), std::invalid_argument);
+  EXPECT_EQ(to_annotation(parse_annotation("f16[s0 - 9223372036854775807 + 9223372036854775807]")),
+            "f16[s0]");
+}
+
 }  // namespace
 }  // namespace eqfuse

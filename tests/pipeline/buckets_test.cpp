@@ -74,5 +74,31 @@ TEST(Buckets, OptimizeCommandPrintsTheTable) {
   EXPECT_THAT(bad.err, HasSubstr("'a' is not a positive integer"));
 }
 
+// A bucket whose sizes leave int64 is an error naming the bucket and the tensor,
+// before any optimizer run (was: UB in the cost model, absurd costs).
+TEST(Buckets, BucketsWhoseSizesLeaveInt64AreErrors) {
+  const OpRegistry& reg = builtin_registry();
+  Graph g = load_graph(slurp_file(std::string(EQFUSE_SOURCE_DIR) + "/examples/add_rms_norm_cast.fx"),
+                       "add_rms_norm_cast.fx", reg)
+                .graph;
+  BucketSpec spec = parse_buckets("s0=1,4611686018427387904");
+  OptimizeOptions options;
+  try {
+    optimize_buckets(g, reg, options, spec);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("--buckets s0=4611686018427387904: size of input 'arg1_1' "
+                                    "bf16[s0, 4096] with s0=4611686018427387904 does not fit in "
+                                    "63 bits"));
+  }
+  EXPECT_NO_THROW(check_bucket_sizes(g, options.hints, parse_buckets("s0=1,1099511627776")));
+  // The CLI checks the buckets before the plain optimization: no graph is written.
+  auto r = run_eqfuse("optimize examples/add_rms_norm_cast.fx --buckets s0=1,4611686018427387904");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("add_rms_norm_cast.fx:2:"));
+  EXPECT_THAT(r.err, HasSubstr("does not fit in 63 bits"));
+}
+
 }  // namespace
 }  // namespace eqfuse

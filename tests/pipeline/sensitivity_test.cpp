@@ -395,5 +395,29 @@ TEST(Sensitivity, SymbolicDimSweepsWholeSizes) {
   EXPECT_THAT(bad.err, HasSubstr("whole sizes"));
 }
 
+// A symbol swept past what int64 holds is an error before any optimizer run:
+// a bound beyond 2^63, or sizes of the graph that leave int64 at an end of the
+// range (was: a double cast to int64 out of range, then wrapped sizes).
+TEST(Sensitivity, SymbolRangesWhoseSizesLeaveInt64AreErrors) {
+  auto beyond = run_eqfuse("sensitivity examples/add_rms_norm_cast.fx --param s0 --range 1:1e30");
+  EXPECT_EQ(beyond.exit_code, 2);
+  EXPECT_THAT(beyond.err, HasSubstr("a size must fit in 63 bits"));
+  auto sizes = run_eqfuse(
+      "sensitivity examples/add_rms_norm_cast.fx --param s0 --range 1:4611686018427387904");
+  EXPECT_EQ(sizes.exit_code, 2);
+  EXPECT_THAT(sizes.err, HasSubstr("size of input 'arg1_1' bf16[s0, 4096] with "
+                                   "s0=4611686018427387904 does not fit in 63 bits"));
+  // The default range (4x the hint) is clipped to int64, then checked the same way.
+  auto hinted = run_eqfuse(
+      "sensitivity examples/add_rms_norm_cast.fx --param s0 --hint s0=4611686018427387904");
+  EXPECT_EQ(hinted.exit_code, 2);
+  EXPECT_THAT(hinted.err, HasSubstr("does not fit in 63 bits"));
+  Graph g = load_file("examples/add_rms_norm_cast.fx");
+  SensitivityOptions so;
+  so.params = {parse_sensitivity_param("s0=1:4611686018427387904")};
+  OptimizeOptions options;
+  EXPECT_THROW(analyze_sensitivity(g, builtin_registry(), options, so), Error);
+}
+
 }  // namespace
 }  // namespace eqfuse
