@@ -81,6 +81,7 @@ int run_optimize(const OptimizeCliOptions& o) {
   OptimizeOptions opt = build_options(o, reg);
   if (!o.buckets.empty()) parse_buckets(o.buckets);  // a bad spec fails before any work
   LoadedGraph in = load_input(o.file, reg, o.input_types);
+  if (!o.buckets.empty()) check_bucket_sizes(in.graph, opt.hints, parse_buckets(o.buckets));
   std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
   if (lib) opt.library = lib.get();
   for (const std::string& path : {o.output, o.stats_json}) check_output_path(path);

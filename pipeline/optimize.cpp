@@ -327,6 +327,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.device = profile.name;
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
   check_frozen_inputs(input, opt.frozen_inputs);
+  check_sizes_fit(input, opt.hints);  // before any size is priced (--hint, --buckets, sweeps)
   st->model->set_frozen_inputs(opt.frozen_inputs);
   stats.frozen_inputs = frozen_input_names(input, *st->model);
   st->types = std::make_unique<TensorAnalysis>(reg);

@@ -56,7 +56,8 @@ std::vector<HopSlot> hop_slots(const PassState& st, NodeRef hop, const AutoFunct
     s.tensors = node_refs(value);
     for (NodeRef t : s.tensors) {
       s.log.tensors.push_back(g.node(t).name);
-      s.log.bytes += static_bytes(g.node(t).type);
+      s.log.bytes = add_or_throw(s.log.bytes, static_bytes(g.node(t).type),
+                                 [&] { return fmt::format("bytes of '{}'", s.log.name); });
     }
     s.projections = projections(st, hop, static_cast<int64_t>(af.op_outputs + slots.size()));
     slots.push_back(std::move(s));
@@ -282,18 +283,25 @@ std::optional<StaticLayout> static_layout(const PassState& st, NodeRef t) {
       l.strides.push_back(*v);
     }
   } else {
-    int64_t stride = 1;
+    // Checked: beside a zero-sized dim, or with annotated strides, the
+    // products and the extent may leave int64; such a layout is not static.
+    std::optional<int64_t> stride = 1;
     l.strides.assign(l.sizes.size(), 1);
     for (size_t i = l.sizes.size(); i-- > 0;) {
-      l.strides[i] = stride;
-      stride *= std::max<int64_t>(l.sizes[i], 1);
+      if (!stride) return std::nullopt;
+      l.strides[i] = *stride;
+      stride = checked_mul(*stride, std::max<int64_t>(l.sizes[i], 1));
     }
   }
   if (l.strides.size() != l.sizes.size()) return std::nullopt;
   bool empty = std::find(l.sizes.begin(), l.sizes.end(), 0) != l.sizes.end();
-  l.storage_length = empty ? 0 : 1;
-  for (size_t i = 0; i < l.sizes.size() && !empty; ++i)
-    l.storage_length += (l.sizes[i] - 1) * l.strides[i];
+  std::optional<int64_t> length = empty ? 0 : 1;
+  for (size_t i = 0; i < l.sizes.size() && !empty && length; ++i) {
+    std::optional<int64_t> extent = checked_mul(l.sizes[i] - 1, l.strides[i]);
+    length = extent ? checked_add(*length, *extent) : std::nullopt;
+  }
+  if (!length) return std::nullopt;
+  l.storage_length = *length;
   return l;
 }
 
@@ -495,7 +503,7 @@ size_t reinplace_auto_functionalized(PassState& st, NodeRef hop) {
     }
     std::sort(written.begin(), written.end());
     d.output_buffer_bytes = d.output_buffer_bytes + SymInt(slot.log.bytes);
-    d.copy_bytes = d.copy_bytes + SymInt(2 * slot.log.bytes);
+    d.copy_bytes = d.copy_bytes + SymInt(slot.log.bytes) * 2;  // checked: bytes may exceed 2^62
   }
   if (std::string why = check_decomposable(st, *af, slots); !why.empty()) {
     d.output_buffer_bytes = d.copy_bytes = SymInt(0);
