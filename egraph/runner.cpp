@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <thread>
 
+#include "base/memory_budget.hpp"
+
 namespace eqfuse {
 
 std::string_view stop_reason_name(StopReason r) {
@@ -40,6 +42,7 @@ std::optional<StopReason> Runner::check_limits(size_t iteration) const {
   if (lim.memory_bytes != 0 && g_.approx_memory_bytes() > lim.memory_bytes) {
     return StopReason::MemoryLimit;
   }
+  if (memory_limit_reached(lim.process_memory_bytes)) return StopReason::MemoryLimit;
   return std::nullopt;
 }
 

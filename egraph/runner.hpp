@@ -9,7 +9,9 @@
 //   NodeLimit       e-nodes reached `nodes`; checked after every applied
 //                   match, so the limit is overshot by at most one right side
 //   TimeLimit       wall time exceeded `seconds` (checked during apply too)
-//   MemoryLimit     EGraph::approx_memory_bytes() exceeded `memory_bytes`
+//   MemoryLimit     EGraph::approx_memory_bytes() exceeded `memory_bytes`, or
+//                   the process's resident memory exceeded `process_memory_bytes`
+//                   (base/memory_budget.hpp: the --memory-limit budget)
 //
 // Schedulers: Simple (every rule, every match, every iteration) and Backoff
 // (egg's default): a rule producing more than match_limit << times_banned
@@ -40,7 +42,8 @@ struct RunnerLimits {
   size_t iterations = 30;
   size_t nodes = 100'000;
   double seconds = 10.0;
-  size_t memory_bytes = 0;  // 0 = unlimited
+  size_t memory_bytes = 0;          // 0 = unlimited
+  size_t process_memory_bytes = 0;  // resident memory of the process; 0 = unlimited
 };
 
 struct RuleOverride {

@@ -317,6 +317,7 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
   InterpreterOptions io;
   io.round_like_unfused = options.mode != ToleranceMode::Strict;
   io.allow_opaque = options.mode != ToleranceMode::Strict;
+  io.memory_limit_bytes = options.memory_limit_bytes;
   EquivalenceResult result;
   const int trials = options.given_inputs ? 1 : options.trials;
   for (int trial = 0; trial < trials; ++trial) {
@@ -372,7 +373,9 @@ std::vector<OutputDeviation> real_numerics_deviations(const Graph& a, const Grap
   // Inputs to opaque calls differ a little here by design: the nearest
   // recorded call answers, so the deviation measured is the fused kernels'.
   OpaqueCallLedger ledger(&OpaqueCallLedger::nearest_distance);
-  auto [ra, rb] = run_pair(a, b, registry, InterpreterOptions{}, ledger, in);
+  InterpreterOptions io;
+  io.memory_limit_bytes = options.memory_limit_bytes;
+  auto [ra, rb] = run_pair(a, b, registry, io, ledger, in);
   for (const auto& [op, count] : ledger.counts()) {
     if (count.inexact > 0)
       result.deviation_not_propagated.push_back(fmt::format("{} x{}", op, count.inexact));

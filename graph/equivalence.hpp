@@ -61,6 +61,10 @@ struct EquivalenceOptions {
   Tolerance fp8{0.25, 1e-5};       // e4m3fn and e5m2: one step of a 2- or 3-bit mantissa
   Tolerance e8m0{1.0, 0};          // block scales: powers of two, one step doubles
   int64_t quantized_max_diff = 1;  // Rounding mode: allowed |a-b| for int8/uint8 outputs
+  // The interpreter stops with an Error naming the node when the process's
+  // resident memory passes this (InterpreterOptions::memory_limit_bytes;
+  // `check --memory-limit`). 0: no limit.
+  size_t memory_limit_bytes = 0;
 };
 
 // How far the real fused numerics move one output (Reference mode, trial 0):

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <set>
 
+#include "base/memory_budget.hpp"
 #include "graph/auto_functionalized.hpp"
 #include "graph/float16.hpp"
 #include "graph/kernels.hpp"
@@ -396,6 +397,11 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
       continue;
     }
     env_[i] = eval(n);
+    if (memory_limit_reached(opts_.memory_limit_bytes))
+      fail(n, fmt::format("memory limit reached: {} resident after computing this node, "
+                          "--memory-limit is {}",
+                          format_memory_size(resident_memory_bytes()),
+                          format_memory_size(opts_.memory_limit_bytes)));
     if (opts_.check_types) check_type(n, n.type, env_[i], "value");
     if (opts_.keep_values) {
       // A copy: a later in-place op would change the tensor it holds.

@@ -109,6 +109,10 @@ struct InterpreterOptions {
   // When false an op without a kernel is an error naming the node: a strict
   // check computes every op.
   bool allow_opaque = true;
+  // Resident memory of the process past which the run stops with an Error
+  // naming the node it had reached (base/memory_budget.hpp, --memory-limit);
+  // checked after every node. 0: no limit.
+  size_t memory_limit_bytes = 0;
 };
 
 class Interpreter {
