@@ -124,8 +124,6 @@ TensorType tensor_from_object(const ojson& j) {
 
 // ---------------------------------------------------------------- args
 
-constexpr std::string_view kTaggedKeys[] = {"node", "dtype", "device", "literal", "tuple", "float"};
-
 ojson float_to_json(double v) {
   if (std::isfinite(v)) return v;
   std::string_view word = std::isnan(v) ? "nan" : (v > 0 ? "inf" : "-inf");

@@ -77,10 +77,29 @@ def _composite_calls(gm: torch.fx.GraphModule) -> List[str]:
     return found
 
 
+def _kept_for_eqfuse():
+    """Ops Inductor's decompositions would take apart before eqfuse sees the graph,
+    though eqfuse's fusions start from them (add + LayerNorm, softmax in attention,
+    activations): AOTAutograd leaves them whole for eqfuse, and what eqfuse does not
+    fuse is decomposed afterwards (``_decomposed_for_inductor``)."""
+    aten = torch.ops.aten
+    return {aten.native_layer_norm.default, aten._softmax.default, aten.gelu.default,
+            aten.silu.default}
+
+
+def _inductor_decompositions_without_kept():
+    from torch._inductor.decomposition import select_decomp_table
+    kept = _kept_for_eqfuse()
+    return {op: fn for op, fn in select_decomp_table().items() if op not in kept}
+
+
 def _decomposed_for_inductor(gm: torch.fx.GraphModule) -> torch.fx.GraphModule:
     """``gm`` retraced with Inductor's decomposition table when it calls composite ops
-    (fake tensors only: nothing runs); ``gm`` itself otherwise.  The NPU ops stay calls."""
-    if not _composite_calls(gm):
+    or ops kept whole for eqfuse (fake tensors only: nothing runs); ``gm`` itself
+    otherwise.  The NPU ops stay calls."""
+    kept = _kept_for_eqfuse()
+    if not _composite_calls(gm) and not any(n.op == "call_function" and n.target in kept
+                                            for n in gm.graph.nodes):
         return gm
     from torch._dispatch.python import enable_python_dispatcher
     from torch._inductor.decomposition import select_decomp_table
@@ -282,7 +301,8 @@ class _Backend(_KeepsResults):
         with functorch_config.patch(enable_autograd_cache=False,
                                     enable_remote_autograd_cache=False), \
                 inductor_config.patch(fx_graph_cache=False, fx_graph_remote_cache=False):
-            return compile_fx(gm, example_inputs, inner_compile=inner_compile)
+            return compile_fx(gm, example_inputs, inner_compile=inner_compile,
+                              decompositions=_inductor_decompositions_without_kept())
 
 
 def backend(inner: Union[None, str, Callable] = None, *, fallback: bool = False,
