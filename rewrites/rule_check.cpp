@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <optional>
 
@@ -124,6 +125,17 @@ InterpreterOptions interpreter_options(const EquivalenceOptions& o, const Random
   return io;
 }
 
+// The per-dtype tolerance for a user rule: the checker's own, widened to a few
+// units in the last place of values of the random inputs' magnitude (|x| < 2,
+// sums of a few of them < 8). The checker's defaults allow about one ulp of the
+// output, so a rule that reorders half-precision math, (x + y) + z as
+// x + (y + z), which moves a result by an ulp or two of its intermediates,
+// failed them on random f16 and bf16 inputs; a rule computing something else
+// is off by far more.
+Tolerance few_ulps(Tolerance checker, double epsilon) {
+  return {std::max(checker.rtol, 4 * epsilon), std::max(checker.atol, 8 * epsilon)};
+}
+
 }  // namespace
 
 EquivalenceOptions user_rule_check_options() {
@@ -131,6 +143,10 @@ EquivalenceOptions user_rule_check_options() {
   o.trials = 3;
   o.seed = 0x5eed;
   o.mode = ToleranceMode::Rounding;
+  o.fp64 = few_ulps(o.fp64, 0x1p-52);
+  o.fp32 = few_ulps(o.fp32, 0x1p-23);
+  o.fp16 = few_ulps(o.fp16, 0x1p-10);
+  o.bf16 = few_ulps(o.bf16, 0x1p-7);
   return o;
 }
 

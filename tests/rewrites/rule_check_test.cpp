@@ -92,13 +92,11 @@ TEST(RuleCheck, TrustTrueLoadsTheRuleUnchecked) {
   EXPECT_EQ(bad.loc().line, 3);
 }
 
-// Reordered float math is a legitimate rewrite: the criterion is
-// graph/equivalence.hpp's Rounding mode, not bit-exactness.
-TEST(RuleCheck, ASoundRuleIsProvenAndMayReorderFloatMath) {
-  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
-  lib.load_text(R"(rule user/add-assoc <=>
+// (x + y) + z as x + (y + z), and (x + y + z) * w distributed, in `dtype`.
+std::string reordering_rules(std::string_view dtype) {
+  return fmt::format(R"(rule user/add-assoc-{0} <=>
     labels: user
-    def search(x: "f32[s0, 64]", y: "f32[s0, 64]", z: "f32[s0, 64]"):
+    def search(x: "{0}[s0, 64]", y: "{0}[s0, 64]", z: "{0}[s0, 64]"):
         add = torch.ops.aten.add.Tensor(x, y)
         add_1 = torch.ops.aten.add.Tensor(add, z)
         return (add_1,)
@@ -107,16 +105,55 @@ TEST(RuleCheck, ASoundRuleIsProvenAndMayReorderFloatMath) {
         add = torch.ops.aten.add.Tensor(y, z)
         add_1 = torch.ops.aten.add.Tensor(x, add)
         return (add_1,)
+
+rule user/distribute-{0} =>
+    def search(x: "{0}[16, 128]", y: "{0}[16, 128]", z: "{0}[16, 128]", w: "{0}[16, 128]"):
+        add = torch.ops.aten.add.Tensor(x, y)
+        add_1 = torch.ops.aten.add.Tensor(add, z)
+        mul = torch.ops.aten.mul.Tensor(add_1, w)
+        return (mul,)
+
+    def replace(x, y, z, w):
+        mul = torch.ops.aten.mul.Tensor(x, w)
+        mul_1 = torch.ops.aten.mul.Tensor(y, w)
+        mul_2 = torch.ops.aten.mul.Tensor(z, w)
+        add = torch.ops.aten.add.Tensor(mul, mul_1)
+        add_1 = torch.ops.aten.add.Tensor(add, mul_2)
+        return (add_1,)
 )",
-                "assoc.rules");
-  const RuleDef* r = lib.find("user/add-assoc");
-  ASSERT_NE(r, nullptr);
-  EXPECT_EQ(r->load_check, LoadCheck::Proven);
-  EXPECT_EQ(r->load_check_text(), "proven at load on random inputs");
-  // The reordering is not bit-exact: exactness would have refused it.
-  EquivalenceOptions exact = user_rule_check_options();
-  exact.mode = ToleranceMode::Reference;
-  EXPECT_EQ(prove_rule(*r, builtin_registry(), exact).verdict, RuleProof::Verdict::Unsound);
+                     dtype);
+}
+
+// Reordered float math is a legitimate rewrite: the criterion is
+// graph/equivalence.hpp's Rounding mode with tolerances of a few ulps, not
+// bit-exactness; in half precision too, where the checker's default
+// tolerances (about one ulp of the output) refused (x + y) + z = x + (y + z).
+TEST(RuleCheck, ASoundRuleIsProvenAndMayReorderFloatMath) {
+  for (const char* dtype : {"f32", "f16", "bf16"}) {
+    RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+    lib.load_text(reordering_rules(dtype), "reorder.rules");
+    for (const char* name : {"user/add-assoc-", "user/distribute-"}) {
+      const RuleDef* r = lib.find(std::string(name) + dtype);
+      ASSERT_NE(r, nullptr);
+      EXPECT_EQ(r->load_check, LoadCheck::Proven) << r->name;
+      EXPECT_EQ(r->load_check_text(), "proven at load on random inputs");
+      // The reordering is not bit-exact: exactness would have refused it.
+      EquivalenceOptions exact = user_rule_check_options();
+      exact.mode = ToleranceMode::Reference;
+      EXPECT_EQ(prove_rule(*r, builtin_registry(), exact).verdict, RuleProof::Verdict::Unsound)
+          << r->name;
+    }
+  }
+}
+
+// Wrong math is refused in every float dtype, however coarse.
+TEST(RuleCheck, AnUnsoundRuleIsRefusedInHalfPrecisionToo) {
+  for (const char* dtype : {"f16", "bf16"}) {
+    std::string text = kUnsound;
+    for (size_t at; (at = text.find("f32")) != std::string::npos;) text.replace(at, 3, dtype);
+    RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+    EXPECT_THAT(load_error(lib, text, "bad.rules").what(), HasSubstr("is unsound")) << dtype;
+  }
 }
 
 TEST(RuleCheck, ARuleCallingAnOpWithoutAKernelIsNotedNotChecked) {
