@@ -29,7 +29,7 @@ for n in "${sizes[@]}"; do
     -o /dev/null 2> "$tmp/summary" || true
   read -r wall rss_kb < "$tmp/time"
   phases="$(sed -n 's/^  time (ms) *//p' "$tmp/summary")"
-  stopped="$(grep -o 'stopped by the time limit[^;]*' "$tmp/summary" | head -2 | paste -sd';' -)"
+  stopped="$(grep -o 'stopped by the time limit[^;]*' "$tmp/summary" | head -2 | paste -sd';' - || true)"
   per_node="$(awk -v w="$wall" -v n="$n" 'BEGIN { printf "%.1f", 1e6 * w / n }')"
   echo "| $n | $wall | $per_node | $((rss_kb / 1024)) | $phases | ${stopped:-no} |"
 done

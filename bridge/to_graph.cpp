@@ -361,6 +361,8 @@ class Emitter {
     if (std::find(deps.begin(), deps.end(), before) != deps.end()) return;
     deps.push_back(before);
     items_[static_cast<size_t>(before)].users.push_back(after);
+    if (!other_readers_.empty() && !is_effect_[static_cast<size_t>(after)])
+      other_readers_[static_cast<size_t>(before)].push_back(after);
   }
 
   // Kept input nodes a kept node references directly (see remap).
@@ -456,19 +458,36 @@ class Emitter {
       return items_[static_cast<size_t>(a)].input < items_[static_cast<size_t>(b)].input;
     });
     for (size_t k = 1; k < effects.size(); ++k) add_edge(effects[k - 1], effects[k]);
+    // From here on add_edge keeps other_readers_ current.
+    is_effect_.assign(items_.size(), 0);
+    for (int32_t m : effects) is_effect_[static_cast<size_t>(m)] = 1;
+    other_readers_.assign(items_.size(), {});
+    for (size_t i = 0; i < items_.size(); ++i)
+      for (int32_t u : items_[i].users)
+        if (!is_effect_[static_cast<size_t>(u)]) other_readers_[i].push_back(u);
     for (int32_t m : effects) order_readers_around(m);
+    is_effect_.clear();
+    other_readers_.clear();
   }
 
+  // Side effects are chained in input order, so every other one is upstream
+  // or downstream of `m` already: only readers that are not side effects
+  // need a place, and the closures (which cost the whole graph) are made
+  // only when there is one. A chain of n in-place ops on one buffer (every
+  // op reads it) was quadratic.
   void order_readers_around(int32_t m) {
-    const std::vector<unsigned char> upstream = closure(m, false);
-    const std::vector<unsigned char> downstream = closure(m, true);
+    std::vector<unsigned char> upstream, downstream;  // empty until a reader needs them
     const int64_t rank = items_[static_cast<size_t>(m)].rank;
     const std::vector<int32_t> args = items_[static_cast<size_t>(m)].deps;
     for (int32_t a : args) {
-      const std::vector<int32_t> readers = items_[static_cast<size_t>(a)].users;
+      const std::vector<int32_t> readers = other_readers_[static_cast<size_t>(a)];
       for (int32_t r : readers) {
-        if (r == m || upstream[static_cast<size_t>(r)] || downstream[static_cast<size_t>(r)])
-          continue;
+        if (r == m) continue;
+        if (upstream.empty()) {
+          upstream = closure(m, false);
+          downstream = closure(m, true);
+        }
+        if (upstream[static_cast<size_t>(r)] || downstream[static_cast<size_t>(r)]) continue;
         if (items_[static_cast<size_t>(r)].rank <= rank) {
           add_edge(r, m);
         } else {
@@ -691,6 +710,11 @@ class Emitter {
   absl::flat_hash_map<int32_t, int32_t> item_of_input_;
   std::vector<NodeRef> out_ref_;
   absl::flat_hash_set<std::string> used_names_;
+
+  // While side effects are ordered: which items are side effects, and per
+  // item its users that are not (the readers order_readers_around places).
+  std::vector<unsigned char> is_effect_;
+  std::vector<std::vector<int32_t>> other_readers_;
 
   std::optional<Clock::time_point> deadline_;
   uint32_t ticks_ = 0;

@@ -138,7 +138,8 @@ void add_optimize_command(CLI::App& app, Action& action) {
   // Limits are checked here: a negative, NaN or infinite value was silently
   // ignored (or overflowed the deadline arithmetic) before.
   cmd->add_option("--time-limit", o->time_limit,
-                  "Seconds for saturation and for exact extraction (default 10)")
+                  "Seconds for each phase: saturation, exact extraction, emit, reinplace "
+                  "(default 10)")
       ->check(seconds_validator());
   cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)")
       ->check(CLI::Range(0L, 1'000'000'000L));
