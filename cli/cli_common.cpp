@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 #include "base/atomic_file.hpp"
 #include "base/json_text.hpp"
+#include "base/memory_budget.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -47,7 +48,17 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
                     "placeholder names or get_attr targets, * and ? wildcards, comma-separated "
                     "or repeated; what is computed from them alone is priced once")
         ->delimiter(',');
+    add_memory_limit_option(cmd, t.memory_limit);
   }
+}
+
+void add_memory_limit_option(CLI::App* cmd, std::string& text) {
+  cmd->add_option("--memory-limit", text,
+                  fmt::format("Resident memory the run may use, e.g. 8G or 512M (0: no limit; "
+                              "default 3/4 of this machine's, here {}); past it eqfuse stops with "
+                              "the best result so far, or an error naming where",
+                              format_memory_size(default_memory_limit_bytes())))
+      ->type_name("SIZE");
 }
 
 namespace {
@@ -80,17 +91,6 @@ void take_config_ops(std::string& config, const std::string& origin, OpRegistry&
   config = doc.dump();
 }
 
-}  // namespace
-
-OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
-  OptimizeOptions opt;
-  remember_input(t.config);
-  std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
-  RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
-  if (!config.empty()) {
-    take_config_ops(config, t.config, reg);
-    VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
-    for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
 // The .rules files a config's top-level "rules" names (one command per process):
 // read by user_rule_library with the --rules files.
 std::vector<std::string>& config_rule_files() {
@@ -126,6 +126,18 @@ void take_config_rules(std::string& config, const std::string& origin) {
   config = doc.dump();
 }
 
+}  // namespace
+
+OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
+  OptimizeOptions opt;
+  remember_input(t.config);
+  std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
+  RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
+  if (!config.empty()) {
+    take_config_ops(config, t.config, reg);
+    take_config_rules(config, t.config);
+    VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
+    for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
     config = std::move(v.rest);
     apply_config_json(opt, config, t.config);
   }
@@ -135,12 +147,21 @@ void take_config_rules(std::string& config, const std::string& origin) {
   opt.rules.disable.insert(opt.rules.disable.end(), vllm.disable.begin(), vllm.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), vllm.enable.begin(), vllm.enable.end());
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
-    take_config_rules(config, t.config);
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
   apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);
   for (const std::string& h : t.hints) add_hint(opt.hints, h);
   opt.frozen_inputs.insert(opt.frozen_inputs.end(), t.frozen.begin(), t.frozen.end());
+  if (!t.memory_limit.empty())
+    opt.memory_limit_bytes = parse_memory_size(t.memory_limit, "--memory-limit");
   return opt;
+}
+
+void load_user_rules(RuleLibrary& lib, const std::vector<std::string>& files) {
+  std::vector<std::string> all = config_rule_files();
+  all.insert(all.end(), files.begin(), files.end());
+  for (const std::string& f : all) lib.load_text(read_file_or_stdin(f), f);
+  // Rules the load-time check could not run are used, but not silently.
+  for (const std::string& note : lib.load_notes()) fmt::print(stderr, "eqfuse: note: {}\n", note);
 }
 
 std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg) {
@@ -156,14 +177,6 @@ void add_hint(SymbolHints& hints, std::string_view spec) {
   std::string_view value = eq == spec.npos ? std::string_view{} : trim_blanks(spec.substr(eq + 1));
   int64_t v = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
-void load_user_rules(RuleLibrary& lib, const std::vector<std::string>& files) {
-  std::vector<std::string> all = config_rule_files();
-  all.insert(all.end(), files.begin(), files.end());
-  for (const std::string& f : all) lib.load_text(read_file_or_stdin(f), f);
-  // Rules the load-time check could not run are used, but not silently.
-  for (const std::string& note : lib.load_notes()) fmt::print(stderr, "eqfuse: note: {}\n", note);
-}
-
   if (name.empty() || value.empty() || ec != std::errc{} || end != value.data() + value.size() ||
       v < 1)
     throw Error(fmt::format("--hint '{}': expected SYMBOL=N with N >= 1, e.g. s0=16", spec));

@@ -55,6 +55,7 @@ struct ToggleOptions {
   std::vector<std::string> rule_files;  // --rules (pipeline commands)
   std::vector<std::string> hints;       // --hint s0=N (pipeline commands)
   std::vector<std::string> frozen;      // --frozen-inputs patterns (pipeline commands)
+  std::string memory_limit;             // --memory-limit SIZE (pipeline commands)
 };
 
 // Declares --mode, --disable-rule, --enable-rule, --graph-kernel-flags and --config on `cmd`;
@@ -74,12 +75,12 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg);
 // is proven on random inputs as it loads (rewrites/rule_check.hpp): an unsound
 // one is an Error (exit 2); one that cannot be run is a note on stderr.
 std::unique_ptr<RuleLibrary> user_rule_library(const ToggleOptions& t, const OpRegistry& reg);
-
 // Loads the config's "rules", then `files`, into `lib`, printing load_notes().
 void load_user_rules(RuleLibrary& lib, const std::vector<std::string>& files);
 
 // --memory-limit SIZE on `cmd`, into `text` (parse with parse_memory_size).
 void add_memory_limit_option(CLI::App* cmd, std::string& text);
+
 // "s0=16": a value for a symbolic dim, added to `hints`; an Error otherwise.
 void add_hint(SymbolHints& hints, std::string_view spec);
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/memory_budget.hpp"
 #include "cli/cli_common.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/input_values.hpp"
@@ -27,6 +28,7 @@ struct CheckOptions {
   std::vector<std::string> binds;
   std::string input_types;
   std::string inputs;  // given input values (JSON or .safetensors)
+  std::string memory_limit;
 };
 
 // "s0=4" -> {"s0", 4}.
@@ -76,6 +78,9 @@ int run_check(const CheckOptions& o) {
   EquivalenceOptions options;
   options.trials = o.trials;
   options.seed = o.seed;
+  options.memory_limit_bytes = o.memory_limit.empty()
+                                   ? default_memory_limit_bytes()
+                                   : parse_memory_size(o.memory_limit, "--memory-limit");
   options.mode = o.mode == "rounding" ? ToleranceMode::Rounding
                  : o.mode == "strict" ? ToleranceMode::Strict
                                       : ToleranceMode::Reference;
@@ -106,8 +111,7 @@ int run_check(const CheckOptions& o) {
     if (!r.first_differing_node.empty())
       fmt::print("first differing node of the same name: {}\n", r.first_differing_node);
     for (const std::string& call : r.unmatched_opaque_calls)
-      fmt::print("no call of the first graph takes the inputs of {} (no reference kernel)\n",
-                 call);
+      fmt::print("no call of the first graph takes the inputs of {} (no reference kernel)\n", call);
     return kMismatch;
   }
   fmt::print("equivalent: {} trial{}, {} output{} compared ({})\n", r.trials_run,
@@ -119,9 +123,10 @@ int run_check(const CheckOptions& o) {
   if (options.mode == ToleranceMode::Reference) {
     print_deviations(r.deviations);
     if (!r.deviation_not_propagated.empty())
-      fmt::print("  (not measured past ops without a kernel whose inputs it changed, which pass "
-                 "on the first graph's outputs: {})\n",
-                 fmt::join(r.deviation_not_propagated, ", "));
+      fmt::print(
+          "  (not measured past ops without a kernel whose inputs it changed, which pass "
+          "on the first graph's outputs: {})\n",
+          fmt::join(r.deviation_not_propagated, ", "));
   }
   return kOk;
 }
@@ -135,6 +140,7 @@ void add_check_command(CLI::App& app, Action& action) {
   add_graph_option(cmd);
   cmd->add_option("A", o->a, "First graph (FX text or JSON, '-' for stdin)")->required();
   cmd->add_option("B", o->b, "Second graph")->required();
+  add_memory_limit_option(cmd, o->memory_limit);
   cmd->add_option("--trials", o->trials, "Random input sets to try")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();

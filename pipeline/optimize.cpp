@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/atomic_file.hpp"
 #include "base/json_text.hpp"
 #include "bridge/arg_encoding.hpp"
 #include "bridge/to_graph.hpp"
@@ -64,6 +65,7 @@ bool is_literal_data(const EGraph& g, Id node) {
 void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   RunnerConfig rc;
   rc.limits = opt.limits;
+  rc.limits.process_memory_bytes = opt.memory_limit_bytes / 5 * 3;
   // The backoff scheduler bans a rule that matches more than match_limit
   // times in an iteration, as egg does to stop explosive rules. A fusion
   // rule matches once per site, so on a whole model a fixed limit bans
@@ -186,9 +188,9 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
     s.enabled = t.enabled;
     s.toggle_reason = t.reason;
     s.fusion = credit.is_fusion_rule(r);
+    s.load_check = r.load_check_text();
   }
   for (size_t i = 0; i < st.rules.rewrites.size(); ++i) {
-    s.load_check = r.load_check_text();
     RuleRunStats& s = by_name[st.rules.base_name[i]];
     const RuleTotals& t = st.run.rules[i];
     s.matches += t.matches;
@@ -248,9 +250,11 @@ void emit(OptimizeResult& result, OptimizeState& st, const Graph& input, const O
           const OptimizeOptions& opt) {
   try {
     const OptimizeState& cst = st;
-    EmitRequest req{*cst.egraph, *cst.types, reg, input, cst.loaded, [&cst](Id cls) {
-                      return cst.problem.chosen_node(cst.extraction, cls);
-                    }};
+    EmitRequest req{
+        *cst.egraph, *cst.types,
+        reg,         input,
+        cst.loaded,  [&cst](Id cls) {
+                      return cst.problem.chosen_node(cst.extraction, cls); }};
     req.time_limit_s = opt.phase_time_limit_s;
     result.graph = emit_graph(req);
   } catch (const EmitTimeLimit& stopped) {
@@ -295,9 +299,7 @@ void write_dumps(const std::string& dir, const Graph& input, const Graph& output
                             : ec                         ? ": " + ec.message()
                                                          : ""));
   auto write = [&](const std::string& name, const std::string& text) {
-    std::ofstream f(std::filesystem::path(dir) / name);
-    if (!f) throw Error(fmt::format("cannot write '{}' in --dump-dir '{}'", name, dir));
-    f << text;
+    write_file_atomically((std::filesystem::path(dir) / name).string(), text);
   };
   write("000_input.fx", print_fx(input, &reg));
   write("001_saturate_stats.json", stats_to_json(stats) + "\n");
@@ -344,6 +346,13 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   saturate(*st, opt);
   stats.phase_ms["saturate"] = ms_since(t0);
   stats.stop_reason = std::string(stop_reason_name(st->run.stop));
+  if (st->run.stop == StopReason::MemoryLimit)
+    stats.notes.push_back(fmt::format(
+        "memory limit reached during saturation ({} resident, saturation may use {} of the "
+        "{} --memory-limit): extracted from the e-graph grown so far",
+        format_memory_size(resident_memory_bytes()),
+        format_memory_size(opt.memory_limit_bytes / 5 * 3),
+        format_memory_size(opt.memory_limit_bytes)));
   stats.iterations = st->run.iterations.size();
   stats.egraph_nodes = st->egraph->num_nodes();
   stats.egraph_classes = st->egraph->num_classes();
@@ -563,6 +572,18 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
   } else if (key == "frozen_inputs") {
     for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of patterns"))
       o.frozen_inputs.push_back(s);
+  } else if (key == "memory_limit") {
+    // A size string ("8G") or a number of bytes; 0 turns the limit off.
+    if (v.is_string())
+      o.memory_limit_bytes =
+          parse_memory_size(v.template get<std::string>(), fmt::format("{}: {}", origin, key));
+    else
+      o.memory_limit_bytes = static_cast<size_t>(config_count(
+          v, origin, key, "a size such as \"8G\" or a number of bytes", std::uint64_t{1} << 62));
+  } else if (key == "reinplace_passes") {
+    // Off for compilers that do their own buffer reuse and want a functional
+    // graph (the Python backend's inner="inductor" and GraphPass).
+    o.reinplace_passes = config_value<bool>(v, origin, key, "true or false");
   } else if (key == "remove_cat_ops" || key == "debug.aclgraph.remove_cat_ops") {
     o.remove_cat_ops = config_value<bool>(v, origin, key, "true or false");
   } else if (key == kDisableInplaceableKey) {

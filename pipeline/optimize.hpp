@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "base/memory_budget.hpp"
 #include "cost/cost_model.hpp"
 #include "egraph/runner.hpp"
 #include "graph/graph.hpp"
@@ -45,6 +46,11 @@ struct OptimizeOptions {
   // `--time-limit` sets it with the two above.
   double phase_time_limit_s = 10.0;
   RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
+  // The memory budget of the whole run (--memory-limit; base/memory_budget.hpp):
+  // resident memory past it stops saturation (at 60% of it, leaving room for
+  // extraction), and each later phase keeps the best graph so far with a note.
+  // 0: no limit.
+  size_t memory_limit_bytes = default_memory_limit_bytes();
   bool record_explanations = false;  // keep proofs for `explain`
   std::string dump_dir;              // non-empty: write per-stage dumps there
   // The reinplace passes (rewrites/reinplace.hpp) run on the extracted graph
@@ -88,16 +94,16 @@ struct RuleRunStats {
   // rule introduces, FusionCredit::is_fusion_rule): `chosen` counts its
   // kernels (a decision `eqfuse sensitivity` tracks).
   bool fusion = false;
+  // A user rule's load-time soundness check (RuleDef::load_check_text): "proven
+  // at load on random inputs", "trusted, not checked at load", "not checked at
+  // load: op X has no reference kernel"; "" for a built-in rule.
+  std::string load_check;
 };
 
 struct OptimizeStats {
   size_t kernels_before = 0, kernels_after = 0;
   double cost_before_us = 0, cost_after_us = 0;
   std::map<std::string, size_t> fusions;  // rule name -> fused kernels in the output
-  // A user rule's load-time soundness check (RuleDef::load_check_text): "proven
-  // at load on random inputs", "trusted, not checked at load", "not checked at
-  // load: op X has no reference kernel"; "" for a built-in rule.
-  std::string load_check;
   std::string extractor;                  // the extractor actually used
   bool extraction_optimal = false;        // proven optimal for the whole e-graph
   double extraction_gap = 1.0;            // relative gap to the best lower bound (0 when optimal)

@@ -640,6 +640,43 @@ TEST(CliOutputs, DeeplyNestedJsonIsRefusedAtTheBracket) {
   EXPECT_THAT(run_eqfuse(commands.back()).err, HasSubstr("deep.json:1:306: error: invalid JSON"));
 }
 
+// --memory-limit: saturation stops at the budget with a note and the output
+// is still a valid graph (equivalent, never costlier); check stops with an
+// error naming the node; the config key does what the flag does; a size that
+// is not one is refused.
+TEST(CliLimits, MemoryLimitStopsSaturationAndCheckCleanly) {
+  CliRun opt = run_eqfuse("optimize examples/add_rms_norm_cast.fx --memory-limit 1M");
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  EXPECT_THAT(opt.err, HasSubstr("saturation   MemoryLimit after 0 iterations"));
+  EXPECT_THAT(opt.err, HasSubstr("memory limit reached during saturation"));
+  const fs::path out = write_scratch("memory_limited.fx", opt.out);
+  CliRun same = run_eqfuse("check examples/add_rms_norm_cast.fx '" + out.string() + "'");
+  EXPECT_EQ(same.exit_code, 0) << same.out << same.err;
+
+  CliRun check =
+      run_eqfuse("check examples/add_rms_norm_cast.fx '" + out.string() + "' --memory-limit 1M");
+  EXPECT_EQ(check.exit_code, 2) << check.err;
+  EXPECT_THAT(check.err, HasSubstr("memory limit reached:"));
+  EXPECT_THAT(check.err, HasSubstr("--memory-limit is 1.0 MiB"));
+
+  const fs::path cfg = write_scratch("memory.json", R"({"memory_limit": "1M"})");
+  CliRun by_config =
+      run_eqfuse("optimize examples/add_rms_norm_cast.fx -q --config '" + cfg.string() + "'");
+  EXPECT_EQ(by_config.out, opt.out);
+
+  for (const char* bad : {"8X", "-1G", "G"}) {
+    CliRun r =
+        run_eqfuse(std::string("optimize examples/add_rms_norm_cast.fx --memory-limit ") + bad);
+    EXPECT_EQ(r.exit_code, 2) << bad;
+    EXPECT_THAT(r.err, HasSubstr("--memory-limit: expected a size")) << bad;
+  }
+  const fs::path bad_cfg = write_scratch("memory_bad.json", R"({"memory_limit": -5})");
+  CliRun r =
+      run_eqfuse("optimize examples/add_rms_norm_cast.fx --config '" + bad_cfg.string() + "'");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("memory_limit"));
+}
+
 // One FX graph of neg over an input typed `type`, returning `ret`.
 std::string neg_graph(const std::string& type, const std::string& ret = "y",
                       const std::string& eol = "\n") {
@@ -787,13 +824,14 @@ TEST(CliInputs, CheckDecidesUnderReferenceNumericsAndReportsTheRealOnes) {
 TEST(Cli, SizesThatLeaveInt64AreErrorsAtTheirPosition) {
   auto graph = [](const std::string& name, const std::string& sig, const std::string& body) {
     return testing_support::write_scratch(
-               name, "class GraphModule(torch.nn.Module):\n    def forward(self, " + sig +
-                         "):\n" + body)
+               name,
+               "class GraphModule(torch.nn.Module):\n    def forward(self, " + sig + "):\n" + body)
         .string();
   };
   // Was printed as `f16[s0 + 2]`.
-  std::string sum = graph("ovf_sum.fx", "x: \"f16[s0 - 9223372036854775807 - 9223372036854775807]\"",
-                          "        return (x,)\n");
+  std::string sum =
+      graph("ovf_sum.fx", "x: \"f16[s0 - 9223372036854775807 - 9223372036854775807]\"",
+            "        return (x,)\n");
   auto p = run_eqfuse("print " + sum);
   EXPECT_EQ(p.exit_code, 2);
   EXPECT_THAT(p.err, HasSubstr("ovf_sum.fx:2:"));
@@ -804,8 +842,9 @@ TEST(Cli, SizesThatLeaveInt64AreErrorsAtTheirPosition) {
                            "        return (view,)\n");
   auto v = run_eqfuse("print " + view);
   EXPECT_EQ(v.exit_code, 2);
-  EXPECT_THAT(v.err, HasSubstr("ovf_view.fx:2:23: error: size of input 'x' f16[4611686018427387904, "
-                               "4] does not fit in 63 bits"));
+  EXPECT_THAT(v.err,
+              HasSubstr("ovf_view.fx:2:23: error: size of input 'x' f16[4611686018427387904, "
+                        "4] does not fit in 63 bits"));
   // Was: reinplace's byte count wrapped (2^32 x 2^32 x 2 bytes).
   std::string square = graph("ovf_square.fx", "x: \"f16[4294967296, 4294967296]\"",
                              "        mul = torch.ops.aten.mul.Tensor(x, x)\n"
@@ -816,9 +855,10 @@ TEST(Cli, SizesThatLeaveInt64AreErrorsAtTheirPosition) {
   EXPECT_THAT(o.err, HasSubstr("ovf_square.fx:2:23: error: size of input 'x' f16[4294967296, "
                                "4294967296] does not fit in 63 bits"));
   // A result that leaves int64 names its node.
-  std::string grow = graph("ovf_grow.fx", "x: \"i8[4611686018427387904]\"",
-                           "        view = torch.ops.aten.view.default(x, [4611686018427387904, 4])\n"
-                           "        return (view,)\n");
+  std::string grow =
+      graph("ovf_grow.fx", "x: \"i8[4611686018427387904]\"",
+            "        view = torch.ops.aten.view.default(x, [4611686018427387904, 4])\n"
+            "        return (view,)\n");
   auto gr = run_eqfuse("optimize " + grow);
   EXPECT_EQ(gr.exit_code, 2);
   EXPECT_THAT(gr.err, HasSubstr("ovf_grow.fx:3:9: error: node 'view' (aten::view)"));

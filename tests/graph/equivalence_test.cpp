@@ -395,6 +395,13 @@ TEST(RandomInputs, UntypedPlaceholderAsksForInputTypes) {
 
 // ---- opaque ops compared structurally ---------------------------------------
 
+// equivalent(a, b) with the default options, expected to agree.
+EquivalenceResult expect_equivalent(const Graph& a, const Graph& b) {
+  EquivalenceResult r = equivalent(a, b, registry());
+  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  return r;
+}
+
 // `mylib::mystery` has no kernel: it is only compared, never computed.
 Graph mystery_after(const std::string& producer) {
   return body(producer + R"FX(        m: "f32[s0, 4]" = torch.ops.mylib.mystery.default(h, 3)
@@ -406,8 +413,7 @@ Graph mystery_after(const std::string& producer) {
 TEST(EquivalenceStructural, SameOpOnSameInputsShareOutputsAndAreReported) {
   Graph a = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(x, y)\n");
   Graph b = mystery_after("        h: \"f32[s0, 4]\" = torch.ops.aten.mul.Tensor(y, x)\n");
-  EquivalenceResult r = equivalent(a, b, registry());
-  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  EquivalenceResult r = expect_equivalent(a, b);
   ASSERT_EQ(r.structural_ops.size(), 1u);
   EXPECT_EQ(r.structural_ops[0].first, "mylib::mystery");
   EXPECT_EQ(r.structural_ops[0].second, 1);
@@ -496,8 +502,7 @@ Graph unmodelled_dtypes(const std::string& order) {
 TEST(EquivalenceStructural, KernelDtypeLimitsAreComparedStructurally) {
   Graph a = unmodelled_dtypes("r, y");
   Graph b = unmodelled_dtypes("y, r");
-  EquivalenceResult r = equivalent(a, b, registry());
-  EXPECT_TRUE(r.ok) << r.first_mismatch;
+  EquivalenceResult r = expect_equivalent(a, b);
   std::vector<std::string> ops;
   for (const auto& [op, count] : r.structural_ops) ops.push_back(op);
   std::sort(ops.begin(), ops.end());
