@@ -39,7 +39,7 @@ def _strs(name: str, values) -> list:
 
 
 def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints,
-         replacements=None, frozen_inputs=(), reinplace_passes=None):
+         replacements=None, frozen_inputs=(), reinplace_passes=None, memory_limit=None):
     if config is not None and not isinstance(config, (dict, str)):
         import os
         if isinstance(config, os.PathLike):
@@ -55,7 +55,8 @@ def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable
                             hints=dict(hints or {}),
                             frozen_inputs=_strs("frozen_inputs", frozen_inputs),
                             extra_checks=checks, ops=ops, op_metas=op_metas,
-                            reinplace_passes=reinplace_passes)
+                            reinplace_passes=reinplace_passes,
+                            memory_limit=None if memory_limit is None else str(memory_limit))
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",
@@ -142,7 +143,8 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              hints: Optional[Mapping[str, int]] = None,
              replacements: Optional[Iterable[Replacement]] = None,
              frozen_inputs: Iterable[str] = (), freeze_parameters: bool = False,
-             reinplace_passes: Optional[bool] = None) -> Result:
+             reinplace_passes: Optional[bool] = None,
+             memory_limit: Union[None, int, str] = None) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -160,7 +162,9 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     Inductor's freezing does); ``reinplace_passes``: False keeps the optimized graph
     functional in reduce-overhead mode (no reinplace passes; None: the config's, else on),
     as a compiler that reuses buffers itself wants it (the backend's inner="inductor" and
-    GraphPass pass False)."""
+    GraphPass pass False); ``memory_limit``: the resident memory the run may use, bytes or
+    a size such as ``"8G"`` (0: none; None: the config's, else 3/4 of the machine's), as
+    the CLI's --memory-limit."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
@@ -170,7 +174,7 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     if freeze_parameters:
         frozen += sorted({str(n.target) for n in gm.graph.nodes if n.op == "get_attr"})
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements, frozen, reinplace_passes)
+               replacements, frozen, reinplace_passes, memory_limit)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:

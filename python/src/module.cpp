@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/diagnostics.hpp"
+#include "base/memory_budget.hpp"
 #include "graph/exec_mode.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
@@ -390,7 +391,8 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
                                   const std::map<std::string, py::function>& extra_checks,
                                   const std::vector<std::string>& ops,
                                   const std::map<std::string, py::function>& op_metas,
-                                  std::optional<bool> reinplace_passes) {
+                                  std::optional<bool> reinplace_passes,
+                                  const std::optional<std::string>& memory_limit) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
@@ -411,6 +413,7 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
   opt.frozen_inputs.insert(opt.frozen_inputs.end(), frozen_inputs.begin(), frozen_inputs.end());
   opt.record_explanations = explain;
   if (reinplace_passes) opt.reinplace_passes = *reinplace_passes;
+  if (memory_limit) opt.memory_limit_bytes = parse_memory_size(*memory_limit, "memory_limit");
 
   nlohmann::ordered_json doc = to_json(graph, "graph");
   run->input = graph_from_json(doc, "<graph>");
@@ -516,7 +519,7 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("extra_checks") = std::map<std::string, py::function>{},
         py::arg("ops") = std::vector<std::string>{},
         py::arg("op_metas") = std::map<std::string, py::function>{},
-        py::arg("reinplace_passes") = py::none(),
+        py::arg("reinplace_passes") = py::none(), py::arg("memory_limit") = py::none(),
         "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run. "
         "`ops`: extra op catalog entries (docs/ops.md; ops already registered are skipped), "
         "`op_metas`: qualified name -> Python shape function (docs/python.md)");

@@ -66,6 +66,21 @@ def test_max_autotune_mode_excludes_bmm_transpose():
     assert _targets(r.graph_module) == [torch.ops.aten.bmm.default, torch.ops.aten.transpose.int]
 
 
+def test_memory_limit_stops_saturation_and_the_graph_stays_right():
+    gm = models.trace_bmm()
+    a, b = models.bmm_inputs()
+    r = eqfuse.optimize(gm, memory_limit="1M")  # far below what the process holds
+    assert r.stats["stop_reason"] == "MemoryLimit"
+    assert any("memory limit reached" in n for n in r.stats["notes"]), r.stats["notes"]
+    assert r.stats["cost_after_us"] <= r.stats["cost_before_us"]
+    _assert_same_outputs(gm(a, b), r.graph_module(a, b))
+    by_config = eqfuse.optimize(gm, config={"memory_limit": 1 << 20})
+    assert by_config.stats["stop_reason"] == "MemoryLimit"
+    assert eqfuse.optimize(gm, memory_limit=0).stats["stop_reason"] != "MemoryLimit"
+    with pytest.raises(eqfuse.EqfuseError, match="memory_limit: expected a size"):
+        eqfuse.optimize(gm, memory_limit="8X")
+
+
 def test_disable_rule_and_config_dict():
     gm = models.trace_llama()
     r = eqfuse.optimize(gm, disable_rules=["torchair/add-rms-norm-cast"])
