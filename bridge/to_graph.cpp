@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 
 #include "base/diagnostics.hpp"
+#include "base/memory_budget.hpp"
 #include "bridge/arg_encoding.hpp"
 #include "graph/alias_analysis.hpp"
 #include "graph/op_schema.hpp"
@@ -123,16 +124,28 @@ class Emitter {
   void step(const char* what) {
     doing_ = what;
     if (deadline_ && Clock::now() >= *deadline_) stop();
+    if (memory_limit_reached(req_.memory_limit_bytes)) stop_for_memory();
   }
 
-  // Inside a step's loops: the clock is read once every 1024 calls.
+  // Inside a step's loops: the clock is read once every 1024 calls, the
+  // resident memory once every 16384 (a few microseconds each).
   void tick() {
-    if (deadline_ && (++ticks_ & 1023u) == 0 && Clock::now() >= *deadline_) stop();
+    if ((++ticks_ & 1023u) != 0) return;
+    if (deadline_ && Clock::now() >= *deadline_) stop();
+    if ((ticks_ & 16383u) == 0 && memory_limit_reached(req_.memory_limit_bytes)) stop_for_memory();
   }
 
   [[noreturn]] void stop() const {
-    throw EmitTimeLimit(fmt::format("emit stopped by the time limit ({} s) while {}",
-                                    req_.time_limit_s, doing_));
+    throw EmitTimeLimit(
+        fmt::format("emit stopped by the time limit ({} s) while {}", req_.time_limit_s, doing_));
+  }
+
+  [[noreturn]] void stop_for_memory() const {
+    throw EmitTimeLimit(
+        fmt::format("emit stopped by the memory limit ({} resident, limit {}) "
+                    "while {}",
+                    format_memory_size(resident_memory_bytes()),
+                    format_memory_size(req_.memory_limit_bytes), doing_));
   }
 
   // ---- the input ---------------------------------------------------------

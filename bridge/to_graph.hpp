@@ -31,9 +31,9 @@
 #include <limits>
 #include <stdexcept>
 
-#include "egraph/egraph.hpp"
 #include "bridge/from_graph.hpp"
 #include "bridge/tensor_analysis.hpp"
+#include "egraph/egraph.hpp"
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 
@@ -50,6 +50,9 @@ struct EmitRequest {
   // it does the others). Past it, emit_graph throws EmitTimeLimit between two
   // steps of its work. Infinity: no limit.
   double time_limit_s = std::numeric_limits<double>::infinity();
+  // The process's resident memory past which emit_graph stops the same way
+  // (base/memory_budget.hpp; optimize's --memory-limit). 0: no limit.
+  size_t memory_limit_bytes = 0;
 };
 
 // emit_graph ran out of its time limit: there is no partial graph to keep,

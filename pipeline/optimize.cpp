@@ -256,6 +256,7 @@ void emit(OptimizeResult& result, OptimizeState& st, const Graph& input, const O
         cst.loaded,  [&cst](Id cls) {
                       return cst.problem.chosen_node(cst.extraction, cls); }};
     req.time_limit_s = opt.phase_time_limit_s;
+    req.memory_limit_bytes = opt.memory_limit_bytes;
     result.graph = emit_graph(req);
   } catch (const EmitTimeLimit& stopped) {
     st.extraction =
@@ -276,6 +277,7 @@ void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const Optimize
   ReinplaceOptions ro = opt.reinplace;
   ro.mode = opt.rules.mode;
   ro.time_limit_s = std::min(ro.time_limit_s, opt.phase_time_limit_s);
+  ro.memory_limit_bytes = opt.memory_limit_bytes;
   ReinplaceResult rr = reinplace(result.graph, reg, ro);
   result.graph = std::move(rr.graph);
   result.reinplace_log = std::move(rr.log);

@@ -68,12 +68,12 @@ std::optional<Clock::time_point> deadline_of(const ReinplaceOptions& o) {
          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.time_limit_s));
 }
 
-void note_stopped(ReinplaceLog& log, const ReinplaceOptions& o, ReinplacePass pass, size_t at,
+void note_stopped(ReinplaceLog& log, const std::string& by, ReinplacePass pass, size_t at,
                   size_t nodes) {
   log.stopped = fmt::format(
-      "stopped by the time limit ({} s) in {}_pass at node {} of {}: the rewrites made until "
+      "stopped by {} in {}_pass at node {} of {}: the rewrites made until "
       "then are kept, the later nodes are left as they were",
-      o.time_limit_s, reinplace_pass_name(pass), at, nodes);
+      by, reinplace_pass_name(pass), at, nodes);
   log.notes.push_back(log.stopped);
 }
 
@@ -93,10 +93,11 @@ Graph run_pass(Graph input, const OpRegistry& reg, const ReinplaceOptions& o, Re
   }
   PassState st(std::move(input), reg, o, pass);
   if (deadline) st.set_deadline(*deadline);
+  st.set_memory_limit(o.memory_limit_bytes);
   log.notes.push_back(fmt::format("processing {}_pass", reinplace_pass_name(pass)));
   const bool finished = pass == ReinplacePass::InplaceableOps ? run_pass_a(st) : run_pass_b(st);
   for (ReinplaceDecision& d : st.log().decisions) log.decisions.push_back(std::move(d));
-  if (!finished) note_stopped(log, o, pass, st.stopped_at(), st.graph().size());
+  if (!finished) note_stopped(log, st.stopped_by(), pass, st.stopped_at(), st.graph().size());
   return std::move(st).compact();
 }
 
@@ -159,7 +160,10 @@ ReinplaceResult reinplace(const Graph& input, const OpRegistry& reg, const Reinp
     g = run_pass(std::move(g), reg, o, ReinplacePass::InplaceableOps, log, deadline);
   }
   if (!log.stopped.empty()) {
-    log.notes.push_back("skipping reinplace_input_mutated_ops_pass: the time limit was reached");
+    log.notes.push_back(
+        fmt::format("skipping reinplace_input_mutated_ops_pass: the {} limit was "
+                    "reached",
+                    log.stopped.starts_with("stopped by the memory") ? "memory" : "time"));
   } else if (o.disable_reinplace_input_mutated_ops_pass) {
     log.notes.push_back(fmt::format("skipping reinplace_input_mutated_ops_pass: {} is set",
                                     kDisableInputMutatedKey));

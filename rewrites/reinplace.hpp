@@ -129,6 +129,9 @@ struct ReinplaceOptions {
   // other pass does not run, and `ReinplaceLog::stopped` says so. Infinity:
   // no limit.
   double time_limit_s = std::numeric_limits<double>::infinity();
+  // The process's resident memory past which the passes stop the same way
+  // (base/memory_budget.hpp; optimize's --memory-limit). 0: no limit.
+  size_t memory_limit_bytes = 0;
 };
 
 inline constexpr std::string_view kDisableInplaceableKey =

@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "base/memory_budget.hpp"
 #include "graph/graph_edit.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/streams.hpp"
@@ -95,9 +96,20 @@ void PassState::changed(NodeRef r) {
 }
 
 bool PassState::out_of_time(size_t at) {
-  if (!deadline_) return false;
-  // steady_clock costs tens of ns; a candidate costs about a microsecond.
-  if (clock_calls_++ % 64 != 0 || Clock::now() < *deadline_) return false;
+  if (!deadline_ && memory_limit_ == 0) return false;
+  // steady_clock costs tens of ns, reading the resident memory a few
+  // microseconds; a candidate costs about a microsecond.
+  const uint32_t call = clock_calls_++;
+  if (call % 64 != 0) return false;
+  if (deadline_ && Clock::now() >= *deadline_) {
+    stopped_by_ = fmt::format("the time limit ({} s)", options_.time_limit_s);
+  } else if (call % 1024 == 0 && memory_limit_reached(memory_limit_)) {
+    stopped_by_ =
+        fmt::format("the memory limit ({} resident, limit {})",
+                    format_memory_size(resident_memory_bytes()), format_memory_size(memory_limit_));
+  } else {
+    return false;
+  }
   stopped_at_ = at;
   return true;
 }

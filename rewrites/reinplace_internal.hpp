@@ -73,8 +73,13 @@ class PassState {
   // pass stopped before.
   using Clock = std::chrono::steady_clock;
   void set_deadline(Clock::time_point deadline) { deadline_ = deadline; }
+  // The memory budget (ReinplaceOptions::memory_limit_bytes), read every few
+  // hundred calls of out_of_time.
+  void set_memory_limit(size_t bytes) { memory_limit_ = bytes; }
   bool out_of_time(size_t at);
   size_t stopped_at() const { return stopped_at_; }
+  // Why the pass stopped: "the time limit (2 s)" or "the memory limit (...)".
+  const std::string& stopped_by() const { return stopped_by_; }
 
   // The candidate shape of an op (classify's answer apart from the node),
   // worked out once per op: the generic rule searches the registry.
@@ -131,6 +136,8 @@ class PassState {
   std::optional<Clock::time_point> deadline_;
   uint32_t clock_calls_ = 0;
   size_t stopped_at_ = 0;
+  size_t memory_limit_ = 0;
+  std::string stopped_by_;
   std::vector<std::optional<OpForm>> op_forms_;  // by OpId
   ReinplaceLog log_;
 };

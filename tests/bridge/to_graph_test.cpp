@@ -9,11 +9,11 @@
 
 #include <gtest/gtest.h>
 
-#include "pipeline/egraph_problem.hpp"
 #include "extract/extractor.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "pipeline/egraph_problem.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {
@@ -265,8 +265,8 @@ TEST(ToGraph, ATimeLimitOfZeroStopsBeforeAnyWork) {
   Loaded l(kStreams);
   EGraphProblem ep = build_problem(l.g, l.loaded.roots, [&l](Id n) { return op_cost(l.g, n); });
   Extraction x = extract(ep.problem, "bottom-up");
-  EmitRequest req{l.g, l.types, builtin_registry(), l.input, l.loaded,
-                  [&](Id c) { return ep.chosen_node(x, c); }};
+  EmitRequest req{l.g,     l.types,  builtin_registry(),
+                  l.input, l.loaded, [&](Id c) { return ep.chosen_node(x, c); }};
   req.time_limit_s = 0;
   try {
     emit_graph(req);
@@ -277,6 +277,15 @@ TEST(ToGraph, ATimeLimitOfZeroStopsBeforeAnyWork) {
   }
   req.time_limit_s = 1e6;
   EXPECT_EQ(printed(emit_graph(req)), printed(extract_and_emit(l, "bottom-up")));
+  req.memory_limit_bytes = 1;  // the process is always past it
+  try {
+    emit_graph(req);
+    FAIL() << "expected EmitTimeLimit";
+  } catch (const EmitTimeLimit& e) {
+    const std::string what = e.what();
+    EXPECT_TRUE(what.starts_with("emit stopped by the memory limit (")) << what;
+    EXPECT_TRUE(what.ends_with("limit 1 B) while indexing the input")) << what;
+  }
 }
 
 TEST(ToGraph, MissingChoiceIsAnInternalError) {

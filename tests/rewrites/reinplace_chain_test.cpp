@@ -20,16 +20,16 @@
 namespace eqfuse {
 namespace {
 
-using testing_support::builtin_registry;
 using ::testing::HasSubstr;
+using testing_support::builtin_registry;
 
 // x -> add(x, y) -> add(., y) -> ... : `n` adds, each reading the previous one.
 Graph add_chain(int n) {
   std::string fx = "def forward(self, arg0_1: \"f32[8, 8]\", arg1_1: \"f32[8, 8]\"):\n";
   std::string prev = "arg0_1";
   for (int k = 0; k < n; ++k) {
-    fx += fmt::format("    add_{}: \"f32[8, 8]\" = torch.ops.aten.add.Tensor({}, arg1_1)\n", k,
-                      prev);
+    fx +=
+        fmt::format("    add_{}: \"f32[8, 8]\" = torch.ops.aten.add.Tensor({}, arg1_1)\n", k, prev);
     prev = fmt::format("add_{}", k);
   }
   fx += fmt::format("    return ({},)\n", prev);
@@ -50,8 +50,8 @@ TEST(ReinplaceChain, EveryOpOfALongChainIsWrittenInPlace) {
   EXPECT_EQ(r.savings.reinplaced_nodes, static_cast<size_t>(kNodes - 1));
   EXPECT_TRUE(r.log.stopped.empty());
   ASSERT_EQ(r.graph.size(), g.size());
-  const ReinplaceDecision* last = r.log.find(fmt::format("add_{}", kNodes - 1),
-                                             ReinplacePass::InplaceableOps);
+  const ReinplaceDecision* last =
+      r.log.find(fmt::format("add_{}", kNodes - 1), ReinplacePass::InplaceableOps);
   ASSERT_NE(last, nullptr);
   EXPECT_TRUE(last->success);
   // Its argument was rewired to the buffer every rewrite wrote: add_0's.
@@ -85,6 +85,23 @@ TEST(ReinplaceChain, ANoTimeLimitStopsBeforeTheFirstRewriteAndKeepsTheGraph) {
   EXPECT_NE(std::find(lines.begin(), lines.end(), r.log.stopped), lines.end());
   EXPECT_NE(std::find(lines.begin(), lines.end(),
                       "skipping reinplace_input_mutated_ops_pass: the time limit was reached"),
+            lines.end());
+}
+
+// The memory budget stops the passes the same way (here: a limit the
+// process is always past).
+TEST(ReinplaceChain, AMemoryLimitStopsThePassesTheSameWay) {
+  const Graph g = add_chain(1000);
+  ReinplaceOptions o;
+  o.memory_limit_bytes = 1;
+  const ReinplaceResult r = reinplace(g, builtin_registry(), o);
+  EXPECT_EQ(r.log.successes(), 0u);
+  EXPECT_EQ(printed(r.graph), printed(g));
+  EXPECT_THAT(r.log.stopped, HasSubstr("stopped by the memory limit ("));
+  EXPECT_THAT(r.log.stopped, HasSubstr("resident, limit 1 B) in reinplace_inplaceable_ops_pass"));
+  const std::vector<std::string> lines = r.log.lines();
+  EXPECT_NE(std::find(lines.begin(), lines.end(),
+                      "skipping reinplace_input_mutated_ops_pass: the memory limit was reached"),
             lines.end());
 }
 
