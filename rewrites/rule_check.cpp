@@ -150,6 +150,56 @@ EquivalenceOptions user_rule_check_options() {
   return o;
 }
 
+namespace {
+
+// One trial: the inputs `equivalent` would draw for it (kept here to show
+// them), search run alone first so that a failure of its own is told apart
+// from one of the replace side. nullopt when the trial proves nothing wrong.
+std::optional<RuleProof> run_trial(const RuleExample& ex, const OpRegistry& reg,
+                                   const EquivalenceOptions& options, int trial) {
+  const uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
+  RandomInputs in;
+  RunResult search;
+  try {
+    RandomInputOptions ro;
+    ro.bindings = options.bindings;
+    ro.registry = &reg;
+    in = random_inputs(ex.search, seed, ro);
+    search = Interpreter(reg, interpreter_options(options, in))
+                 .run(ex.search, in.values, in.bindings);
+  } catch (const Error& e) {
+    return not_checked(
+        fmt::format("the search side does not run on random inputs: {}", e.what()));
+  }
+  EquivalenceOptions one = options;
+  one.given_inputs = &in;
+  EquivalenceResult r;
+  try {
+    r = equivalent(ex.search, ex.replace, reg, one);
+  } catch (const Error& e) {  // search ran, so the replace side is what fails
+    return RuleProof{RuleProof::Verdict::Unsound,
+                     fmt::format("the replace side fails on inputs the search side takes: {}",
+                                 e.what()),
+                     trial + 1, e.what()};
+  }
+  // A kernel that declines some arguments leaves the call to the structural
+  // comparison: nothing was proven about it.
+  if (!r.structural_ops.empty())
+    return not_checked(fmt::format("op {} has no reference kernel for these arguments",
+                                   r.structural_ops[0].first));
+  if (r.ok) return std::nullopt;
+  if (!r.unmatched_opaque_calls.empty())
+    return not_checked(fmt::format("{} has no reference kernel for these arguments",
+                                   r.unmatched_opaque_calls[0]));
+  const RunResult replace = Interpreter(reg, interpreter_options(options, in))
+                                .run(ex.replace, in.values, in.bindings);
+  return RuleProof{RuleProof::Verdict::Unsound,
+                   counterexample(ex, in, search, replace, r.first_mismatch), trial + 1,
+                   r.first_mismatch};
+}
+
+}  // namespace
+
 RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
                      const EquivalenceOptions& options) {
   std::optional<RuleExample> ex = instantiate_example(rule, reg);
@@ -157,49 +207,12 @@ RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
     return not_checked(fmt::format("input '{}' has no example type (annotate it, or give an "
                                    "`example:` value)",
                                    untyped_input(rule)));
-  if (auto op = op_without_kernel(*ex)) return not_checked(fmt::format("op {} has no reference kernel", *op));
+  if (auto op = op_without_kernel(*ex))
+    return not_checked(fmt::format("op {} has no reference kernel", *op));
   RuleProof proof;
   for (int trial = 0; trial < options.trials; ++trial) {
-    // The seeds and inputs `equivalent` would draw, kept here to show them.
-    const uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
-    RandomInputs in;
-    RunResult search;
-    try {
-      RandomInputOptions ro;
-      ro.bindings = options.bindings;
-      ro.registry = &reg;
-      in = random_inputs(ex->search, seed, ro);
-      search = Interpreter(reg, interpreter_options(options, in)).run(ex->search, in.values, in.bindings);
-    } catch (const Error& e) {
-      return not_checked(fmt::format("the search side does not run on random inputs: {}", e.what()));
-    }
-    EquivalenceOptions one = options;
-    one.given_inputs = &in;
-    EquivalenceResult r;
-    try {
-      r = equivalent(ex->search, ex->replace, reg, one);
-    } catch (const Error& e) {  // search ran, so the replace side is what fails
-      return {RuleProof::Verdict::Unsound,
-              fmt::format("the replace side fails on inputs the search side takes: {}", e.what()),
-              trial + 1,
-              e.what()};
-    }
+    if (std::optional<RuleProof> refuted = run_trial(*ex, reg, options, trial)) return *refuted;
     ++proof.trials_run;
-    // A kernel that declines some arguments leaves the call to the structural
-    // comparison: nothing was proven about it.
-    if (!r.structural_ops.empty())
-      return not_checked(
-          fmt::format("op {} has no reference kernel for these arguments", r.structural_ops[0].first));
-    if (r.ok) continue;
-    if (!r.unmatched_opaque_calls.empty())
-      return not_checked(
-          fmt::format("{} has no reference kernel for these arguments", r.unmatched_opaque_calls[0]));
-    RunResult replace =
-        Interpreter(reg, interpreter_options(options, in)).run(ex->replace, in.values, in.bindings);
-    proof.verdict = RuleProof::Verdict::Unsound;
-    proof.first_mismatch = r.first_mismatch;
-    proof.detail = counterexample(*ex, in, search, replace, r.first_mismatch);
-    return proof;
   }
   return proof;
 }
