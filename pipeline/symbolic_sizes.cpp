@@ -26,7 +26,7 @@ bool is_input_tensor(const EGraph& g, Id cls) {
 // `a = b * 4` and `b = a // 4`, get none). Classes without a witness hold kNoId.
 class Grounding {
  public:
-  Grounding(const EGraph& g, const TensorAnalysis& types) : g_(g), types_(types) {
+  Grounding(const EGraph& g, const TensorAnalysis& types) : g_(g) {
     for (Id cls : g.class_ids())
       if (is_symbolic_int(types.data(cls))) witness_.emplace(cls, kNoId);
     std::vector<std::pair<Id, Id>> found;
@@ -65,7 +65,6 @@ class Grounding {
   }
 
   const EGraph& g_;
-  const TensorAnalysis& types_;
   absl::btree_map<Id, Id> witness_;
 };
 
