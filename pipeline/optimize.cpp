@@ -348,6 +348,11 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   saturate(*st, opt);
   stats.phase_ms["saturate"] = ms_since(t0);
   stats.stop_reason = std::string(stop_reason_name(st->run.stop));
+  if (st->run.stop == StopReason::NodeLimit && st->run.iterations.empty())
+    stats.notes.push_back(fmt::format(
+        "the e-node limit ({}) is below the {} e-nodes the graph loads into: no rule ran; "
+        "raise --node-limit (or node_limit) above it to fuse",
+        opt.limits.nodes, st->egraph->num_nodes()));
   if (st->run.stop == StopReason::MemoryLimit)
     stats.notes.push_back(fmt::format(
         "memory limit reached during saturation ({} resident, saturation may use {} of the "

@@ -640,6 +640,16 @@ TEST(CliOutputs, DeeplyNestedJsonIsRefusedAtTheBracket) {
   EXPECT_THAT(run_eqfuse(commands.back()).err, HasSubstr("deep.json:1:306: error: invalid JSON"));
 }
 
+// A node limit below what the graph loads into stops saturation before any
+// rule runs; the summary says so and what to raise.
+TEST(CliLimits, ANodeLimitBelowTheLoadedGraphIsExplained) {
+  CliRun r = run_eqfuse("optimize examples/add_rms_norm_cast.fx --node-limit 5 -o /dev/null");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("saturation   NodeLimit after 0 iterations"));
+  EXPECT_THAT(r.err, HasSubstr("the e-node limit (5) is below the"));
+  EXPECT_THAT(r.err, HasSubstr("raise --node-limit"));
+}
+
 // --memory-limit: saturation stops at the budget with a note and the output
 // is still a valid graph (equivalent, never costlier); check stops with an
 // error naming the node; the config key does what the flag does; a size that

@@ -2,6 +2,8 @@
 // hints from the first bytes (edge values included), --buckets text; every
 // size the cost model, bucketing and check_sizes_fit evaluate must be exact or
 // an eqfuse::Error (IntOverflow), never a wrapped value.
+#include <optional>
+
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
 #include "fuzz_common.hpp"
@@ -28,11 +30,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // The text after a line "#buckets " is a --buckets spec.
   const size_t mark = text.find("#buckets ");
   const std::string_view graph_text = text.substr(0, mark);
+  std::optional<BucketSpec> buckets;
   fuzz::only_input_errors([&] {
-    if (mark != text.npos) (void)parse_buckets(text.substr(mark + 9));
+    if (mark != text.npos) buckets = parse_buckets(text.substr(mark + 9));
   });
   fuzz::only_input_errors([&] {
     const Graph g = load_graph(graph_text, "fuzz.fx", reg).graph;
+    if (buckets) check_bucket_sizes(g, hints, *buckets);
     for (const Node& n : g.nodes())
       if (n.type.is_tensor() && n.type.tensor.shape)
         for (const SymInt& d : *n.type.tensor.shape) (void)hints.evaluate(d);
