@@ -98,17 +98,8 @@ TEST(OpsOption, BadCatalogsAreErrorsAtTheirLine) {
 
 // x + y + y is not x * y. Before the load-time check this rule turned the
 // graph's 2 kernels into 1 and exited 0 with a wrong graph.
-const char* kUnsoundRule = R"(rule user/bad =>
-    labels: user, fusion
-    def search(x: "f32[s0, 8]", y: "f32[s0, 8]"):
-        add = torch.ops.aten.add.Tensor(x, y)
-        add_1 = torch.ops.aten.add.Tensor(add, y)
-        return (add_1,)
-
-    def replace(x, y):
-        mul = torch.ops.aten.mul.Tensor(x, y)
-        return (mul,)
-)";
+const std::string kUnsoundRule = testing_support::slurp_file(
+    std::filesystem::path(EQFUSE_TEST_DATA) / "rules" / "add_twice_is_not_mul.rules");
 
 const char* kAddTwiceGraph = R"(class GraphModule(torch.nn.Module):
     def forward(self, x: "f32[4, 8]", y: "f32[4, 8]"):
@@ -120,7 +111,7 @@ const char* kAddTwiceGraph = R"(class GraphModule(torch.nn.Module):
 void expect_refused(const CliRun& r, const std::string& rules_file) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr(rules_file + ":1:6: error: rule 'user/bad' is unsound (`trust: "
-                               "true` skips this check): output 0 at ["));
+                                            "true` skips this check): output 0 at ["));
   EXPECT_THAT(r.err, ::testing::ContainsRegex(R"(: search -?[0-9.e+-]+, replace -?[0-9.e+-]+ )"));
   EXPECT_THAT(r.err, HasSubstr("\n  search: f32["));
   EXPECT_THAT(r.err, HasSubstr("\n  replace: f32["));
@@ -142,8 +133,8 @@ TEST(UserRules, ConfigRulesAreProvenToo) {
   const std::string config =
       write_scratch("rules_cfg.json", R"({"rules": ["cfg_bad.rules"]})").string();
   const std::string graph = write_scratch("add_twice.fx", kAddTwiceGraph).string();
-  expect_refused(
-      run_eqfuse(fmt::format("optimize '{}' --config '{}' -o /dev/null", graph, config)), rules);
+  expect_refused(run_eqfuse(fmt::format("optimize '{}' --config '{}' -o /dev/null", graph, config)),
+                 rules);
   expect_refused(run_eqfuse(fmt::format("rules --config '{}'", config)), rules);
   // A sound rule named there loads, and the listing says it was proven.
   write_scratch("cfg_good.rules", kRules);

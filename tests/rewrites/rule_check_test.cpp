@@ -6,11 +6,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "graph/op_registry.hpp"
 #include "rewrites/register_replacement.hpp"
 #include "rewrites/rule.hpp"
 #include "rewrites/rule_check.hpp"
 #include "tests/support/builtins.hpp"
+#include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
 namespace {
@@ -20,17 +23,8 @@ using testing_support::builtin_registry;
 using testing_support::builtin_rules;
 
 // x + y + y is not x * y: the rule of the bug report.
-constexpr const char* kUnsound = R"(rule user/bad =>
-    labels: user, fusion
-    def search(x: "f32[s0, 8]", y: "f32[s0, 8]"):
-        add = torch.ops.aten.add.Tensor(x, y)
-        add_1 = torch.ops.aten.add.Tensor(add, y)
-        return (add_1,)
-
-    def replace(x, y):
-        mul = torch.ops.aten.mul.Tensor(x, y)
-        return (mul,)
-)";
+const std::string kUnsound = testing_support::slurp_file(std::filesystem::path(EQFUSE_TEST_DATA) /
+                                                         "rules" / "add_twice_is_not_mul.rules");
 
 std::string with_trust(std::string_view value) {
   std::string text = kUnsound;
