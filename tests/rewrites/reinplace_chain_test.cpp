@@ -72,37 +72,38 @@ TEST(ReinplaceChain, TheSingleStreamShortcutLogsWhatTheFullCheckLogs) {
   EXPECT_EQ(printed(a.graph), printed(b.graph));
 }
 
-TEST(ReinplaceChain, ANoTimeLimitStopsBeforeTheFirstRewriteAndKeepsTheGraph) {
+// Reinplace of a 1000-add chain under `o`, which must stop it before the
+// first rewrite: the graph is kept, the log says why (`stopped`) and that the
+// second pass was skipped for the `kind` limit.
+ReinplaceLog expect_stopped_at_the_start(const ReinplaceOptions& o, std::string_view kind) {
   const Graph g = add_chain(1000);
-  ReinplaceOptions o;
-  o.time_limit_s = 0;
-  const ReinplaceResult r = reinplace(g, builtin_registry(), o);
+  ReinplaceResult r = reinplace(g, builtin_registry(), o);
   EXPECT_EQ(r.log.successes(), 0u);
   EXPECT_EQ(printed(r.graph), printed(g));
-  EXPECT_THAT(r.log.stopped, HasSubstr("stopped by the time limit (0 s)"));
-  EXPECT_THAT(r.log.stopped, HasSubstr("reinplace_inplaceable_ops_pass at node 0 of"));
   const std::vector<std::string> lines = r.log.lines();
   EXPECT_NE(std::find(lines.begin(), lines.end(), r.log.stopped), lines.end());
-  EXPECT_NE(std::find(lines.begin(), lines.end(),
-                      "skipping reinplace_input_mutated_ops_pass: the time limit was reached"),
-            lines.end());
+  const std::string skipped =
+      "skipping reinplace_input_mutated_ops_pass: the " + std::string(kind) + " limit was reached";
+  EXPECT_NE(std::find(lines.begin(), lines.end(), skipped), lines.end());
+  return std::move(r.log);
+}
+
+TEST(ReinplaceChain, ANoTimeLimitStopsBeforeTheFirstRewriteAndKeepsTheGraph) {
+  ReinplaceOptions o;
+  o.time_limit_s = 0;
+  const ReinplaceLog log = expect_stopped_at_the_start(o, "time");
+  EXPECT_THAT(log.stopped, HasSubstr("stopped by the time limit (0 s)"));
+  EXPECT_THAT(log.stopped, HasSubstr("reinplace_inplaceable_ops_pass at node 0 of"));
 }
 
 // The memory budget stops the passes the same way (here: a limit the
 // process is always past).
 TEST(ReinplaceChain, AMemoryLimitStopsThePassesTheSameWay) {
-  const Graph g = add_chain(1000);
   ReinplaceOptions o;
   o.memory_limit_bytes = 1;
-  const ReinplaceResult r = reinplace(g, builtin_registry(), o);
-  EXPECT_EQ(r.log.successes(), 0u);
-  EXPECT_EQ(printed(r.graph), printed(g));
-  EXPECT_THAT(r.log.stopped, HasSubstr("stopped by the memory limit ("));
-  EXPECT_THAT(r.log.stopped, HasSubstr("resident, limit 1 B) in reinplace_inplaceable_ops_pass"));
-  const std::vector<std::string> lines = r.log.lines();
-  EXPECT_NE(std::find(lines.begin(), lines.end(),
-                      "skipping reinplace_input_mutated_ops_pass: the memory limit was reached"),
-            lines.end());
+  const ReinplaceLog log = expect_stopped_at_the_start(o, "memory");
+  EXPECT_THAT(log.stopped, HasSubstr("stopped by the memory limit ("));
+  EXPECT_THAT(log.stopped, HasSubstr("resident, limit 1 B) in reinplace_inplaceable_ops_pass"));
 }
 
 TEST(ReinplaceChain, AGenerousTimeLimitChangesNothing) {
