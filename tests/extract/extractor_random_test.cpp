@@ -8,35 +8,19 @@
 
 #include <gtest/gtest.h>
 
+#include "base/diagnostics.hpp"
 #include "extract/checker.hpp"
 #include "extract/extractor.hpp"
-#include "base/diagnostics.hpp"
+#include "tests/support/random_problems.hpp"
 
 namespace eqfuse {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// Random e-graph: `classes` classes with 1..3 nodes each, children drawn
-// from all classes (so cycles and self-loops are common), small integer
-// costs including zeros, one or two roots.
-ExtractionProblem random_problem(std::mt19937& rng, int classes, int min_cost = 0) {
-  ProblemBuilder b;
-  for (int c = 0; c < classes; ++c) b.add_class(std::to_string(c));
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int c = 0; c < classes; ++c) {
-    const int nodes = pick(1, 3);
-    for (int i = 0; i < nodes; ++i) {
-      std::vector<ClassId> kids;
-      const int arity = pick(0, 2);
-      for (int k = 0; k < arity; ++k) kids.push_back(static_cast<ClassId>(pick(0, classes - 1)));
-      b.add_node("op" + std::to_string(i), static_cast<ClassId>(c), pick(min_cost, 4), kids);
-    }
-  }
-  b.add_root(0);
-  if (pick(0, 1) == 1) b.add_root(static_cast<ClassId>(pick(1, classes - 1)));
-  return std::move(b).build();
-}
+// Random e-graphs (tests/support/random_problems.hpp): small integer costs
+// including zeros, one or two roots.
+using testing_support::random_problem;
 
 struct Optimum {
   double dag = kInf;
@@ -105,7 +89,7 @@ TEST(ExtractRandom, NegativeCostsKeepIlpExact) {
   std::mt19937 rng(4242);
   int solved = 0;
   for (int trial = 0; trial < 200; ++trial) {
-    const ExtractionProblem p = random_problem(rng, 2 + trial % 6, -3);
+    const ExtractionProblem p = random_problem(rng, 2 + trial % 6, {.min_cost = -3});
     const Optimum opt = exhaustive(p);
     if (opt.dag == kInf) continue;
     ++solved;

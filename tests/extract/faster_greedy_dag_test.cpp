@@ -21,6 +21,7 @@
 
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
+#include "tests/support/random_problems.hpp"
 
 namespace eqfuse {
 namespace {
@@ -141,29 +142,16 @@ class CopyingFasterGreedyDag {
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue_;
 };
 
-
 std::vector<NodeId> copying_choice(const ExtractionProblem& p) {
   return CopyingFasterGreedyDag(p, static_cast<std::size_t>(-1)).run();
 }
 
-// `classes` classes of 1..3 nodes; children drawn from all classes (cycles
-// and shared children are common), up to four of them; costs in tenths, which
-// binary doubles do not hold exactly.
+// Up to four children per node; costs in tenths, which binary doubles do not
+// hold exactly (tests/support/random_problems.hpp).
 ExtractionProblem random_problem(std::mt19937& rng, int classes) {
-  ProblemBuilder b;
-  for (int c = 0; c < classes; ++c) b.add_class(std::to_string(c));
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  for (int c = 0; c < classes; ++c) {
-    const int nodes = pick(1, 3);
-    for (int i = 0; i < nodes; ++i) {
-      std::vector<ClassId> kids;
-      const int arity = pick(0, 4);
-      for (int k = 0; k < arity; ++k) kids.push_back(static_cast<ClassId>(pick(0, classes - 1)));
-      b.add_node("op" + std::to_string(i), static_cast<ClassId>(c), pick(0, 40) / 10.0, kids);
-    }
-  }
-  b.add_root(0);
-  return std::move(b).build();
+  return testing_support::random_problem(
+      rng, classes,
+      {.max_arity = 4, .max_cost = 40, .cost_divisor = 10.0, .maybe_second_root = false});
 }
 
 TEST(FasterGreedyDag, ChoosesExactlyWhatTheCopyingAlgorithmChooses) {
