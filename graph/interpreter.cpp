@@ -6,6 +6,7 @@
 #include <bit>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "base/memory_budget.hpp"
 #include "graph/auto_functionalized.hpp"
@@ -396,7 +397,14 @@ RunResult Evaluation::run(std::span<const RuntimeValue> inputs) {
       }
       continue;
     }
-    env_[i] = eval(n);
+    try {
+      env_[i] = eval(n);
+    } catch (const std::out_of_range& e) {
+      // A view whose sizes, strides and offset reach past its storage under
+      // these input sizes (an as_strided offset beyond a small symbolic dim):
+      // torch refuses it at run time too, so it is the graph's error here.
+      fail(n, fmt::format("cannot be computed on these inputs: {}", e.what()));
+    }
     if (memory_limit_reached(opts_.memory_limit_bytes))
       fail(n, fmt::format("memory limit reached: {} resident after computing this node, "
                           "--memory-limit is {}",

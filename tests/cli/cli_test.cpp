@@ -380,6 +380,19 @@ TEST(Cli, CheckNamesTheFirstDifferingOutput) {
   EXPECT_THAT(mismatch.out, HasSubstr("output 2"));
 }
 
+// Fuzz finding (fuzz_optimize_check): as_strided with a storage offset past a
+// small symbolic input is the graph's error on those inputs (exit 2, naming the node
+// that reads the view), not an internal error.
+TEST(Cli, CheckNamesAViewPastItsStorage) {
+  const std::string file =
+      std::string(EQFUSE_TEST_DATA) + "/fuzz/as_strided_offset_past_storage.fx";
+  CliRun r = run_eqfuse("check '" + file + "' '" + file + "' --bind s77=2");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("node 'foo_default': cannot be computed on these inputs"));
+  EXPECT_THAT(r.err, HasSubstr("reaches outside its storage"));
+  EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error")));
+}
+
 TEST(Cli, CheckRejectsIncomparableGraphs) {
   fs::path a = write_scratch("add.fx", kAddTwice);
   CliRun r = run_eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));
