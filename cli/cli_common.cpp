@@ -63,32 +63,43 @@ void add_memory_limit_option(CLI::App* cmd, std::string& text) {
 
 namespace {
 
-// A config's top-level "ops": an op catalog file or a list of them (paths
-// relative to the config file), registered into `reg` before the graph is
-// read, like --ops. The key is taken out of `config`.
-void take_config_ops(std::string& config, const std::string& origin, OpRegistry& reg) {
-  if (config.find("\"ops\"") == std::string::npos) return;
+// A config's top-level `key`: one file (`what`, e.g. "a .rules file") or a
+// list of them, paths relative to the config file. Returns the paths (each
+// remembered as an input) and takes the key out of `config`; none when the
+// config has no such key.
+std::vector<std::string> take_config_files(std::string& config, const std::string& origin,
+                                           std::string_view key, std::string_view what) {
+  if (config.find(fmt::format("\"{}\"", key)) == std::string::npos) return {};
   nlohmann::ordered_json doc = parse_json_text(config, origin);
-  if (!doc.is_object() || !doc.contains("ops")) return;
-  const nlohmann::ordered_json& ops = doc.at("ops");
+  if (!doc.is_object() || !doc.contains(key)) return {};
+  const nlohmann::ordered_json& value = doc.at(key);
   std::vector<std::string> files;
-  if (ops.is_string()) files.push_back(ops.get<std::string>());
-  if (ops.is_array())
-    for (const auto& f : ops) {
-      if (!f.is_string()) throw Error(fmt::format("{}: ops: expected file names", origin));
+  if (value.is_string()) files.push_back(value.get<std::string>());
+  if (value.is_array())
+    for (const auto& f : value) {
+      if (!f.is_string()) throw Error(fmt::format("{}: {}: expected file names", origin, key));
       files.push_back(f.get<std::string>());
     }
-  if (!ops.is_string() && !ops.is_array())
-    throw Error(fmt::format("{}: ops: expected an op catalog file or a list of them", origin));
-  std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+  if (!value.is_string() && !value.is_array())
+    throw Error(fmt::format("{}: {}: expected {} or a list of them", origin, key, what));
+  const std::filesystem::path dir = std::filesystem::path(origin).parent_path();
+  std::vector<std::string> paths;
   for (const std::string& f : files) {
-    std::filesystem::path path =
+    const std::filesystem::path path =
         std::filesystem::path(f).is_relative() ? dir / f : std::filesystem::path(f);
     remember_input(path.string());
-    reg.load_catalog(read_file_or_stdin(path.string()), path.string());
+    paths.push_back(path.string());
   }
-  doc.erase("ops");
+  doc.erase(std::string(key));
   config = doc.dump();
+  return paths;
+}
+
+// A config's "ops": op catalog files registered into `reg` before the graph
+// is read, like --ops.
+void take_config_ops(std::string& config, const std::string& origin, OpRegistry& reg) {
+  for (const std::string& path : take_config_files(config, origin, "ops", "an op catalog file"))
+    reg.load_catalog(read_file_or_stdin(path), path);
 }
 
 // The .rules files a config's top-level "rules" names (one command per process):
@@ -98,32 +109,11 @@ std::vector<std::string>& config_rule_files() {
   return files;
 }
 
-// A config's top-level "rules": a .rules file or a list of them (paths relative
-// to the config file), loaded on top of the default library like --rules. The
-// key is taken out of `config`.
+// A config's "rules": .rules files loaded on top of the default library like
+// --rules.
 void take_config_rules(std::string& config, const std::string& origin) {
-  if (config.find("\"rules\"") == std::string::npos) return;
-  nlohmann::ordered_json doc = parse_json_text(config, origin);
-  if (!doc.is_object() || !doc.contains("rules")) return;
-  const nlohmann::ordered_json& rules = doc.at("rules");
-  std::vector<std::string> files;
-  if (rules.is_string()) files.push_back(rules.get<std::string>());
-  if (rules.is_array())
-    for (const auto& f : rules) {
-      if (!f.is_string()) throw Error(fmt::format("{}: rules: expected file names", origin));
-      files.push_back(f.get<std::string>());
-    }
-  if (!rules.is_string() && !rules.is_array())
-    throw Error(fmt::format("{}: rules: expected a .rules file or a list of them", origin));
-  std::filesystem::path dir = std::filesystem::path(origin).parent_path();
-  for (const std::string& f : files) {
-    std::filesystem::path path =
-        std::filesystem::path(f).is_relative() ? dir / f : std::filesystem::path(f);
-    remember_input(path.string());
-    config_rule_files().push_back(path.string());
-  }
-  doc.erase("rules");
-  config = doc.dump();
+  for (std::string& path : take_config_files(config, origin, "rules", "a .rules file"))
+    config_rule_files().push_back(std::move(path));
 }
 
 }  // namespace
