@@ -218,10 +218,11 @@ Arg Parser::parse_device_call() {
 Device Parser::device_from_text(const std::string& text, const Token& where) {
   try {
     ValueType probe = parse_annotation("f32[]" + text);
-    return *probe.tensor.device;
+    // An empty or device-less text parses as a bare f32[] (fuzz finding).
+    if (probe.tensor.device) return *probe.tensor.device;
   } catch (const std::invalid_argument&) {
-    fail_at(where, fmt::format("bad device '{}'", text));
   }
+  fail_at(where, fmt::format("bad device '{}'", text));
 }
 
 // `(a, b, k = v)`; the '(' is already consumed.

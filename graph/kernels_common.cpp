@@ -362,33 +362,21 @@ std::vector<bool> reduction_mask(const std::optional<std::vector<int64_t>>& dims
 
 namespace {
 
-// One matrix of a batched matmul read in place from typed storage.
+// One matrix of a batched matmul read in place from its storage.
 struct MatrixOperand {
-  const double* floats = nullptr;  // float storage, or
-  const int64_t* ints = nullptr;   // int storage
+  const Tensor* t = nullptr;
   int64_t row_stride = 0, col_stride = 0;
 
-  explicit MatrixOperand(const Tensor& t) {
-    if (t.is_int_storage()) {
-      ints = t.int_storage();
-    } else {
-      floats = t.float_storage();
-    }
-    row_stride = t.strides()[t.strides().size() - 2];
-    col_stride = t.strides().back();
+  explicit MatrixOperand(const Tensor& tensor) : t(&tensor) {
+    row_stride = tensor.strides()[tensor.strides().size() - 2];
+    col_stride = tensor.strides().back();
   }
   double at(int64_t offset, int64_t r, int64_t c) const {
-    int64_t s = offset + r * row_stride + c * col_stride;
-    return floats ? floats[s] : static_cast<double>(ints[s]);
+    return t->storage_value(offset + r * row_stride + c * col_stride);
   }
   // dst[0..len) = row r, columns c0..c0+len, as doubles.
   void read_row(int64_t offset, int64_t r, int64_t c0, int64_t len, double* dst) const {
-    int64_t s = offset + r * row_stride + c0 * col_stride;
-    if (floats) {
-      for (int64_t j = 0; j < len; ++j) dst[j] = floats[s + j * col_stride];
-    } else {
-      for (int64_t j = 0; j < len; ++j) dst[j] = static_cast<double>(ints[s + j * col_stride]);
-    }
+    t->read_storage_run(offset + r * row_stride + c0 * col_stride, col_stride, len, dst);
   }
 };
 

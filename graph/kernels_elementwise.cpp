@@ -17,14 +17,12 @@ namespace {
 
 enum class ResultKind { Promoted, FloatResult, BoolResult };
 
-// An operand of the elementwise loop as typed storage: a (broadcast) view
-// of a tensor holding values already converted to the compute dtype, or a
-// Python scalar read through all-zero strides.
+// An operand of the elementwise loop: a (broadcast) view of a tensor
+// holding values already converted to the compute dtype, or a Python scalar.
 template <typename T>
 struct LoopOperand {
-  Tensor keep_alive;  // owns `data` when it points into a tensor
+  Tensor view;  // undefined for a scalar
   T scalar{};
-  const T* data = nullptr;
   Dims strides;
   int64_t offset = 0;
 };
@@ -55,41 +53,53 @@ std::array<LoopOperand<T>, K> loop_operands(const std::array<Operand, K>& ops, D
       } else {
         o.scalar = cast_int(ops[k].int_number, compute);
       }
-      o.data = &o.scalar;
       o.strides.assign(shape.size(), 0);
       continue;
     }
-    o.keep_alive = in_compute_dtype(*ops[k].tensor, compute).expand(shape);
-    o.keep_alive.check_in_bounds();
-    if constexpr (std::is_same_v<T, double>) {
-      o.data = o.keep_alive.float_storage();
-    } else {
-      o.data = o.keep_alive.int_storage();
-    }
-    o.strides = o.keep_alive.strides();
-    o.offset = o.keep_alive.offset();
+    o.view = in_compute_dtype(*ops[k].tensor, compute).expand(shape);
+    o.view.check_in_bounds();
+    o.strides = o.view.strides();
+    o.offset = o.view.offset();
   }
   return out;
 }
 
-// Runs f over every element of `shape` in row-major order, handing it the
-// K operand values and the flat output index.
-template <typename T, size_t K, typename F>
-void for_each_element(const std::array<LoopOperand<T>, K>& ops, const Dims& shape, F&& f) {
+// Elements per chunk: operands are decoded from storage and results encoded
+// into it a chunk at a time (one dispatch on the storage kind per chunk).
+constexpr int64_t kChunk = 256;
+
+// Evaluates `f` over every element of `shape` in row-major order, handing it
+// the K operand values, and writes its results (Out: double or int64) into
+// the fresh contiguous `result`, rounded/cast to its dtype.
+template <typename Out, typename T, size_t K, typename F>
+void fill_elementwise(const std::array<LoopOperand<T>, K>& ops, const Dims& shape, Tensor& result,
+                      F&& f) {
   std::array<const Dims*, K> strides;
   std::array<int64_t, K> offsets;
   for (size_t k = 0; k < K; ++k) {
     strides[k] = &ops[k].strides;
     offsets[k] = ops[k].offset;
   }
+  std::array<std::array<T, kChunk>, K> in;
+  std::array<Out, kChunk> out;
+  for (size_t k = 0; k < K; ++k) {
+    if (!ops[k].view.defined()) in[k].fill(ops[k].scalar);
+  }
   int64_t flat = 0;
   for_each_row<K>(shape, strides, offsets, [&](int64_t len, const auto& base, const auto& step) {
-    std::array<const T*, K> p;
-    for (size_t k = 0; k < K; ++k) p[k] = ops[k].data + base[k];
-    for (int64_t t = 0; t < len; ++t) {
-      std::array<T, K> v;
-      for (size_t k = 0; k < K; ++k) v[k] = p[k][t * step[k]];
-      f(flat++, v);
+    for (int64_t t0 = 0; t0 < len; t0 += kChunk) {
+      const int64_t n = std::min(kChunk, len - t0);
+      for (size_t k = 0; k < K; ++k) {
+        if (ops[k].view.defined())
+          ops[k].view.read_storage_run(base[k] + t0 * step[k], step[k], n, in[k].data());
+      }
+      for (int64_t t = 0; t < n; ++t) {
+        std::array<T, K> v;
+        for (size_t k = 0; k < K; ++k) v[k] = in[k][static_cast<size_t>(t)];
+        out[static_cast<size_t>(t)] = f(v);
+      }
+      result.write_contiguous_run(flat, std::span<const Out>(out.data(), static_cast<size_t>(n)));
+      flat += n;
     }
   });
 }
@@ -107,30 +117,10 @@ Tensor elementwise(const std::array<Operand, K>& ops, DType compute, DType out, 
   if (result.numel() == 0) return result;
   if (dtype_stored_as_int(compute)) {
     auto src = loop_operands<int64_t>(ops, compute, shape);
-    if (result.is_int_storage()) {
-      int64_t* dst = result.mutable_int_storage();
-      for_each_element(src, shape,
-                       [&](int64_t i, const auto& v) { dst[i] = cast_int(fi(v), out); });
-    } else {
-      double* dst = result.mutable_float_storage();
-      with_rounder(out, [&](auto round) {
-        for_each_element(src, shape, [&](int64_t i, const auto& v) {
-          dst[i] = round(static_cast<double>(fi(v)));
-        });
-      });
-    }
+    fill_elementwise<int64_t>(src, shape, result, [&](const auto& v) { return fi(v); });
   } else {
     auto src = loop_operands<double>(ops, compute, shape);
-    if (result.is_int_storage()) {
-      int64_t* dst = result.mutable_int_storage();
-      for_each_element(src, shape,
-                       [&](int64_t i, const auto& v) { dst[i] = double_to_int(ff(v), out); });
-    } else {
-      double* dst = result.mutable_float_storage();
-      with_rounder(out, [&](auto round) {
-        for_each_element(src, shape, [&](int64_t i, const auto& v) { dst[i] = round(ff(v)); });
-      });
-    }
+    fill_elementwise<double>(src, shape, result, [&](const auto& v) { return ff(v); });
   }
   return result;
 }
@@ -499,8 +489,7 @@ void unary(KernelTable& t, const char* name, bool float_only, F f,
 }
 
 void register_unary(KernelTable& t) {
-  unary(
-      t, "aten::neg", false, [](double x) { return -x; }, [](int64_t x) { return -x; });
+  unary(t, "aten::neg", false, [](double x) { return -x; }, [](int64_t x) { return -x; });
   unary(
       t, "aten::abs", false, [](double x) { return std::fabs(x); },
       [](int64_t x) { return x < 0 ? -x : x; });
@@ -510,8 +499,7 @@ void register_unary(KernelTable& t) {
   // Rounding an integer changes nothing (torch.ceil/floor/round/trunc keep
   // integer dtypes). torch.round rounds half to even, like std::nearbyint in
   // the default rounding mode.
-  unary(
-      t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
+  unary(t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
   unary(
       t, "aten::floor", false, [](double x) { return std::floor(x); }, [](int64_t x) { return x; });
   unary(

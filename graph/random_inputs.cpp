@@ -324,41 +324,52 @@ SymBindings choose_symbols(const Graph& g, uint64_t seed, const RandomInputOptio
 
 }  // namespace
 
+namespace {
+
+// One random integer of an integral dtype (small ranges: indices, masks and
+// quantized values stay meaningful).
+int64_t random_integer(DType dtype, SplitMix64& rng) {
+  switch (dtype) {
+    case DType::Bool:
+      return rng.integer(0, 1);
+    case DType::Int8:
+    case DType::QInt8:
+      return rng.integer(-8, 8);
+    case DType::UInt8:
+    case DType::QUInt8:
+    case DType::QUInt4x2:
+      return rng.integer(0, 15);
+    case DType::Int16:
+    case DType::Int32:
+    case DType::Int64:
+    case DType::QInt32:
+      return rng.integer(0, 3);
+    default:  // as set_flat of a float would store it
+      return double_to_int(rng.uniform(-2.0, 2.0), dtype);
+  }
+}
+
+}  // namespace
+
 Tensor random_tensor(DType dtype, const Dims& shape, SplitMix64& rng) {
   Tensor t = Tensor::zeros(dtype, shape);
-  // Values are drawn in flat order and stored straight into the fresh
-  // contiguous buffer, rounded/cast as set_flat/set_flat_int would (weights
-  // of real graphs have hundreds of millions of elements).
-  int64_t n = t.numel();
-  if (!t.is_int_storage()) {
-    double* p = t.mutable_float_storage();
-    for (int64_t i = 0; i < n; ++i) p[i] = round_to_dtype_fast(rng.uniform(-2.0, 2.0), dtype);
-    return t;
-  }
-  int64_t* p = t.mutable_int_storage();
-  for (int64_t i = 0; i < n; ++i) {
-    switch (dtype) {
-      case DType::Bool:
-        p[i] = rng.integer(0, 1);
-        break;
-      case DType::Int8:
-      case DType::QInt8:
-        p[i] = rng.integer(-8, 8);
-        break;
-      case DType::UInt8:
-      case DType::QUInt8:
-      case DType::QUInt4x2:
-        p[i] = rng.integer(0, 15);
-        break;
-      case DType::Int16:
-      case DType::Int32:
-      case DType::Int64:
-      case DType::QInt32:
-        p[i] = rng.integer(0, 3);
-        break;
-      default:  // as set_flat of a float would store it
-        p[i] = double_to_int(rng.uniform(-2.0, 2.0), dtype);
-        break;
+  // Values are drawn in flat order and written a chunk at a time into the
+  // fresh contiguous buffer, rounded/cast as set_flat/set_flat_int would
+  // (weights of real graphs have hundreds of millions of elements).
+  constexpr int64_t kChunk = 4096;
+  const int64_t n = t.numel();
+  std::vector<double> floats;
+  std::vector<int64_t> ints;
+  for (int64_t first = 0; first < n; first += kChunk) {
+    const size_t len = static_cast<size_t>(std::min(kChunk, n - first));
+    if (!t.is_int_storage()) {
+      floats.resize(len);
+      for (double& x : floats) x = rng.uniform(-2.0, 2.0);
+      t.write_contiguous_run(first, floats);
+    } else {
+      ints.resize(len);
+      for (int64_t& x : ints) x = random_integer(dtype, rng);
+      t.write_contiguous_run(first, ints);
     }
   }
   return t;

@@ -13,6 +13,7 @@
 
 #include "base/checked_int.hpp"
 #include "graph/float16.hpp"
+#include "graph/storage_codec.hpp"
 #include "graph/tensor_loops.hpp"
 
 namespace eqfuse {
@@ -46,6 +47,47 @@ void free_tensor_buffer(void* p, size_t bytes) {
 
 bool dtype_stored_as_int(DType d) {
   return !dtype_is_floating(d) && d != DType::Complex64;
+}
+
+StorageKind storage_kind(DType d) {
+  switch (d) {
+    case DType::Float64:
+      return StorageKind::F64;
+    case DType::Float32:
+    case DType::Complex64:
+      return StorageKind::F32;
+    case DType::Float16:
+      return StorageKind::F16;
+    case DType::BFloat16:
+      return StorageKind::BF16;
+    case DType::Float8E4M3FN:
+      return StorageKind::F8E4M3FN;
+    case DType::Float8E5M2:
+      return StorageKind::F8E5M2;
+    case DType::Float8E8M0FNU:
+      return StorageKind::F8E8M0;
+    case DType::Int32:
+    case DType::QInt32:
+      return StorageKind::I32;
+    case DType::Int16:
+      return StorageKind::I16;
+    case DType::Int8:
+    case DType::QInt8:
+      return StorageKind::I8;
+    case DType::Bool:
+    case DType::UInt8:
+    case DType::QUInt8:
+    case DType::QUInt4x2:
+      return StorageKind::U8;
+    case DType::Int64:
+    case DType::Unknown:
+      break;
+  }
+  return StorageKind::I64;
+}
+
+size_t storage_element_bytes(StorageKind k) {
+  return visit_codec(k, [](auto codec) { return sizeof(typename decltype(codec)::Stored); });
 }
 
 int64_t cast_int(int64_t v, DType d) {
@@ -199,12 +241,10 @@ Tensor Tensor::zeros(DType dtype, Dims shape) {
   t.strides_ = contiguous_strides(shape);
   t.shape_ = std::move(shape);
   t.storage_ = std::make_shared<Storage>();
-  const size_t n = static_cast<size_t>(numel);
-  if (dtype_stored_as_int(dtype)) {
-    t.storage_->ints.assign(n, 0);
-  } else {
-    t.storage_->floats.assign(n, 0.0);
-  }
+  t.storage_->kind = storage_kind(dtype);
+  t.storage_->numel = numel;
+  // All-zero bytes are 0 / 0.0 in every kind but e8m0 (no zero: 2^-127).
+  t.storage_->bytes.resize(static_cast<size_t>(numel) * storage_element_bytes(t.storage_->kind));
   return t;
 }
 
@@ -256,35 +296,168 @@ int64_t Tensor::storage_index(int64_t flat) const {
   return index;
 }
 
+namespace {
+
+template <typename Codec>
+typename Codec::Stored* typed(Storage& st) {
+  return reinterpret_cast<typename Codec::Stored*>(st.bytes.data());
+}
+template <typename Codec>
+const typename Codec::Stored* typed(const Storage& st) {
+  return reinterpret_cast<const typename Codec::Stored*>(st.bytes.data());
+}
+
+// The storage index `s` as a checked element position.
+size_t checked_position(const Storage& st, int64_t s) {
+  if (s < 0 || s >= st.numel)
+    throw std::out_of_range(
+        fmt::format("element {} outside a storage of {} elements", s, st.numel));
+  return static_cast<size_t>(s);
+}
+
+// A stored value as a double (integral kinds converted) or an int64 (float
+// kinds truncated toward zero, as get_flat_int always did).
+template <typename Codec>
+double load_double(const typename Codec::Stored& x) {
+  return static_cast<double>(Codec::load(x));
+}
+template <typename Codec>
+int64_t load_int(const typename Codec::Stored& x) {
+  if constexpr (std::is_same_v<typename Codec::Value, int64_t>) {
+    return Codec::load(x);
+  } else {
+    return double_to_int(Codec::load(x), DType::Int64);
+  }
+}
+
+// A double or int64 converted to the dtype `d` and encoded by Codec, the
+// conversions of set_flat / set_flat_int.
+template <typename Codec, typename Round>
+typename Codec::Stored encode(double v, DType d, Round round) {
+  if constexpr (std::is_same_v<typename Codec::Value, int64_t>) {
+    return Codec::store(double_to_int(v, d));
+  } else {
+    return Codec::store(round(v));
+  }
+}
+template <typename Codec, typename Round>
+typename Codec::Stored encode(int64_t v, DType d, Round round) {
+  if constexpr (std::is_same_v<typename Codec::Value, int64_t>) {
+    return Codec::store(cast_int(v, d));
+  } else {
+    return Codec::store(round(static_cast<double>(v)));
+  }
+}
+
+// The rounding of the dtypes a float codec stores (each kind holds dtypes of
+// one rounding: with_rounder's choice, decided at compile time).
+template <typename Codec>
+auto rounder_of(DType d) {
+  if constexpr (std::is_same_v<Codec, CodecF32>) {
+    return RoundFp32{};
+  } else if constexpr (std::is_same_v<Codec, CodecF16>) {
+    return RoundFp16{};
+  } else if constexpr (std::is_same_v<Codec, CodecBF16>) {
+    return RoundBf16{};
+  } else if constexpr (std::is_same_v<typename Codec::Stored, uint8_t> &&
+                       std::is_same_v<typename Codec::Value, double>) {
+    return RoundFp8{d};
+  } else {
+    return RoundNone{};  // f64 and the integral kinds
+  }
+}
+
+// Calls f(codec, round) with the storage's codec and its dtype's rounder.
+template <typename F>
+decltype(auto) visit_writer(StorageKind kind, DType d, F&& f) {
+  return visit_codec(kind, [&](auto codec) { return f(codec, rounder_of<decltype(codec)>(d)); });
+}
+
+}  // namespace
+
 double Tensor::get_flat(int64_t i) const {
-  size_t s = static_cast<size_t>(storage_index(i));
-  return is_int_storage() ? static_cast<double>(storage_->ints.at(s)) : storage_->floats.at(s);
+  const size_t s = checked_position(*storage_, storage_index(i));
+  return visit_codec(storage_->kind, [&](auto codec) {
+    return load_double<decltype(codec)>(typed<decltype(codec)>(*storage_)[s]);
+  });
 }
 
 int64_t Tensor::get_flat_int(int64_t i) const {
-  size_t s = static_cast<size_t>(storage_index(i));
-  return is_int_storage() ? storage_->ints.at(s)
-                          : double_to_int(storage_->floats.at(s), DType::Int64);
+  const size_t s = checked_position(*storage_, storage_index(i));
+  return visit_codec(storage_->kind, [&](auto codec) {
+    return load_int<decltype(codec)>(typed<decltype(codec)>(*storage_)[s]);
+  });
+}
+
+double Tensor::storage_value(int64_t index) const {
+  return visit_codec(storage_->kind, [&](auto codec) {
+    return load_double<decltype(codec)>(typed<decltype(codec)>(*storage_)[index]);
+  });
 }
 
 void Tensor::set_flat(int64_t i, double v) {
-  size_t s = static_cast<size_t>(storage_index(i));
-  if (is_int_storage()) {
-    storage_->ints.at(s) = double_to_int(v, dtype_);
-  } else {
-    storage_->floats.at(s) = round_to_dtype_fast(v, dtype_);
-  }
+  const size_t s = checked_position(*storage_, storage_index(i));
+  visit_writer(storage_->kind, dtype_, [&](auto codec, auto round) {
+    typed<decltype(codec)>(*storage_)[s] = encode<decltype(codec)>(v, dtype_, round);
+  });
   ++storage_->version;
 }
 
 void Tensor::set_flat_int(int64_t i, int64_t v) {
-  size_t s = static_cast<size_t>(storage_index(i));
-  if (is_int_storage()) {
-    storage_->ints.at(s) = cast_int(v, dtype_);
-  } else {
-    storage_->floats.at(s) = round_to_dtype_fast(static_cast<double>(v), dtype_);
-  }
+  const size_t s = checked_position(*storage_, storage_index(i));
+  visit_writer(storage_->kind, dtype_, [&](auto codec, auto round) {
+    typed<decltype(codec)>(*storage_)[s] = encode<decltype(codec)>(v, dtype_, round);
+  });
   ++storage_->version;
+}
+
+namespace {
+
+template <typename Out>
+void read_run(const Storage& st, int64_t start, int64_t step, int64_t n, Out* out) {
+  visit_codec(st.kind, [&](auto codec) {
+    using Codec = decltype(codec);
+    const auto* p = typed<Codec>(st) + start;
+    for (int64_t t = 0; t < n; ++t) {
+      if constexpr (std::is_same_v<Out, double>) {
+        out[t] = load_double<Codec>(p[t * step]);
+      } else {
+        out[t] = load_int<Codec>(p[t * step]);
+      }
+    }
+  });
+}
+
+template <typename In>
+void write_run(Storage& st, DType d, int64_t first, std::span<const In> values) {
+  if (first < 0 || first + static_cast<int64_t>(values.size()) > st.numel)
+    throw std::out_of_range(
+        fmt::format("{} values at element {} of a storage of {}", values.size(), first, st.numel));
+  visit_writer(st.kind, d, [&](auto codec, auto round) {
+    using Codec = decltype(codec);
+    auto* p = typed<Codec>(st) + first;
+    for (size_t t = 0; t < values.size(); ++t) p[t] = encode<Codec>(values[t], d, round);
+  });
+}
+
+}  // namespace
+
+void Tensor::read_storage_run(int64_t start, int64_t step, int64_t n, double* out) const {
+  read_run(*storage_, start, step, n, out);
+}
+
+void Tensor::read_storage_run(int64_t start, int64_t step, int64_t n, int64_t* out) const {
+  read_run(*storage_, start, step, n, out);
+}
+
+void Tensor::write_contiguous_run(int64_t first, std::span<const double> values) {
+  if (!contiguous_) throw std::logic_error("write_contiguous_run on a strided view");
+  write_run(*storage_, dtype_, offset_ + first, values);
+}
+
+void Tensor::write_contiguous_run(int64_t first, std::span<const int64_t> values) {
+  if (!contiguous_) throw std::logic_error("write_contiguous_run on a strided view");
+  write_run(*storage_, dtype_, offset_ + first, values);
 }
 
 double Tensor::at(std::span<const int64_t> index) const {
@@ -301,7 +474,7 @@ double Tensor::at(std::span<const int64_t> index) const {
 }
 
 size_t Tensor::storage_size() const {
-  return is_int_storage() ? storage_->ints.size() : storage_->floats.size();
+  return static_cast<size_t>(storage_->numel);
 }
 
 void Tensor::check_in_bounds() const {
@@ -321,14 +494,15 @@ void Tensor::check_in_bounds() const {
 
 namespace {
 
-// Reads every element of a view in row-major order into dst, converted by
-// `convert` (one tight loop per innermost run).
-template <typename Src, typename Dst, typename Convert>
-void gather(const Src* src, const Dims& shape, const Dims& strides, int64_t offset, Dst* dst,
+// Reads every element of a view in row-major order into dst, decoded by
+// Codec and converted by `convert` (one tight loop per innermost run).
+template <typename Codec, typename Dst, typename Convert>
+void gather(const Storage& st, const Dims& shape, const Dims& strides, int64_t offset, Dst* dst,
             Convert convert) {
+  const auto* src = typed<Codec>(st);
   for_each_row<1>(shape, {&strides}, {offset},
                   [&](int64_t len, const auto& base, const auto& step) {
-                    const Src* p = src + base[0];
+                    const auto* p = src + base[0];
                     int64_t s = step[0];
                     if (s == 1) {
                       for (int64_t t = 0; t < len; ++t) dst[t] = convert(p[t]);
@@ -339,36 +513,41 @@ void gather(const Src* src, const Dims& shape, const Dims& strides, int64_t offs
                   });
 }
 
-// Writes row-major values into every element of a view, converted by `convert`.
-template <typename Src, typename Dst, typename Convert>
-void scatter(const Src* src, Dst* dst, const Dims& shape, const Dims& strides, int64_t offset,
-             Convert convert) {
+// Writes row-major values into every element of a view, encoded by `encode`.
+template <typename Codec, typename Src, typename Encode>
+void scatter(const Src* src, Storage& st, const Dims& shape, const Dims& strides, int64_t offset,
+             Encode encode) {
+  auto* dst = typed<Codec>(st);
   for_each_row<1>(shape, {&strides}, {offset},
                   [&](int64_t len, const auto& base, const auto& step) {
-                    Dst* p = dst + base[0];
+                    auto* p = dst + base[0];
                     int64_t s = step[0];
                     if (s == 1) {
-                      for (int64_t t = 0; t < len; ++t) p[t] = convert(src[t]);
+                      for (int64_t t = 0; t < len; ++t) p[t] = encode(src[t]);
                     } else {
-                      for (int64_t t = 0; t < len; ++t) p[t * s] = convert(src[t]);
+                      for (int64_t t = 0; t < len; ++t) p[t * s] = encode(src[t]);
                     }
                     src += len;
                   });
 }
 
 // Element-by-element copy between two views of the same shape in different
-// storages, converted by `convert`.
-template <typename Src, typename Dst, typename Convert>
-void stream_copy(const Src* src, const Dims& src_strides, int64_t src_offset, Dst* dst,
-                 const Dims& shape, const Dims& dst_strides, int64_t dst_offset, Convert convert) {
+// storages, decoded by SrcCodec and re-encoded by `encode`.
+template <typename SrcCodec, typename DstCodec, typename Encode>
+void stream_copy(const Storage& src_st, const Dims& src_strides, int64_t src_offset,
+                 Storage& dst_st, const Dims& shape, const Dims& dst_strides, int64_t dst_offset,
+                 Encode encode) {
+  const auto* src = typed<SrcCodec>(src_st);
+  auto* dst = typed<DstCodec>(dst_st);
   for_each_row<2>(shape, {&src_strides, &dst_strides}, {src_offset, dst_offset},
                   [&](int64_t len, const auto& base, const auto& step) {
-                    const Src* p = src + base[0];
-                    Dst* q = dst + base[1];
+                    const auto* p = src + base[0];
+                    auto* q = dst + base[1];
                     if (step[0] == 1 && step[1] == 1) {
-                      for (int64_t t = 0; t < len; ++t) q[t] = convert(p[t]);
+                      for (int64_t t = 0; t < len; ++t) q[t] = encode(SrcCodec::load(p[t]));
                     } else {
-                      for (int64_t t = 0; t < len; ++t) q[t * step[1]] = convert(p[t * step[0]]);
+                      for (int64_t t = 0; t < len; ++t)
+                        q[t * step[1]] = encode(SrcCodec::load(p[t * step[0]]));
                     }
                   });
 }
@@ -379,12 +558,11 @@ std::vector<double> Tensor::values() const {
   std::vector<double> out(static_cast<size_t>(numel()));
   if (out.empty()) return out;
   check_in_bounds();
-  if (is_int_storage()) {
-    gather(int_storage(), shape_, strides_, offset_, out.data(),
-           [](int64_t v) { return static_cast<double>(v); });
-  } else {
-    gather(float_storage(), shape_, strides_, offset_, out.data(), [](double v) { return v; });
-  }
+  visit_codec(storage_->kind, [&](auto codec) {
+    using Codec = decltype(codec);
+    gather<Codec>(*storage_, shape_, strides_, offset_, out.data(),
+                  [](const auto& x) { return load_double<Codec>(x); });
+  });
   return out;
 }
 
@@ -392,22 +570,21 @@ std::vector<int64_t> Tensor::int_values() const {
   std::vector<int64_t> out(static_cast<size_t>(numel()));
   if (out.empty()) return out;
   check_in_bounds();
-  if (is_int_storage()) {
-    gather(int_storage(), shape_, strides_, offset_, out.data(), [](int64_t v) { return v; });
-  } else {
-    gather(float_storage(), shape_, strides_, offset_, out.data(),
-           [](double v) { return double_to_int(v, DType::Int64); });
-  }
+  visit_codec(storage_->kind, [&](auto codec) {
+    using Codec = decltype(codec);
+    gather<Codec>(*storage_, shape_, strides_, offset_, out.data(),
+                  [](const auto& x) { return load_int<Codec>(x); });
+  });
   return out;
 }
 
 namespace {
 
 // The one body of write_values and write_int_values: checks the count, bumps
-// the version and scatters `v` into the storage the dtype uses, through
-// `to_int` for integer storage and rounded to the dtype for float storage.
-template <typename T, typename ToInt>
-void write_row_major(Tensor& t, std::span<const T> v, ToInt to_int) {
+// the version and scatters `v` into the storage, rounded or cast to the
+// dtype.
+template <typename T>
+void write_row_major(Tensor& t, Storage& st, std::span<const T> v) {
   if (static_cast<int64_t>(v.size()) != t.numel()) {
     throw std::invalid_argument(
         fmt::format("{} values for a tensor of {} elements", v.size(), t.numel()));
@@ -415,24 +592,22 @@ void write_row_major(Tensor& t, std::span<const T> v, ToInt to_int) {
   t.bump_version();
   if (v.empty()) return;
   t.check_in_bounds();
-  if (t.is_int_storage()) {
-    scatter(v.data(), t.mutable_int_storage(), t.shape(), t.strides(), t.offset(), to_int);
-  } else {
-    with_rounder(t.dtype(), [&](auto round) {
-      scatter(v.data(), t.mutable_float_storage(), t.shape(), t.strides(), t.offset(),
-              [round](T x) { return round(static_cast<double>(x)); });
-    });
-  }
+  const DType d = t.dtype();
+  visit_writer(st.kind, d, [&](auto codec, auto round) {
+    using Codec = decltype(codec);
+    scatter<Codec>(v.data(), st, t.shape(), t.strides(), t.offset(),
+                   [d, round](T x) { return encode<Codec>(x, d, round); });
+  });
 }
 
 }  // namespace
 
 void Tensor::write_values(std::span<const double> v) {
-  write_row_major(*this, v, [d = dtype_](double x) { return double_to_int(x, d); });
+  write_row_major(*this, *storage_, v);
 }
 
 void Tensor::write_int_values(std::span<const int64_t> v) {
-  write_row_major(*this, v, [d = dtype_](int64_t x) { return cast_int(x, d); });
+  write_row_major(*this, *storage_, v);
 }
 
 Tensor Tensor::contiguous() const {
@@ -466,24 +641,16 @@ void Tensor::copy_from(const Tensor& src) {
   if (numel() == 0) return;
   b.check_in_bounds();
   check_in_bounds();
-  DType d = dtype_;
-  if (b.is_int_storage() && is_int_storage()) {
-    stream_copy(b.int_storage(), b.strides_, b.offset_, mutable_int_storage(), shape_, strides_,
-                offset_, [d](int64_t x) { return cast_int(x, d); });
-  } else if (b.is_int_storage()) {
-    with_rounder(d, [&](auto round) {
-      stream_copy(b.int_storage(), b.strides_, b.offset_, mutable_float_storage(), shape_, strides_,
-                  offset_, [round](int64_t x) { return round(static_cast<double>(x)); });
+  const DType d = dtype_;
+  visit_codec(b.storage_->kind, [&](auto src_codec) {
+    using SrcCodec = decltype(src_codec);
+    visit_writer(storage_->kind, d, [&](auto dst_codec, auto round) {
+      using DstCodec = decltype(dst_codec);
+      stream_copy<SrcCodec, DstCodec>(*b.storage_, b.strides_, b.offset_, *storage_, shape_,
+                                      strides_, offset_,
+                                      [d, round](auto x) { return encode<DstCodec>(x, d, round); });
     });
-  } else if (is_int_storage()) {
-    stream_copy(b.float_storage(), b.strides_, b.offset_, mutable_int_storage(), shape_, strides_,
-                offset_, [d](double x) { return double_to_int(x, d); });
-  } else {
-    with_rounder(d, [&](auto round) {
-      stream_copy(b.float_storage(), b.strides_, b.offset_, mutable_float_storage(), shape_,
-                  strides_, offset_, round);
-    });
-  }
+  });
 }
 
 Tensor Tensor::as_strided(Dims shape, Dims strides, int64_t offset) const {

@@ -3,11 +3,12 @@
 // A Tensor is a strided view (dtype, shape, strides, storage offset) of a
 // shared Storage, so views made by view/permute/expand/slice/select ALIAS
 // their base exactly as in torch: writing through a view (copy_, add_, an
-// in-place NPU op) changes the base. Values are stored so that every dtype
-// is exact: integral, bool and quantized dtypes as int64, float dtypes as
-// double holding a value already rounded to the dtype (fp16/bf16 emulated
-// with round-to-nearest-even, see graph/float16.hpp). Writes round/wrap the
-// value to the tensor's dtype, so a kernel only computes and stores.
+// in-place NPU op) changes the base. Values are stored at their dtype's
+// width (an f32 weight takes 4 bytes per element, bf16 2, int8 1: see
+// StorageKind) and read as exact doubles or int64 (fp16/bf16/fp8 rounding
+// emulated with round-to-nearest-even, see graph/float16.hpp). Writes
+// round/wrap the value to the tensor's dtype, so a kernel only computes and
+// stores.
 //
 //   Tensor t = Tensor::from_values(DType::Float32, {2, 3}, {1, 2, 3, 4, 5, 6});
 //   Tensor row = t.select(0, 1);   // aliases t
@@ -47,14 +48,37 @@ struct TensorBufferAllocator {
   }
 };
 
-// The shared buffer behind a tensor and all of its views.
+// How a dtype's elements sit in memory: its own width. Float kinds hold the
+// dtype's bits (fp16, bf16 and the 8-bit floats as their bit patterns;
+// complex64 keeps its one real part as f32); integral kinds hold the value
+// wrapped to the width (bool as 0/1 bytes, quint4x2 as one byte per value).
+enum class StorageKind : uint8_t {
+  F64,
+  F32,
+  F16,
+  BF16,
+  F8E4M3FN,
+  F8E5M2,
+  F8E8M0,
+  I64,
+  I32,
+  I16,
+  I8,
+  U8
+};
+StorageKind storage_kind(DType d);
+size_t storage_element_bytes(StorageKind k);
+
+// The shared buffer behind a tensor and all of its views: `numel` elements
+// of `kind`.
 struct Storage {
-  std::vector<double, TensorBufferAllocator<double>> floats;  // float dtypes
-  std::vector<int64_t, TensorBufferAllocator<int64_t>> ints;  // integral, bool, quantized
+  StorageKind kind = StorageKind::F64;
+  int64_t numel = 0;
+  std::vector<std::byte, TensorBufferAllocator<std::byte>> bytes;
   uint64_t version = 0;  // bumped on every write after creation (in-place tracking)
 };
 
-// True for dtypes stored as int64 (bool, integers, quantized integers).
+// True for dtypes read and written as int64 (bool, integers, quantized integers).
 bool dtype_stored_as_int(DType d);
 // Converts a value to dtype `d` the way torch casts: floats round to the
 // dtype, float -> integer truncates toward zero then wraps to the width,
@@ -104,14 +128,23 @@ class Tensor {
   void write_values(std::span<const double> v);
   void write_int_values(std::span<const int64_t> v);
 
-  // Raw storage for typed loops (graph/tensor_loops.hpp): element i of the
-  // view is at offset() + sum(index[d] * strides()[d]). Only the buffer
-  // matching is_int_storage() is non-empty. Call check_in_bounds() first
-  // when the view may come from user-given as_strided arguments.
-  const double* float_storage() const { return storage_->floats.data(); }
-  double* mutable_float_storage() { return storage_->floats.data(); }
-  const int64_t* int_storage() const { return storage_->ints.data(); }
-  int64_t* mutable_int_storage() { return storage_->ints.data(); }
+  // Runs of storage elements for typed loops (graph/tensor_loops.hpp):
+  // element i of the view is at storage index offset() + sum(index[d] *
+  // strides()[d]). read_storage_run reads the n elements at start + t * step
+  // (t < n) into `out`, as doubles or int64 (floats truncated like
+  // get_flat_int). Call check_in_bounds() first when the view may come from
+  // user-given as_strided arguments; these do not check.
+  void read_storage_run(int64_t start, int64_t step, int64_t n, double* out) const;
+  void read_storage_run(int64_t start, int64_t step, int64_t n, int64_t* out) const;
+  // One storage element as a double (unchecked, like read_storage_run).
+  double storage_value(int64_t index) const;
+  // Writes values[t] (rounded/cast to the dtype like set_flat/set_flat_int)
+  // at flat positions first + t of a contiguous tensor; no version bump
+  // (for filling fresh results chunk by chunk).
+  void write_contiguous_run(int64_t first, std::span<const double> values);
+  void write_contiguous_run(int64_t first, std::span<const int64_t> values);
+  // Bytes per element in storage (4 for f32, 2 for bf16, 1 for int8).
+  size_t element_bytes() const { return storage_element_bytes(storage_->kind); }
   // Throws std::out_of_range when some element lies outside the storage.
   void check_in_bounds() const;
 
@@ -159,8 +192,9 @@ class Tensor {
 Dims contiguous_strides(const Dims& shape);
 int64_t shape_numel(const Dims& shape);
 
-// The most elements one interpreter tensor may hold (values are stored as
-// doubles: 1 GiB). Symbolic sizes bound by the user can ask for far more.
+// The most elements one interpreter tensor may hold (1 GiB of f64; kernels
+// compute in double, so their temporaries reach that size too). Symbolic
+// sizes bound by the user can ask for far more.
 inline constexpr int64_t kMaxTensorElements = int64_t{1} << 27;
 
 // shape_numel for a tensor about to be allocated: throws

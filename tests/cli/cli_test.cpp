@@ -393,6 +393,15 @@ TEST(Cli, CheckNamesAViewPastItsStorage) {
   EXPECT_THAT(r.err, ::testing::Not(HasSubstr("internal error")));
 }
 
+// Fuzz finding (fuzz_fx_text): `device(type='')` read a device that was never
+// parsed; now a parse error at the empty string.
+TEST(Cli, EmptyDeviceTypeIsAParseError) {
+  const std::string file = std::string(EQFUSE_TEST_DATA) + "/fuzz/fx_empty_device_type.fx";
+  CliRun r = run_eqfuse("print '" + file + "'");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr("fx_empty_device_type.fx:2:65: error: bad device ''"));
+}
+
 TEST(Cli, CheckRejectsIncomparableGraphs) {
   fs::path a = write_scratch("add.fx", kAddTwice);
   CliRun r = run_eqfuse(fmt::format("check '{}' examples/matmul_transpose.fx", a.string()));

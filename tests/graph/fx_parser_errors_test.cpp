@@ -119,6 +119,15 @@ std::vector<Case> cases() {
        fwd("        x = torch.ops.aten.ones.default([2], device = device(type='npu', index='x'))\n"
            "        return x\n"),
        3, 80, "device index must be an integer"},
+      // Fuzz finding: an empty device type read an absent device (out-of-memory copy).
+      {"EmptyDeviceType",
+       fwd("        x = torch.ops.aten.ones.default([2], device = device(type=''))\n"
+           "        return x\n"),
+       3, 67, "bad device ''"},
+      {"EmptyPositionalDevice",
+       fwd("        x = torch.ops.aten.ones.default([2], device = device(''))\n"
+           "        return x\n"),
+       3, 62, "bad device ''"},
       {"UnexpectedCharacter", fwd("        x = " + kRelu + "(a) $\n        return x\n"), 3, 44,
        "unexpected '$'"},
       {"ParameterDefault", fwd("        return a\n", "a=1"), 2, 24, "default values"},

@@ -152,8 +152,7 @@ double storage_value(const Tensor& t, int64_t flat) {
     index += (flat % t.shape()[d]) * t.strides()[d];
     flat /= t.shape()[d];
   }
-  return t.is_int_storage() ? static_cast<double>(t.int_storage()[index])
-                            : t.float_storage()[index];
+  return t.storage_value(index);
 }
 
 TEST(TensorBulk, ValuesCopiesAndWritesMatchElementAccess) {
