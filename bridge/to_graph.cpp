@@ -440,24 +440,6 @@ class Emitter {
            info.schema.returns.empty();
   }
 
-  // Items reachable from `start` along deps (forward=false) or users (true).
-  std::vector<unsigned char> closure(int32_t start, bool forward) {
-    std::vector<unsigned char> seen(items_.size(), 0);
-    std::vector<int32_t> stack{start};
-    while (!stack.empty()) {
-      tick();
-      const int32_t x = stack.back();
-      stack.pop_back();
-      const Item& item = items_[static_cast<size_t>(x)];
-      for (int32_t y : forward ? item.users : item.deps)
-        if (!seen[static_cast<size_t>(y)]) {
-          seen[static_cast<size_t>(y)] = 1;
-          stack.push_back(y);
-        }
-    }
-    return seen;
-  }
-
   // Side-effecting calls stay in input order, and the other readers of
   // their arguments stay on the side of the call they were on.
   void add_side_effect_edges() {
@@ -471,6 +453,7 @@ class Emitter {
       return items_[static_cast<size_t>(a)].input < items_[static_cast<size_t>(b)].input;
     });
     for (size_t k = 1; k < effects.size(); ++k) add_edge(effects[k - 1], effects[k]);
+    if (effects.empty()) return;
     // From here on add_edge keeps other_readers_ current.
     is_effect_.assign(items_.size(), 0);
     for (int32_t m : effects) is_effect_[static_cast<size_t>(m)] = 1;
@@ -478,35 +461,114 @@ class Emitter {
     for (size_t i = 0; i < items_.size(); ++i)
       for (int32_t u : items_[i].users)
         if (!is_effect_[static_cast<size_t>(u)]) other_readers_[i].push_back(u);
-    for (int32_t m : effects) order_readers_around(m);
+    if (!chain_positions(effects)) {
+      // A cycle already (reported by topological_order): nothing to place.
+      is_effect_.clear();
+      other_readers_.clear();
+      return;
+    }
+    for (size_t k = 0; k < effects.size(); ++k)
+      order_readers_around(effects[k], static_cast<int32_t>(k));
     is_effect_.clear();
     other_readers_.clear();
+    first_effect_reached_.clear();
+    last_effect_reaching_.clear();
+  }
+
+  // Where every item stands against the chain e_0 -> e_1 -> ... of side
+  // effects: the first effect it reaches and the last effect that reaches
+  // it. Since the effects are chained, x is upstream of e_k exactly when
+  // first_effect_reached_[x] <= k and downstream when
+  // last_effect_reaching_[x] >= k: one pass in topological order, instead of
+  // two whole-graph closures per effect (quadratic in a decoder stack with
+  // a cache write per layer). False when the items have a cycle.
+  bool chain_positions(const std::vector<int32_t>& effects) {
+    const size_t n = items_.size();
+    std::vector<int32_t> order;
+    order.reserve(n);
+    std::vector<size_t> pending(n);
+    for (size_t i = 0; i < n; ++i) {
+      pending[i] = items_[i].deps.size();
+      if (pending[i] == 0) order.push_back(static_cast<int32_t>(i));
+    }
+    for (size_t head = 0; head < order.size(); ++head) {
+      tick();
+      for (int32_t u : items_[static_cast<size_t>(order[head])].users)
+        if (--pending[static_cast<size_t>(u)] == 0) order.push_back(u);
+    }
+    if (order.size() != n) return false;
+    std::vector<int32_t> chain_index(n, kNotAnEffect);
+    for (size_t k = 0; k < effects.size(); ++k)
+      chain_index[static_cast<size_t>(effects[k])] = static_cast<int32_t>(k);
+    last_effect_reaching_.assign(n, kNotAnEffect);
+    first_effect_reached_.assign(n, kNoLaterEffect);
+    for (int32_t x : order) {
+      int32_t& last = last_effect_reaching_[static_cast<size_t>(x)];
+      for (int32_t d : items_[static_cast<size_t>(x)].deps)
+        last = std::max(last, last_effect_reaching_[static_cast<size_t>(d)]);
+      last = std::max(last, chain_index[static_cast<size_t>(x)]);
+    }
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+      int32_t& first = first_effect_reached_[static_cast<size_t>(*it)];
+      for (int32_t u : items_[static_cast<size_t>(*it)].users)
+        first = std::min(first, first_effect_reached_[static_cast<size_t>(u)]);
+      if (chain_index[static_cast<size_t>(*it)] != kNotAnEffect)
+        first = std::min(first, chain_index[static_cast<size_t>(*it)]);
+    }
+    return true;
   }
 
   // Side effects are chained in input order, so every other one is upstream
-  // or downstream of `m` already: only readers that are not side effects
-  // need a place, and the closures (which cost the whole graph) are made
-  // only when there is one. A chain of n in-place ops on one buffer (every
-  // op reads it) was quadratic.
-  void order_readers_around(int32_t m) {
-    std::vector<unsigned char> upstream, downstream;  // empty until a reader needs them
+  // or downstream of `m` (effect number k of the chain) already: only
+  // readers that are not side effects need a place. One neither upstream nor
+  // downstream goes on the side its rank says; the chain positions are kept
+  // exact as edges are added (each only moves positions toward k).
+  void order_readers_around(int32_t m, int32_t k) {
     const int64_t rank = items_[static_cast<size_t>(m)].rank;
     const std::vector<int32_t> args = items_[static_cast<size_t>(m)].deps;
     for (int32_t a : args) {
       const std::vector<int32_t> readers = other_readers_[static_cast<size_t>(a)];
       for (int32_t r : readers) {
         if (r == m) continue;
-        if (upstream.empty()) {
-          upstream = closure(m, false);
-          downstream = closure(m, true);
-        }
-        if (upstream[static_cast<size_t>(r)] || downstream[static_cast<size_t>(r)]) continue;
+        if (first_effect_reached_[static_cast<size_t>(r)] <= k ||
+            last_effect_reaching_[static_cast<size_t>(r)] >= k)
+          continue;  // upstream or downstream of m already
         if (items_[static_cast<size_t>(r)].rank <= rank) {
           add_edge(r, m);
+          spread_first_effect_reached(r, k);
         } else {
           add_edge(m, r);
+          spread_last_effect_reaching(r, k);
         }
       }
+    }
+  }
+
+  // After an edge x -> e_k: x and what reaches it now reach e_k.
+  void spread_first_effect_reached(int32_t x, int32_t k) {
+    std::vector<int32_t> stack{x};
+    while (!stack.empty()) {
+      tick();
+      const int32_t y = stack.back();
+      stack.pop_back();
+      int32_t& first = first_effect_reached_[static_cast<size_t>(y)];
+      if (first <= k) continue;
+      first = k;
+      for (int32_t d : items_[static_cast<size_t>(y)].deps) stack.push_back(d);
+    }
+  }
+
+  // After an edge e_k -> x: e_k reaches x and what x reaches.
+  void spread_last_effect_reaching(int32_t x, int32_t k) {
+    std::vector<int32_t> stack{x};
+    while (!stack.empty()) {
+      tick();
+      const int32_t y = stack.back();
+      stack.pop_back();
+      int32_t& last = last_effect_reaching_[static_cast<size_t>(y)];
+      if (last >= k) continue;
+      last = k;
+      for (int32_t u : items_[static_cast<size_t>(y)].users) stack.push_back(u);
     }
   }
 
@@ -728,6 +790,11 @@ class Emitter {
   // item its users that are not (the readers order_readers_around places).
   std::vector<unsigned char> is_effect_;
   std::vector<std::vector<int32_t>> other_readers_;
+  // Chain positions while side-effect edges are added (chain_positions).
+  static constexpr int32_t kNotAnEffect = -1;
+  static constexpr int32_t kNoLaterEffect = std::numeric_limits<int32_t>::max();
+  std::vector<int32_t> first_effect_reached_;
+  std::vector<int32_t> last_effect_reaching_;
 
   std::optional<Clock::time_point> deadline_;
   uint32_t ticks_ = 0;

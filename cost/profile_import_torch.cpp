@@ -70,6 +70,16 @@ double number_at(const Json& ev, const char* key, std::string_view origin, size_
   return v;
 }
 
+// An event's optional string field: "" when absent, an error naming the
+// field when present but not a string (a fuzz finding: `"ph": 1030` threw
+// out of the importer as a JSON type error).
+std::string string_at(const Json& ev, const char* key, std::string_view origin, size_t i) {
+  if (!ev.contains(key)) return {};
+  if (!ev.at(key).is_string())
+    json_fail(origin, fmt::format("traceEvents[{}].{}", i, key), "expected a string");
+  return ev.at(key).get<std::string>();
+}
+
 std::string thread_of(const Json& ev) {
   return ev.value("pid", Json()).dump() + "/" + ev.value("tid", Json()).dump();
 }
@@ -133,8 +143,8 @@ ImportResult import_torch_trace(std::string_view text, std::string_view origin,
   for (size_t i = 0; i < events.size(); ++i) {
     const Json& ev = events[i];
     if (!ev.is_object()) json_fail(origin, fmt::format("traceEvents[{}]", i), "expected an object");
-    if (ev.value("ph", "") != "X") continue;
-    const std::string cat = ev.value("cat", "");
+    if (string_at(ev, "ph", origin, i) != "X") continue;
+    const std::string cat = string_at(ev, "cat", origin, i);
     bool is_op = cat == "cpu_op", is_runtime = cat == "cuda_runtime" || cat == "cuda_driver";
     bool is_kernel = cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
     if (!is_op && !is_runtime && !is_kernel) continue;
@@ -171,7 +181,8 @@ ImportResult import_torch_trace(std::string_view text, std::string_view origin,
     else if (auto id = int_arg(events[k.index], "External id"); id && by_external_id.contains(*id))
       top = ops.top_of.at(by_external_id.at(*id));
     if (!top) {
-      orphan.add(fmt::format("{} (traceEvents[{}])", events[k.index].value("name", "?"), k.index));
+      const std::string name = string_at(events[k.index], "name", origin, k.index);
+      orphan.add(fmt::format("{} (traceEvents[{}])", name.empty() ? "?" : name, k.index));
       continue;
     }
     device[*top].first += k.dur;
@@ -185,7 +196,7 @@ ImportResult import_torch_trace(std::string_view text, std::string_view origin,
   std::vector<ProfileEvent> joined;
   for (const Span& s : tops) {
     const Json& ev = events[s.index];
-    std::string name = ev.value("name", "");
+    std::string name = string_at(ev, "name", origin, s.index);
     std::string what = fmt::format("{} ({} traceEvents[{}])", name, origin, s.index);
     const Json& args = ev.contains("args") ? ev.at("args") : Json::object();
     if (!args.is_object() || !args.contains("Input Dims") || !args.at("Input Dims").is_array()) {

@@ -617,6 +617,31 @@ std::optional<uint32_t> creating_rule(const EGraph& g, Id n) {
   return std::nullopt;
 }
 
+std::vector<uint32_t> creating_rules(const EGraph& g) {
+  // The first record whose term contains a node claims it; a node claimed
+  // earlier had its whole term claimed with it, so the walk stops there.
+  constexpr uint32_t kUnclaimed = kNoCreatingRule - 1;
+  std::vector<uint32_t> rule(g.num_ids(), kUnclaimed);
+  std::vector<Id> stack;
+  for (const UnionRecord& rec : g.union_log()) {
+    const uint32_t by = rec.kind == Reason::Kind::Rule ? rec.rule : kNoCreatingRule;
+    for (Id root : {rec.a, rec.b}) {
+      stack.push_back(root);
+      while (!stack.empty()) {
+        const Id t = stack.back();
+        stack.pop_back();
+        if (rule[t] != kUnclaimed) continue;
+        rule[t] = by;
+        for (Id child : g.original_children(t))
+          if (rule[child] == kUnclaimed) stack.push_back(child);
+      }
+    }
+  }
+  for (uint32_t& r : rule)
+    if (r == kUnclaimed) r = kNoCreatingRule;
+  return rule;
+}
+
 std::optional<std::string> verify_explanation(const Explanation& e,
                                               std::span<const Rewrite> rules) {
   for (size_t k = 1; k < e.steps.size(); ++k) {

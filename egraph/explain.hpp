@@ -127,6 +127,12 @@ Explanation explain(const EGraph& g, Id a, Id b, std::span<const Rewrite> rules 
 // congruence). Scans the union log once: O(log size) plus the new terms.
 std::optional<uint32_t> creating_rule(const EGraph& g, Id n);
 
+// creating_rule of every node id at once (index: node id; kNoCreatingRule
+// where creating_rule is nullopt). One pass over the union log that visits
+// each node once: O(log size + nodes), for callers asking about many nodes.
+inline constexpr uint32_t kNoCreatingRule = UINT32_MAX;
+std::vector<uint32_t> creating_rules(const EGraph& g);
+
 // Re-checks a chain independently of how it was built: consecutive terms
 // differ only at the step's path; there the rule's left side (right side
 // when backward) matches the old subterm and the other side, under the

@@ -99,9 +99,13 @@ bool FusionCredit::is_new_fused_node(Id node) const {
 
 std::string FusionCredit::creating_base_rule(Id node) const {
   const EGraph& g = *st_.egraph;
-  std::optional<uint32_t> rule = creating_rule(g, node);
-  if (!rule) return {};
-  auto base = base_of_rewrite_.find(g.rule_name(*rule));
+  if (!creating_rule_ready_) {
+    creating_rule_ = creating_rules(g);
+    creating_rule_ready_ = true;
+  }
+  const uint32_t rule = node < creating_rule_.size() ? creating_rule_[node] : kNoCreatingRule;
+  if (rule == kNoCreatingRule) return {};
+  auto base = base_of_rewrite_.find(g.rule_name(rule));
   return base == base_of_rewrite_.end() ? std::string() : base->second;
 }
 

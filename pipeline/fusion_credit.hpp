@@ -20,6 +20,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "egraph/id.hpp"
 #include "rewrites/rule.hpp"
@@ -56,9 +57,14 @@ class FusionCredit {
 
   std::map<std::string, std::string> first_rule_;           // fused op -> first introducing rule
   std::map<std::string, std::set<std::string>> absorbing_;  // absorbing op -> its rules
-  std::map<std::string, std::set<std::string>> fused_by_rule_;  // fusion rule -> ops of its fused nodes
-  std::map<std::string, std::string> base_of_rewrite_;      // compiled rewrite -> base rule name
-  std::set<std::string> fusion_rules_;                      // base names, is_fusion_rule
+  std::map<std::string, std::set<std::string>>
+      fused_by_rule_;                                   // fusion rule -> ops of its fused nodes
+  std::map<std::string, std::string> base_of_rewrite_;  // compiled rewrite -> base rule name
+  // creating_rules of the e-graph, computed on the first question (one pass
+  // over the union log, not one per node asked about).
+  mutable std::vector<uint32_t> creating_rule_;
+  mutable bool creating_rule_ready_ = false;
+  std::set<std::string> fusion_rules_;  // base names, is_fusion_rule
 };
 
 }  // namespace eqfuse

@@ -374,21 +374,24 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 
   if (opt.remove_cat_ops && opt.rules.mode == ExecMode::ReduceOverhead) {
     // TorchAir's aclgraph pipeline runs it before the reinplace passes.
+    t0 = Clock::now();
     RemoveCatOpsResult rc = remove_cat_ops(result.graph, reg);
     result.graph = std::move(rc.graph);
     stats.removed_cats = rc.removed;
     stats.remove_cat_log = std::move(rc.log);
+    stats.phase_ms["remove_cat"] = ms_since(t0);
   }
+  t0 = Clock::now();
   if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {
-    t0 = Clock::now();
     run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
-    stats.phase_ms["reinplace"] = ms_since(t0);
   } else if (opt.reinplace.recover_view_inplace) {
     // TorchAir's _optimize_fx runs it in every mode, not only with the
     // aclgraph reinplace passes (docs/reference/torchair-passes.md §1.1 step 3).
     recover_view_inplace_step(result.graph, reg, opt.reinplace, result.reinplace_log);
   }
+  stats.phase_ms["reinplace"] = ms_since(t0);
 
+  t0 = Clock::now();
   result.before = graph_cost(input, reg, *st->model);
   result.after = graph_cost(result.graph, reg, *st->model);
   keep_input_if_costlier(result, *st, input, reg);
@@ -397,7 +400,10 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.kernels_after = result.after.kernels;
   stats.cost_before_us = result.before.total_us;
   stats.cost_after_us = result.after.total_us;
+  stats.phase_ms["cost"] = ms_since(t0);
+  t0 = Clock::now();
   rule_stats(*st, opt.rules, stats);
+  stats.phase_ms["stats"] = ms_since(t0);
   if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats, *st);
   result.state = std::move(st);
   return result;
@@ -456,7 +462,7 @@ std::string format_summary(const OptimizeStats& s) {
   for (const std::string& note : s.notes) out += fmt::format("  note         {}\n", note);
   if (!s.kept_input.empty()) out += fmt::format("  kept input   {}\n", s.kept_input);
   std::string phases;
-  for (const char* p : {"parse", "load", "saturate", "extract", "emit", "reinplace"}) {
+  for (const char* p : kPhaseOrder) {
     auto it = s.phase_ms.find(p);
     if (it == s.phase_ms.end()) continue;
     if (!phases.empty()) phases += ", ";

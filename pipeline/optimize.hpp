@@ -100,6 +100,14 @@ struct RuleRunStats {
   std::string load_check;
 };
 
+// The phases of an optimize run in the order they run; the summary's
+// `time (ms)` line and --stats-json's phase_ms list them. `total` is the
+// caller's wall time from start to the written outputs: the phases add up to
+// it within a few percent.
+inline constexpr const char* kPhaseOrder[] = {"parse", "load",       "saturate",  "extract",
+                                              "emit",  "remove_cat", "reinplace", "cost",
+                                              "stats", "write",      "explain",   "total"};
+
 struct OptimizeStats {
   size_t kernels_before = 0, kernels_after = 0;
   double cost_before_us = 0, cost_after_us = 0;
@@ -114,7 +122,9 @@ struct OptimizeStats {
   std::string kept_input;
   std::string stop_reason;
   size_t egraph_nodes = 0, egraph_classes = 0, iterations = 0;
-  std::map<std::string, double> phase_ms;  // load, saturate, extract, emit (parse: by the caller)
+  // Wall time per phase, in kPhaseOrder; parse, write and total are the
+  // caller's (the CLI times reading the input and writing the outputs).
+  std::map<std::string, double> phase_ms;
   std::string device, mode;
   std::vector<RuleRunStats> rules;
   bool reinplace_ran = false;

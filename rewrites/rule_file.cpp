@@ -75,6 +75,7 @@ class RulesReader {
              (is_blank_or_comment(lines_[end].text) || indent_of(lines_[end].text) > 0))
         ++end;
       if (is_rule) {
+        rule_index_ = out.size();
         out.push_back(read_block(i, end));
       } else {
         read_conditions_block(i, end);
@@ -133,7 +134,7 @@ class RulesReader {
       if (comma == std::string_view::npos) comma = value.size();
       std::string_view name = trim_blanks(value.substr(pos, comma - pos));
       if (name.empty()) fail_at(l, value_col + pos, "expected a conditions name in `uses:`");
-      pending_uses_.push_back({rule.name, rule.where.size(), std::string(name),
+      pending_uses_.push_back({rule_index_, rule.where.size(), std::string(name),
                                value_col + static_cast<size_t>(name.data() - value.data()), &l});
       pos = comma + 1;
     }
@@ -151,8 +152,10 @@ class RulesReader {
                 fmt::format("no conditions named '{}' in this file{}", it->block,
                             did_you_mean(it->block, names)));
       used.insert(it->block);
-      auto rule = std::find_if(rules.begin(), rules.end(),
-                               [&](const RuleDef& r) { return r.name == it->rule; });
+      // By position, not name: a file may repeat a name (reported later, by
+      // the library), and the first rule of that name may have fewer
+      // conditions (a fuzz finding: an insert past its end).
+      RuleDef* rule = &rules[it->rule];
       rule->where.insert(rule->where.begin() + static_cast<std::ptrdiff_t>(it->position),
                          block->second.where.begin(), block->second.where.end());
     }
@@ -385,8 +388,8 @@ class RulesReader {
     SourceLoc loc;
   };
   struct PendingUse {
-    std::string rule;  // the rule's name
-    size_t position;   // index in its where list at the `uses:` line
+    size_t rule;      // the rule's index in the file
+    size_t position;  // index in its where list at the `uses:` line
     std::string block;
     size_t column;
     const Line* line;
@@ -397,6 +400,7 @@ class RulesReader {
   std::vector<Line> lines_;
   std::map<std::string, SharedConditions> shared_;
   std::vector<PendingUse> pending_uses_;
+  size_t rule_index_ = 0;  // of the rule block being read
 };
 
 }  // namespace

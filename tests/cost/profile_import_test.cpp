@@ -265,6 +265,20 @@ TEST(TorchTrace, NegativeDurationIsAnErrorAtItsJsonPath) {
   EXPECT_THAT(error_of(text, "t.json", ExecMode::Eager), HasSubstr("traceEvents[0].dur"));
 }
 
+// Fuzz finding (fuzz_measurements): a field that must be a string but is a
+// number escaped the importer as a JSON library exception.
+TEST(TorchTrace, NonStringFieldIsAnErrorAtItsJsonPath) {
+  std::string ph = R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 1, "dur": 3, "args": {}},
+    {"ph": 1030, "cat": "kernel", "ts": 2, "dur": 1}]})";
+  EXPECT_THAT(error_of(ph, "t.json", ExecMode::Eager),
+              HasSubstr("traceEvents[1].ph: expected a string"));
+  std::string name = R"({"traceEvents": [
+    {"ph": "X", "cat": "cpu_op", "name": 7, "ts": 1, "dur": 3, "args": {}}]})";
+  EXPECT_THAT(error_of(name, "t.json", ExecMode::Eager),
+              HasSubstr("traceEvents[0].name: expected a string"));
+}
+
 TEST(TorchTrace, ProfileOfAnotherGraphIsAnError) {
   std::string text = R"({"traceEvents": [
     {"ph": "X", "cat": "cpu_op", "name": "aten::bmm", "ts": 1, "dur": 3,

@@ -218,6 +218,26 @@ TEST(CreatingRule, NoneWhenTheFirstUnionIsNotARules) {
   EXPECT_EQ(creating_rule(g, lone), std::nullopt);  // never unioned
 }
 
+// The one-pass index answers what the per-node scan answers, for every node
+// of a saturated e-graph (loaded, rule-made, congruence- and given-merged).
+TEST(CreatingRule, IndexOfEveryNodeAgreesWithThePerNodeScan) {
+  EGraph g;
+  g.add_expr("(* (+ x 0) (* 1 (+ y (* x 1))))");
+  Id h = g.add_expr("(h c)");
+  g.merge(h, g.add_expr("(k c)"));
+  auto rules = math_rules();
+  saturate(g, rules, 4);
+  std::vector<uint32_t> index = creating_rules(g);
+  ASSERT_EQ(index.size(), g.num_ids());
+  size_t made_by_rules = 0;
+  for (Id n = 0; n < g.num_ids(); ++n) {
+    std::optional<uint32_t> scan = creating_rule(g, n);
+    EXPECT_EQ(index[n], scan ? *scan : kNoCreatingRule) << "node " << n;
+    made_by_rules += scan.has_value();
+  }
+  EXPECT_GT(made_by_rules, 5u);
+}
+
 TEST(Explain, WithoutRulesStepsAreCoarseButPositioned) {
   EGraph g;
   Id start = g.add_expr("(* (+ x 0) 1)");

@@ -218,6 +218,22 @@ TEST(RuleFile, SharedConditionMistakesAreLocatedErrors) {
               testing::HasSubstr("invalid conditions name"));
 }
 
+// Fuzz finding (fuzz_rules): a repeated rule name whose second rule had
+// `uses:` after more where lines than the first inserted past the first
+// rule's list. The uses now go to their own rule; the repeat is the
+// library's located error.
+TEST(RuleFile, UsesGoToTheirOwnRuleWhenANameRepeats) {
+  std::string first = add_relu_rule();
+  std::string second = add_relu_rule("a.dtype == b.dtype");
+  second.insert(second.find("    where:"),
+                "    where: a.rank >= 1\n    where: b.rank >= 1\n    uses: same_shape\n");
+  std::vector<RuleDef> rules = parse_rules_file(shared_block() + first + second, "t.rules");
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[1].where.size(), rules[0].where.size() + 4);
+  EXPECT_THAT(std::string(load_error(shared_block() + first + second).what()),
+              testing::HasSubstr("duplicate rule name"));
+}
+
 TEST(RuleLibrary, UnknownOpIsLocatedAtTheNode) {
   std::string text = add_relu_rule();
   text.replace(text.find("aten.add.Tensor(b, a)"), 21, "aten.frobnicate.default(b, a)");
@@ -594,9 +610,7 @@ namespace {
 // A library keeps a reference to its registry: a temporary registry would
 // dangle (heap-use-after-free), so the API refuses one at compile time.
 template <class R>
-concept BuiltinAcceptsRegistry = requires(R&& r) {
-  RuleLibrary::builtin(std::forward<R>(r));
-};
+concept BuiltinAcceptsRegistry = requires(R&& r) { RuleLibrary::builtin(std::forward<R>(r)); };
 
 TEST(RuleLibraryApi, ATemporaryRegistryDoesNotCompile) {
   static_assert(!std::is_constructible_v<RuleLibrary, OpRegistry>);
