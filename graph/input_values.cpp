@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/checked_int.hpp"
 #include "base/json_text.hpp"
 #include "graph/float16.hpp"
 #include "graph/load.hpp"
@@ -207,7 +208,11 @@ int64_t decode_int(const unsigned char* p, DType d) {
 
 GivenTensor tensor_from_safetensors(const json& entry, std::string_view data,
                                     std::string_view where, std::string_view origin) {
-  const std::string code = entry.value("dtype", std::string());
+  // A non-string dtype (a fuzz finding: it escaped as a JSON exception) is
+  // reported like an unknown one.
+  const std::string code = entry.contains("dtype") && entry.at("dtype").is_string()
+                               ? entry.at("dtype").get<std::string>()
+                               : entry.value("dtype", json()).dump();
   const SafetensorsDType* st = nullptr;
   for (const SafetensorsDType& d : kSafetensorsDTypes)
     if (code == d.name) st = &d;
@@ -220,14 +225,22 @@ GivenTensor tensor_from_safetensors(const json& entry, std::string_view data,
   int64_t numel = 1;
   for (const json& d : shape) {
     if (!d.is_number_unsigned()) fail(origin, fmt::format("{}: bad shape {}", where, shape.dump()));
-    t.shape.push_back(d.get<int64_t>());
-    numel *= t.shape.back();
+    const auto dim = d.get<uint64_t>();
+    const std::optional<int64_t> product =
+        dim <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+            ? checked_mul(numel, static_cast<int64_t>(dim))
+            : std::nullopt;
+    if (!product)
+      fail(origin,
+           fmt::format("{}: shape {} has more elements than fit in 63 bits", where, shape.dump()));
+    t.shape.push_back(static_cast<int64_t>(dim));
+    numel = *product;
   }
   if (offsets.size() != 2 || !offsets[0].is_number_unsigned() || !offsets[1].is_number_unsigned())
     fail(origin, fmt::format("{}: \"data_offsets\" must be [begin, end]", where));
   const auto begin = offsets[0].get<uint64_t>(), end = offsets[1].get<uint64_t>();
-  if (begin > end || end > data.size() ||
-      end - begin != static_cast<uint64_t>(numel) * static_cast<uint64_t>(st->bytes))
+  if (begin > end || end > data.size() || (end - begin) % st->bytes != 0 ||
+      (end - begin) / st->bytes != static_cast<uint64_t>(numel))  // no wrapping product
     fail(origin, fmt::format("{}: byte range [{}, {}) does not hold {} {} values in {} data bytes",
                              where, begin, end, numel, code, data.size()));
   const auto* p = reinterpret_cast<const unsigned char*>(data.data()) + begin;

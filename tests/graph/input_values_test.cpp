@@ -151,6 +151,18 @@ TEST(InputValues, SafetensorsByName) {
       R"({"ids": {"dtype": "C64", "shape": [1], "data_offsets": [4, 12]}})";
   EXPECT_THAT(error(safetensors(bad_dtype, data)),
               HasSubstr("unsupported safetensors dtype 'C64'"));
+  // Fuzz findings (fuzz_inputs): a dtype that is no string escaped as a JSON
+  // exception; a shape whose byte count wraps 64 bits passed the range check.
+  const std::string array_dtype =
+      R"({"ids": {"dtype": [3], "shape": [1], "data_offsets": [4, 12]}})";
+  EXPECT_THAT(error(safetensors(array_dtype, data)),
+              HasSubstr("unsupported safetensors dtype '[3]'"));
+  const std::string wrapping =
+      R"({"ids": {"dtype": "I64", "shape": [2305843009213693952], "data_offsets": [0, 0]}})";
+  EXPECT_THAT(error(safetensors(wrapping, data)), HasSubstr("byte range [0, 0) does not hold"));
+  const std::string huge =
+      R"({"ids": {"dtype": "I64", "shape": [4294967296, 4294967296], "data_offsets": [0, 0]}})";
+  EXPECT_THAT(error(safetensors(huge, data)), HasSubstr("more elements than fit in 63 bits"));
 }
 
 }  // namespace
