@@ -1,8 +1,4 @@
 #include "cli/cli_common.hpp"
-#include <nlohmann/json.hpp>
-#include "base/atomic_file.hpp"
-#include "base/json_text.hpp"
-#include "base/memory_budget.hpp"
 
 #include <cerrno>
 #include <charconv>
@@ -14,9 +10,12 @@
 
 #include <fmt/format.h>
 
+#include "base/atomic_file.hpp"
+#include "base/memory_budget.hpp"
 #include "graph/debug_dir.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/runnable_inputs.hpp"
+#include "pipeline/optimize_config.hpp"
 
 namespace eqfuse::cli {
 
@@ -63,45 +62,6 @@ void add_memory_limit_option(CLI::App* cmd, std::string& text) {
 
 namespace {
 
-// A config's top-level `key`: one file (`what`, e.g. "a .rules file") or a
-// list of them, paths relative to the config file. Returns the paths (each
-// remembered as an input) and takes the key out of `config`; none when the
-// config has no such key.
-std::vector<std::string> take_config_files(std::string& config, const std::string& origin,
-                                           std::string_view key, std::string_view what) {
-  if (config.find(fmt::format("\"{}\"", key)) == std::string::npos) return {};
-  nlohmann::ordered_json doc = parse_json_text(config, origin);
-  if (!doc.is_object() || !doc.contains(key)) return {};
-  const nlohmann::ordered_json& value = doc.at(key);
-  std::vector<std::string> files;
-  if (value.is_string()) files.push_back(value.get<std::string>());
-  if (value.is_array())
-    for (const auto& f : value) {
-      if (!f.is_string()) throw Error(fmt::format("{}: {}: expected file names", origin, key));
-      files.push_back(f.get<std::string>());
-    }
-  if (!value.is_string() && !value.is_array())
-    throw Error(fmt::format("{}: {}: expected {} or a list of them", origin, key, what));
-  const std::filesystem::path dir = std::filesystem::path(origin).parent_path();
-  std::vector<std::string> paths;
-  for (const std::string& f : files) {
-    const std::filesystem::path path =
-        std::filesystem::path(f).is_relative() ? dir / f : std::filesystem::path(f);
-    remember_input(path.string());
-    paths.push_back(path.string());
-  }
-  doc.erase(std::string(key));
-  config = doc.dump();
-  return paths;
-}
-
-// A config's "ops": op catalog files registered into `reg` before the graph
-// is read, like --ops.
-void take_config_ops(std::string& config, const std::string& origin, OpRegistry& reg) {
-  for (const std::string& path : take_config_files(config, origin, "ops", "an op catalog file"))
-    reg.load_catalog(read_file_or_stdin(path), path);
-}
-
 // The .rules files a config's top-level "rules" names (one command per process):
 // read by user_rule_library with the --rules files.
 std::vector<std::string>& config_rule_files() {
@@ -109,33 +69,24 @@ std::vector<std::string>& config_rule_files() {
   return files;
 }
 
-// A config's "rules": .rules files loaded on top of the default library like
-// --rules.
-void take_config_rules(std::string& config, const std::string& origin) {
-  for (std::string& path : take_config_files(config, origin, "rules", "a .rules file"))
-    config_rule_files().push_back(std::move(path));
-}
-
 }  // namespace
 
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
   remember_input(t.config);
-  std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
-  RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
+  const std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
   if (!config.empty()) {
-    take_config_ops(config, t.config, reg);
-    take_config_rules(config, t.config);
-    VllmAscendConfig v = take_vllm_ascend_config(config, t.config, vllm);
-    for (const std::string& note : v.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
-    config = std::move(v.rest);
-    apply_config_json(opt, config, t.config);
+    OptimizeConfigFiles files = apply_optimize_config(opt, reg, config, t.config);
+    for (const std::string& path : files.op_files) remember_input(path);
+    for (std::string& path : files.rule_files) {
+      remember_input(path);
+      config_rule_files().push_back(std::move(path));
+    }
+    for (const std::string& note : files.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
   }
-  apply_reinplace_settings(opt.reinplace, reg, config, t.config, t.multi_stream);
+  apply_reinplace_settings(opt.reinplace, reg, "", t.config, t.multi_stream);
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;
-  opt.rules.disable.insert(opt.rules.disable.end(), vllm.disable.begin(), vllm.disable.end());
-  opt.rules.enable.insert(opt.rules.enable.end(), vllm.enable.begin(), vllm.enable.end());
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
   apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);

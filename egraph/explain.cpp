@@ -29,8 +29,17 @@ uint32_t TermBank::with_child(uint32_t t, size_t i, uint32_t child) {
   return intern(terms_[t].op, terms_[t].payload, ch);
 }
 
+uint32_t TermBank::elided() {
+  if (elided_ == UINT32_MAX) {
+    elided_ = static_cast<uint32_t>(terms_.size());
+    terms_.push_back({Symbol(), 0, {}, true});
+  }
+  return elided_;
+}
+
 std::string TermBank::to_string(uint32_t t, int depth, const TermHeadNamer& name) const {
   const ProofTerm& p = terms_[t];
+  if (p.elided) return "…";
   if (is_constant_op(p.op))
     return Constant{static_cast<ConstKind>(p.op.id()), p.payload}.to_string();
   std::string head;
@@ -434,24 +443,32 @@ struct Explainer::Impl {
 
   // ---- output ----
 
-  uint32_t copy_term(uint32_t t, TermBank& out, absl::flat_hash_map<uint32_t, uint32_t>& done) {
-    if (auto it = done.find(t); it != done.end()) return it->second;
+  // Copies of terms already made, by (term, depth left): a term met at two
+  // depths is cut at two places.
+  using CopyMemo = absl::flat_hash_map<uint64_t, uint32_t>;
+
+  // Term `t` of the bank copied into `out`, `depth` levels deep (-1: whole).
+  uint32_t copy_term(uint32_t t, int depth, TermBank& out, CopyMemo& done) {
     const ProofTerm& p = bank.get(t);
+    if (depth == 0 && !p.children.empty()) return out.elided();
+    const uint64_t key = (uint64_t{t} << 32) | static_cast<uint32_t>(depth);
+    if (auto it = done.find(key); it != done.end()) return it->second;
     std::vector<uint32_t> ch;
-    for (uint32_t c : p.children) ch.push_back(copy_term(c, out, done));
+    ch.reserve(p.children.size());
+    for (uint32_t c : p.children) ch.push_back(copy_term(c, depth < 0 ? -1 : depth - 1, out, done));
     uint32_t id = out.intern(p.op, p.payload, ch);
-    done[t] = id;
+    done.emplace(key, id);
     return id;
   }
 
-  Explanation to_explanation(const Proof& p) {
+  Explanation to_explanation(const Proof& p, int depth) {
     Explanation e;
-    absl::flat_hash_map<uint32_t, uint32_t> done;
-    e.steps.push_back({copy_term(p.terms[0], e.terms, done), {}, false, false, {}, {}});
+    CopyMemo done;
+    e.steps.push_back({copy_term(p.terms[0], depth, e.terms, done), {}, false, false, {}, {}});
     for (size_t k = 0; k < p.steps.size(); ++k) {
       const Step& s = p.steps[k];
       ExplanationStep out;
-      out.term = copy_term(p.terms[k + 1], e.terms, done);
+      out.term = copy_term(p.terms[k + 1], depth, e.terms, done);
       out.rule = s.rule == kGivenRule ? "given" : rule_name(s.rule);
       out.backward = s.backward;
       out.coarse = s.coarse;
@@ -464,7 +481,7 @@ struct Explainer::Impl {
       for (size_t v = 0; v < s.subst.size(); ++v) {
         std::string name =
             r && v < r->subst_vars().size() ? r->subst_vars()[v] : fmt::format("v{}", v);
-        out.subst.emplace_back(std::move(name), copy_term(s.subst[v], e.terms, done));
+        out.subst.emplace_back(std::move(name), copy_term(s.subst[v], depth, e.terms, done));
       }
       e.steps.push_back(std::move(out));
     }
@@ -486,14 +503,14 @@ Explainer::Explainer(const EGraph& g, std::span<const Rewrite> rules)
     : impl_(std::make_unique<Impl>(g, rules)) {}
 Explainer::~Explainer() = default;
 
-Explanation Explainer::explain(Id a, Id b) {
+Explanation Explainer::explain(Id a, Id b, int depth) {
   if (a >= impl_->g.num_ids() || b >= impl_->g.num_ids())
     throw Error(fmt::format("explain: unknown node id #{} or #{}", a, b));
   if (impl_->g.find(a) != impl_->g.find(b)) {
     throw Error(fmt::format("explain: {} and {} are not equal in the e-graph", node_term(a, 4),
                             node_term(b, 4)));
   }
-  return impl_->to_explanation(impl_->path_proof(a, b));
+  return impl_->to_explanation(impl_->path_proof(a, b), depth);
 }
 
 Explanation Explainer::explain_terms(std::string_view a, std::string_view b) {
@@ -511,7 +528,7 @@ Explanation Explainer::explain_terms(std::string_view a, std::string_view b) {
   append(p, impl_->path_proof(ca, cb));
   append(p, impl_->to_pattern(mb, cb, pb.root()));
   remove_loops(p);
-  return impl_->to_explanation(p);
+  return impl_->to_explanation(p, -1);
 }
 
 std::string Explainer::node_term(Id n, int depth) {

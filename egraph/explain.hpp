@@ -52,6 +52,7 @@ struct ProofTerm {
   Symbol op;
   uint64_t payload = 0;
   std::vector<uint32_t> children;  // term ids
+  bool elided = false;             // a subterm cut off by a depth limit: prints as `…`
 };
 
 // How the head (op and payload) of a term prints; empty: `op`, plus
@@ -67,6 +68,9 @@ class TermBank {
   size_t size() const { return terms_.size(); }
   // `t` with child `i` replaced by `child`.
   uint32_t with_child(uint32_t t, size_t i, uint32_t child);
+  // The one elided term of this bank (created on first use): what a copy
+  // limited in depth puts where it stops.
+  uint32_t elided();
   // S-expression; subterms deeper than `depth` print as `…` (-1: no limit).
   std::string to_string(uint32_t t, int depth = -1, const TermHeadNamer& head = {}) const;
 
@@ -74,6 +78,7 @@ class TermBank {
   using Key = std::pair<std::pair<uint32_t, uint64_t>, std::vector<uint32_t>>;
   std::vector<ProofTerm> terms_;
   absl::flat_hash_map<Key, uint32_t> ids_;
+  uint32_t elided_ = UINT32_MAX;
 };
 
 struct ExplanationStep {
@@ -104,8 +109,13 @@ class Explainer {
 
   // Chain from the term of node `a` to the term of node `b` (node ids; the
   // id add()/add_expr() returned for a term freshly added is that term's
-  // node). Throws eqfuse::Error if they are not in one class.
-  Explanation explain(Id a, Id b);
+  // node). Throws eqfuse::Error if they are not in one class. With `depth`
+  // >= 0 the explanation's terms keep that many levels below each root and
+  // elide the rest (they print as `…`, as to_string(t, depth) prints them; a
+  // step's path may lead into an elided subterm): a node's term holds all
+  // the graph above it, so a full copy per explanation is what makes many
+  // explanations of a large graph quadratic.
+  Explanation explain(Id a, Id b, int depth = -1);
   // Chain between two ground s-expression terms present in the e-graph.
   Explanation explain_terms(std::string_view a, std::string_view b);
   // The term a node id denotes, printed.

@@ -228,16 +228,6 @@ std::variant<std::vector<Arg>, std::string> normalize(const Node& n, const OpSch
   return out;
 }
 
-// Registered overloads of `ns::name` (the packet), in registration order.
-std::vector<OpId> packet_members(const OpRegistry& reg, std::string_view packet) {
-  std::vector<OpId> out;
-  for (const OpInfo& info : reg.all()) {
-    const OpSchema& s = info.schema;
-    if (packet == s.ns + "::" + s.name) out.push_back(info.id);
-  }
-  return out;
-}
-
 // For packets: Tensor arguments receive nodes (or None), scalar arguments
 // receive literals. Used to pick `add.Tensor` over `add.Scalar`.
 bool fits_strictly(const std::vector<Arg>& args, const OpSchema& s) {
@@ -411,6 +401,19 @@ void OpRegistry::set_meta(std::string_view qualified_name, MetaFn meta) {
   ops_[static_cast<size_t>(*id)].meta = std::move(meta);
 }
 
+std::vector<OpId> OpRegistry::packet_members(std::string_view packet) const {
+  // by_name_ is sorted: every `packet.overload` (and `packet` itself) follows
+  // `packet`, among other names sharing the prefix (`packet_x`).
+  std::vector<OpId> out;
+  for (auto it = by_name_.lower_bound(packet);
+       it != by_name_.end() && std::string_view(it->first).starts_with(packet); ++it) {
+    const std::string_view rest = std::string_view(it->first).substr(packet.size());
+    if (rest.empty() || rest.front() == '.') out.push_back(it->second);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::optional<OpId> OpRegistry::find(std::string_view qualified_name) const {
   auto it = by_name_.find(qualified_name);
   if (it == by_name_.end()) return std::nullopt;
@@ -435,7 +438,7 @@ std::vector<std::string> resolve_ops(Graph& g, const OpRegistry& reg) {
     if (exact) candidates.push_back(*exact);
     // An overload packet (`aten::sym_size`) may name several overloads.
     if (n.target.find('.') == std::string::npos) {
-      for (OpId id : packet_members(reg, n.target))
+      for (OpId id : reg.packet_members(n.target))
         if (id != exact) candidates.push_back(id);
     }
     if (candidates.empty()) {

@@ -110,6 +110,10 @@ class OpRegistry {
   void set_meta(std::string_view qualified_name, MetaFn meta);
 
   std::optional<OpId> find(std::string_view qualified_name) const;
+  // The overloads of an overload packet `ns::name` (`aten::add`: add.Tensor,
+  // add.Scalar, ...) in registration order; a lookup in the name index, not
+  // a scan of every op.
+  std::vector<OpId> packet_members(std::string_view packet) const;
   const OpInfo& info(OpId id) const { return ops_.at(static_cast<size_t>(id)); }
   const std::vector<OpInfo>& all() const { return ops_; }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -16,9 +17,7 @@ using Bindings = std::map<std::string, int64_t, std::less<>>;
 // Evaluates an opaque atom such as `(s0 + 1)//2` under bindings.
 static std::optional<int64_t> evaluate_opaque(const std::string& atom, const Bindings& b);
 
-SymInt::SymInt(int64_t value) {
-  if (value != 0) terms_.push_back({value, {}});
-}
+SymInt::SymInt(int64_t value) : value_(value) {}
 
 SymInt SymInt::symbol(std::string name) {
   SymInt s;
@@ -27,9 +26,23 @@ SymInt SymInt::symbol(std::string name) {
 }
 
 std::optional<int64_t> SymInt::constant() const {
-  if (terms_.empty()) return 0;
-  if (terms_.size() == 1 && terms_[0].atoms.empty()) return terms_[0].coef;
+  if (terms_.empty()) return value_;
   return std::nullopt;
+}
+
+std::vector<SymInt::Term> SymInt::canonical_terms() const {
+  if (!terms_.empty()) return terms_;
+  if (value_ == 0) return {};
+  return {Term{value_, {}}};
+}
+
+SymInt SymInt::from_terms(std::vector<Term> terms) {
+  SymInt r;
+  if (terms.size() == 1 && terms[0].atoms.empty())
+    r.value_ = terms[0].coef;
+  else if (!terms.empty())
+    r.terms_ = std::move(terms);
+  return r;
 }
 
 namespace {
@@ -40,8 +53,8 @@ std::string parenthesize(const SymInt& s) {
 }
 
 [[noreturn]] void throw_overflow(const SymInt& a, std::string_view op, const SymInt& b) {
-  throw IntOverflow(fmt::format("symbolic size {} {} {} does not fit in 63 bits",
-                                parenthesize(a), op, parenthesize(b)));
+  throw IntOverflow(fmt::format("symbolic size {} {} {} does not fit in 63 bits", parenthesize(a),
+                                op, parenthesize(b)));
 }
 
 }  // namespace
@@ -70,14 +83,43 @@ std::optional<std::vector<SymInt::Term>> SymInt::combine(std::vector<WideTerm> w
 }
 
 SymInt SymInt::add_scaled(const SymInt& o, int sign) const {
+  if (terms_.empty() && o.terms_.empty()) {
+    std::optional<int64_t> sum =
+        narrow_to_int64(static_cast<__int128>(value_) + sign * static_cast<__int128>(o.value_));
+    if (!sum) throw_overflow(*this, sign > 0 ? "+" : "-", o);
+    return *sum;
+  }
+  if (o.terms_.empty() || terms_.empty()) {
+    // Symbolic plus a constant: only the constant term (last, as it sorts) changes.
+    const bool right_constant = o.terms_.empty();
+    SymInt r = right_constant ? *this : o;
+    if (!right_constant && sign < 0)
+      for (Term& t : r.terms_) {
+        if (t.coef == std::numeric_limits<int64_t>::min()) throw_overflow(*this, "-", o);
+        t.coef = -t.coef;
+      }
+    const __int128 c = right_constant ? sign * static_cast<__int128>(o.value_) : value_;
+    if (c != 0) {
+      const bool has_constant = r.terms_.back().atoms.empty();
+      std::optional<int64_t> merged =
+          narrow_to_int64(c + (has_constant ? r.terms_.back().coef : 0));
+      if (!merged) throw_overflow(*this, sign > 0 ? "+" : "-", o);
+      if (has_constant && *merged == 0)
+        r.terms_.pop_back();
+      else if (has_constant)
+        r.terms_.back().coef = *merged;
+      else
+        r.terms_.push_back({*merged, {}});
+    }
+    return r;
+  }
   std::vector<WideTerm> wide;
-  for (const Term& t : terms_) wide.push_back({t.coef, t.atoms});
-  for (const Term& t : o.terms_) wide.push_back({sign * static_cast<__int128>(t.coef), t.atoms});
+  for (const Term& t : canonical_terms()) wide.push_back({t.coef, t.atoms});
+  for (const Term& t : o.canonical_terms())
+    wide.push_back({sign * static_cast<__int128>(t.coef), t.atoms});
   std::optional<std::vector<Term>> merged = combine(std::move(wide));
   if (!merged) throw_overflow(*this, sign > 0 ? "+" : "-", o);
-  SymInt r;
-  r.terms_ = std::move(*merged);
-  return r;
+  return from_terms(std::move(*merged));
 }
 
 SymInt SymInt::operator+(const SymInt& o) const {
@@ -93,9 +135,28 @@ SymInt SymInt::operator-() const {
 }
 
 SymInt SymInt::operator*(const SymInt& o) const {
+  if (terms_.empty() && o.terms_.empty()) {
+    std::optional<int64_t> product = checked_mul(value_, o.value_);
+    if (!product) throw_overflow(*this, "*", o);
+    return *product;
+  }
+  if (o.terms_.empty() || terms_.empty()) {
+    // Symbolic times a constant scales every coefficient; the order of the
+    // terms (by their atoms, which differ) stays.
+    const int64_t c = terms_.empty() ? value_ : o.value_;
+    if (c == 0) return 0;
+    SymInt r = terms_.empty() ? o : *this;
+    for (Term& t : r.terms_) {
+      std::optional<int64_t> scaled = checked_mul(t.coef, c);
+      if (!scaled) throw_overflow(*this, "*", o);
+      t.coef = *scaled;
+    }
+    return r;
+  }
   std::vector<WideTerm> wide;
-  for (const auto& a : terms_)
-    for (const auto& b : o.terms_) {
+  const std::vector<Term> left = canonical_terms(), right = o.canonical_terms();
+  for (const auto& a : left)
+    for (const auto& b : right) {
       std::optional<int64_t> coef = checked_mul(a.coef, b.coef);
       if (!coef) throw_overflow(*this, "*", o);
       WideTerm t{*coef, a.atoms};
@@ -104,9 +165,7 @@ SymInt SymInt::operator*(const SymInt& o) const {
     }
   std::optional<std::vector<Term>> merged = combine(std::move(wide));
   if (!merged) throw_overflow(*this, "*", o);
-  SymInt r;
-  r.terms_ = std::move(*merged);
-  return r;
+  return from_terms(std::move(*merged));
 }
 
 namespace {
@@ -167,6 +226,7 @@ std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
     return IntOverflow(fmt::format("symbolic size '{}' with {} does not fit in 63 bits",
                                    to_string(), describe_bindings(bindings)));
   };
+  if (terms_.empty()) return value_;
   __int128 total = 0;
   for (const auto& t : terms_) {
     int64_t v = t.coef;
@@ -202,7 +262,7 @@ std::optional<std::string> SymInt::single_symbol() const {
 
 std::vector<std::pair<int64_t, std::vector<std::string>>> SymInt::terms() const {
   std::vector<std::pair<int64_t, std::vector<std::string>>> out;
-  for (const Term& t : terms_) out.emplace_back(t.coef, t.atoms);
+  for (const Term& t : canonical_terms()) out.emplace_back(t.coef, t.atoms);
   return out;
 }
 
@@ -215,7 +275,7 @@ std::vector<std::string> SymInt::atoms() const {
 }
 
 std::string SymInt::to_string() const {
-  if (terms_.empty()) return "0";
+  if (terms_.empty()) return std::to_string(value_);
   std::string out;
   for (size_t i = 0; i < terms_.size(); ++i) {
     const Term& t = terms_[i];
@@ -226,13 +286,18 @@ std::string SymInt::to_string() const {
       out += negative ? " - " : " + ";
     else if (negative)
       out += "-";
+    // An opaque atom (`(s0 + 1)//2`) is bracketed unless it stands alone:
+    // `7*(s0 + 1)//2`, `-(s0 + 1)//2` and `s1*(s0 + 1)//2` divide after the
+    // product in Python, not before.
+    const bool alone = t.atoms.size() == 1 && coef == 1 && !(i == 0 && negative);
     std::string mono;
     for (size_t j = 0; j < t.atoms.size(); ++j) {
       // Repeated atoms print as powers: s0**2.
       size_t k = j;
       while (k + 1 < t.atoms.size() && t.atoms[k + 1] == t.atoms[j]) ++k;
       if (!mono.empty()) mono += "*";
-      mono += t.atoms[j];
+      const bool opaque = t.atoms[j].find_first_of("/%") != std::string::npos;
+      mono += opaque && !alone ? "(" + t.atoms[j] + ")" : t.atoms[j];
       if (k > j) mono += fmt::format("**{}", k - j + 1);
       j = k;
     }
@@ -248,6 +313,9 @@ std::string SymInt::to_string() const {
 
 size_t SymInt::hash() const {
   size_t h = 0x9e3779b97f4a7c15ull;
+  // A constant hashes as its one canonical term did.
+  if (terms_.empty() && value_ != 0)
+    h ^= std::hash<int64_t>{}(value_) + 0x9e3779b9 + (h << 6) + (h >> 2);
   for (const auto& t : terms_) {
     h ^= std::hash<int64_t>{}(t.coef) + 0x9e3779b9 + (h << 6) + (h >> 2);
     for (const auto& a : t.atoms)
@@ -309,23 +377,24 @@ class SymParser {
         return r;
     }
   }
+  // Python's precedence: `-x**2` is -(x**2), `2**-1` takes a signed exponent.
   SymInt parse_product() {
-    SymInt r = parse_power();
+    SymInt r = parse_unary();
     for (;;) {
       skip_ws();
       if (text_.substr(pos_, 2) == "**") return r;
       if (eat("//"))
-        r = r.floordiv(parse_power());
+        r = r.floordiv(parse_unary());
       else if (eat("*"))
-        r = r * parse_power();
+        r = r * parse_unary();
       else if (eat("%"))
-        r = r.mod(parse_power());
+        r = r.mod(parse_unary());
       else
         return r;
     }
   }
   SymInt parse_power() {
-    SymInt base = parse_unary();
+    SymInt base = parse_atom();
     if (eat("**")) {
       SymInt e = parse_unary();
       auto n = e.constant();
@@ -339,7 +408,7 @@ class SymParser {
   SymInt parse_unary() {
     if (eat("-")) return -parse_unary();
     if (eat("+")) return parse_unary();
-    return parse_atom();
+    return parse_power();
   }
   SymInt parse_atom() {
     skip_ws();

@@ -25,9 +25,7 @@ class SymInt {
   SymInt(int64_t value);  // NOLINT: implicit, dims are usually constants
   static SymInt symbol(std::string name);
 
-  bool is_constant() const {
-    return terms_.empty() || (terms_.size() == 1 && terms_[0].atoms.empty());
-  }
+  bool is_constant() const { return terms_.empty(); }
   // Value if constant.
   std::optional<int64_t> constant() const;
   bool is_symbolic() const { return !is_constant(); }
@@ -41,9 +39,15 @@ class SymInt {
   // divisor, otherwise an opaque atom `(a//b)` (constants fold exactly).
   SymInt floordiv(const SymInt& o) const;
   SymInt mod(const SymInt& o) const;
-  bool operator==(const SymInt& o) const { return terms_ == o.terms_; }
+  bool operator==(const SymInt& o) const { return value_ == o.value_ && terms_ == o.terms_; }
   bool operator!=(const SymInt& o) const { return !(*this == o); }
-  bool operator<(const SymInt& o) const { return terms_ < o.terms_; }
+  // The order of the canonical term lists: 0 first, other constants by
+  // value, a symbolic value before every constant but 0.
+  bool operator<(const SymInt& o) const {
+    if (terms_.empty() && o.terms_.empty())
+      return value_ != o.value_ && (value_ == 0 || (o.value_ != 0 && value_ < o.value_));
+    return canonical_terms() < o.canonical_terms();
+  }
 
   // Evaluates with concrete values for atoms; nullopt if an atom is unbound.
   // Throws IntOverflow naming the expression and the bindings when the value
@@ -92,6 +96,15 @@ class SymInt {
   SymInt add_scaled(const SymInt& o, int sign) const;
   // `s0=4, s1=8`: the bindings of this value's atoms, for messages.
   std::string describe_bindings(const Bindings& bindings) const;
+  // The value as canonical terms (a constant is one term without atoms, 0 none).
+  std::vector<Term> canonical_terms() const;
+  // The value of canonical terms: a constant when no term has atoms.
+  static SymInt from_terms(std::vector<Term> terms);
+
+  // A constant is `value_` with no terms: sizes are mostly constants, and
+  // copying one then allocates nothing. A symbolic value keeps its canonical
+  // terms (at least one with atoms) and `value_` 0.
+  int64_t value_ = 0;
   std::vector<Term> terms_;
 };
 

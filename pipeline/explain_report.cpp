@@ -13,6 +13,8 @@
 #include <map>
 #include <set>
 
+#include <absl/container/flat_hash_map.h>
+#include <absl/container/flat_hash_set.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
@@ -45,20 +47,18 @@ struct Ctx {
   const OptimizeState& st;
   const EGraph& g;
   const OpRegistry& reg;
-  FusionCredit credit;                          // which rule made a fused node
-  std::map<Id, std::string> names;              // canonical class -> first input node name
-  std::map<Id, std::vector<size_t>> inputs_at;  // canonical class -> input node indices
-  std::map<Id, Id> chosen;                      // extracted class -> chosen e-node
-  std::map<Id, std::vector<Id>> users;          // class -> extracted classes using it
-  std::set<Id> roots;
+  FusionCredit credit;  // which rule made a fused node
+  // Canonical class -> input node indices, in input order (looked up, never iterated).
+  absl::flat_hash_map<Id, std::vector<size_t>> inputs_at;
+  std::map<Id, Id> chosen;  // extracted class -> chosen e-node (iterated in class order)
+  // Class -> extracted classes using it (looked up, never iterated).
+  absl::flat_hash_map<Id, std::vector<Id>> users;
+  absl::flat_hash_set<Id> roots;
 
   Ctx(const OptimizeResult& res, const OpRegistry& registry)
       : r(res), st(*res.state), g(*res.state->egraph), reg(registry), credit(*res.state) {
     for (size_t i = 0; i < st.input.nodes().size() && i < st.loaded.node_class.size(); ++i)
-      if (st.loaded.node_class[i] != kNoId) {
-        names.emplace(g.find(st.loaded.node_class[i]), st.input.nodes()[i].name);
-        inputs_at[g.find(st.loaded.node_class[i])].push_back(i);
-      }
+      if (st.loaded.node_class[i] != kNoId) inputs_at[g.find(st.loaded.node_class[i])].push_back(i);
     for (Id cls : st.problem.eclass_of) {
       Id n = st.problem.chosen_node(st.extraction, cls);
       if (n != kNoId) chosen.emplace(cls, n);
@@ -84,8 +84,8 @@ struct Ctx {
   // The input name of a class, else a description of its chosen node
   // ("npu_add_rms_norm_quant[2]" for a projection of a new node).
   std::string name_of(Id cls) const {
-    auto it = names.find(cls);
-    if (it != names.end()) return it->second;
+    auto it = inputs_at.find(cls);
+    if (it != inputs_at.end()) return st.input.nodes()[it->second.front()].name;
     auto ch = chosen.find(cls);
     if (ch == chosen.end()) return fmt::format("e-class {}", cls);
     NodeView n = g.node(ch->second);
@@ -280,7 +280,7 @@ void add_proof(const Ctx& c, Explainer& ex, Id fused, Id fused_cls,
     return;
   }
   try {
-    Explanation e = ex.explain(from, to);
+    Explanation e = ex.explain(from, to, opt.term_depth);
     for (const ExplanationStep& s : e.steps) {
       if (out.proof.size() >= opt.max_proof_steps) {
         out.proof_note = fmt::format("{} more steps not shown", e.steps.size() - out.proof.size());
@@ -345,7 +345,9 @@ CostSum new_operands_cost(const Ctx& c, Id fused, bool chosen_side) {
 
 std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt) {
   std::map<size_t, const NodeCost*> input_cost;
-  for (const NodeCost& nc : c.r.before.nodes) input_cost[static_cast<size_t>(nc.node.index)] = &nc;
+  if (opt.costs)
+    for (const NodeCost& nc : c.r.before.nodes)
+      input_cost[static_cast<size_t>(nc.node.index)] = &nc;
   std::unique_ptr<Explainer> ex;
   if (opt.proofs) ex = std::make_unique<Explainer>(c.g, c.st.rules.rewrites);
   // Fused e-nodes ordered like the emitter places them: where the first
@@ -365,18 +367,21 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
     ChosenFusion f;
     f.op = c.op_name(n);
     f.rule = c.credit.rule_of(n);
-    f.cost = c.cost(n);
-    const CostSum extra = new_operands_cost(c, n, /*chosen_side=*/true);
-    f.cost.launch_us += extra.launch_us;
-    f.cost.fixed_us += extra.fixed_us;
-    f.cost.memory_us += extra.memory_us;
-    f.cost.compute_us += extra.compute_us;
-    f.cost.total_us += extra.total_us;
+    if (opt.costs) {
+      f.cost = c.cost(n);
+      const CostSum extra = new_operands_cost(c, n, /*chosen_side=*/true);
+      f.cost.launch_us += extra.launch_us;
+      f.cost.fixed_us += extra.fixed_us;
+      f.cost.memory_us += extra.memory_us;
+      f.cost.compute_us += extra.compute_us;
+      f.cost.total_us += extra.total_us;
+    }
     size_t k = used[f.op]++;
     const auto& outs = outputs[f.op];
     f.node = k < outs.size() ? c.r.graph.node(outs[k].node).name : c.name_of(cls);
     for (size_t i : region) {
       f.replaces.push_back(c.st.input.nodes()[i].name);
+      if (!opt.costs) continue;
       auto it = input_cost.find(i);
       if (it == input_cost.end() || !it->second->cost.is_kernel) continue;
       f.replaced_kernels.push_back(c.st.input.nodes()[i].name);
@@ -661,7 +666,7 @@ void annotate_fusions(OptimizeResult& r, const OpRegistry& reg) {
   std::vector<ChosenFusion> chosen;
   {
     Ctx c(r, reg);
-    chosen = chosen_fusions(c, ExplainOptions{.proofs = false});
+    chosen = chosen_fusions(c, ExplainOptions{.proofs = false, .costs = false});
   }
   for (const ChosenFusion& f : chosen) {
     std::optional<NodeRef> n = r.graph.find(f.node);

@@ -129,6 +129,7 @@ struct ExplainReport {
 
 struct ExplainOptions {
   bool proofs = true;  // build proof chains (egraph/explain.hpp)
+  bool costs = true;   // price each chosen fusion and what it replaces (off: names only)
   int term_depth = 4;  // depth limit of printed proof terms
   size_t max_proof_steps = 40;
 };

@@ -157,10 +157,15 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 // "experimental_config.pattern_fusion_pass" / {"experimental_config":
 // {"pattern_fusion_pass": ..}}, "remove_noop_ops" (likewise), "disable_rules",
 // "enable_rules", "device",
-// "extractor", "node_limit", "iter_limit", "time_limit". Unknown keys and
-// wrong value types are errors naming the key and `origin`.
+// "extractor", "node_limit", "iter_limit", "time_limit" (docs/cli.md has
+// them all). Unknown keys and wrong value types are errors naming the key and
+// `origin`. The keys that name files or belong to vllm-ascend ("ops",
+// "rules", "additional_config") are read by apply_optimize_config
+// (pipeline/optimize_config.hpp), which reads a whole config file.
+// Defined in pipeline/optimize_config.cpp.
 void apply_config_json(OptimizeOptions& options, std::string_view text, std::string_view origin);
 
+// The report of a run (defined in pipeline/optimize_summary.cpp).
 // The stderr summary of `eqfuse optimize` (kernels, modeled time, fusions,
 // stop reason, phase times), several lines ending with '\n'.
 std::string format_summary(const OptimizeStats& s);

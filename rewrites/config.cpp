@@ -217,7 +217,6 @@ void apply_vllm_key(const std::string& key, const nlohmann::ordered_json& v,
 VllmAscendConfig take_vllm_ascend_config(std::string_view text, std::string_view origin,
                                          RuleConfig& cfg) {
   VllmAscendConfig out{std::string(text), {}};
-  if (text.find("ascend_compilation_config") == std::string_view::npos) return out;
   auto doc = parse_json_text<nlohmann::ordered_json>(text, origin);
   if (!doc.is_object()) return out;  // apply_config_json reports it
   auto apply_section = [&](const nlohmann::ordered_json& section) {

@@ -35,6 +35,7 @@
 #include "pipeline/explain_html.hpp"
 #include "pipeline/explain_report.hpp"
 #include "pipeline/optimize.hpp"
+#include "pipeline/optimize_config.hpp"
 #include "py_json.hpp"
 #include "rewrites/reinplace.hpp"
 #include "rewrites/rule.hpp"
@@ -353,18 +354,27 @@ std::vector<std::optional<std::string>> check_op_entries(const std::vector<std::
   return out;
 }
 
-// The user's rule texts (or files), each rule named in `extra_checks` given
-// its Python check, added to a copy of the default library.
+// The config's .rules files, then the user's rule texts (or files), each rule
+// named in `extra_checks` given its Python check, added to a copy of the
+// default library.
 std::unique_ptr<RuleLibrary> user_library(const OpRegistry& reg,
+                                          const std::vector<std::string>& config_rule_files,
                                           const std::vector<std::string>& rules,
                                           const std::map<std::string, py::function>& extra_checks) {
   auto library = std::make_unique<RuleLibrary>(RuleLibrary::builtin(reg));
   std::set<std::string> unused;
   for (const auto& [name, fn] : extra_checks) unused.insert(name);
+  // (text, origin) of every rules source, the config's files first (as the CLI).
+  std::vector<std::pair<std::string, std::string>> sources;
+  for (const std::string& path : config_rule_files)
+    sources.emplace_back(read_file_or_stdin(path), path);
   for (size_t i = 0; i < rules.size(); ++i) {
     const bool file = names_file(rules[i]);
-    const std::string origin = file ? rules[i] : fmt::format("<rules[{}]>", i);
-    for (RuleDef& def : parse_rules_file(file ? read_file_or_stdin(rules[i]) : rules[i], origin)) {
+    sources.emplace_back(file ? read_file_or_stdin(rules[i]) : rules[i],
+                         file ? rules[i] : fmt::format("<rules[{}]>", i));
+  }
+  for (const auto& [text, origin] : sources) {
+    for (RuleDef& def : parse_rules_file(text, origin)) {
       if (auto it = extra_checks.find(def.name); it != extra_checks.end()) {
         std::vector<std::string> inputs;  // RuleDef::inputs is filled by add(); read the search
         for (NodeRef r : def.search.placeholders()) inputs.push_back(def.search.node(r).name);
@@ -381,27 +391,23 @@ std::unique_ptr<RuleLibrary> user_library(const OpRegistry& reg,
   return library;
 }
 
-std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std::string>& mode,
-                                  const std::optional<std::string>& device,
-                                  const py::object& config, const std::vector<std::string>& rules,
-                                  const std::vector<std::string>& disable_rules,
-                                  const std::vector<std::string>& enable_rules,
-                                  const std::map<std::string, int64_t>& hints,
-                                  const std::vector<std::string>& frozen_inputs, bool explain,
-                                  const std::map<std::string, py::function>& extra_checks,
-                                  const std::vector<std::string>& ops,
-                                  const std::map<std::string, py::function>& op_metas,
-                                  std::optional<bool> reinplace_passes,
-                                  const std::optional<std::string>& memory_limit) {
+std::unique_ptr<Run> run_optimize(
+    const py::dict& graph, const std::optional<std::string>& mode,
+    const std::optional<std::string>& device, const py::object& config,
+    const std::vector<std::string>& rules, const std::vector<std::string>& disable_rules,
+    const std::vector<std::string>& enable_rules, const std::map<std::string, int64_t>& hints,
+    const std::vector<std::string>& frozen_inputs, bool explain,
+    const std::map<std::string, py::function>& extra_checks, const std::vector<std::string>& ops,
+    const std::map<std::string, py::function>& op_metas, std::optional<bool> reinplace_passes,
+    const std::optional<std::string>& memory_limit) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
   // optimize keys, its reinplace section (which may register ops, so before
   // the graph is read), then the arguments on top.
-  if (auto cfg = config_text(config)) {
-    apply_config_json(opt, cfg->first, cfg->second);
-    apply_reinplace_config_json(opt.reinplace, run->reg, cfg->first, cfg->second);
-  }
+  OptimizeConfigFiles config_files;
+  if (auto cfg = config_text(config))
+    config_files = apply_optimize_config(opt, run->reg, cfg->first, cfg->second);
   // Ops taken from torch, after the config's (which win) and before the graph is
   // read and the rules are compiled.
   add_torch_ops(run->reg, ops, op_metas);
@@ -420,14 +426,16 @@ std::unique_ptr<Run> run_optimize(const py::dict& graph, const std::optional<std
   run->opaque_ops = resolve_ops(run->input, run->reg);
   infer_types(run->input, run->reg);
 
-  if (!rules.empty() || !extra_checks.empty()) {
-    run->library = user_library(run->reg, rules, extra_checks);
+  if (!rules.empty() || !extra_checks.empty() || !config_files.rule_files.empty()) {
+    run->library = user_library(run->reg, config_files.rule_files, rules, extra_checks);
     opt.library = run->library.get();
   }
   {
     py::gil_scoped_release release;
     run->result = optimize_graph(run->input, run->reg, opt);
   }
+  std::vector<std::string>& notes = run->result.stats.notes;
+  notes.insert(notes.end(), config_files.notes.begin(), config_files.notes.end());
   return run;
 }
 

@@ -89,6 +89,58 @@ def test_disable_rule_and_config_dict():
     assert r.stats["mode"] == "eager" and r.stats["fusions"] == {}
 
 
+_DOUBLE_NEG_RULE = """rule user/double-neg =>
+    labels: user
+    description: neg(neg(a)) is a
+
+    def search(a: "f32[4, 8]"):
+        neg = torch.ops.aten.neg.default(a)
+        neg_1 = torch.ops.aten.neg.default(neg)
+        return (neg_1,)
+
+    def replace(a):
+        return (a,)
+"""
+
+
+def test_config_reads_rules_files_and_vllm_ascend_switches_as_the_cli_does(tmp_path):
+    # A config's "rules" (relative to the config file), vllm-ascend's additional_config
+    # section and an unsound rule refused at load: the same reader as `--config`.
+    (tmp_path / "mine.rules").write_text(_DOUBLE_NEG_RULE)
+    gm = make_fx(lambda a: torch.neg(torch.neg(a)) + 1)(torch.randn(4, 8))
+    assert eqfuse.optimize(gm).stats["kernels_after"] == 3
+
+    def applied(r):  # the two negations gone, by the user's rule
+        rule = [x for x in r.stats["rules"] if x["rule"] == "user/double-neg"]
+        return (r.stats["kernels_after"], rule[0]["applications"] if rule else 0)
+
+    config = tmp_path / "config.json"
+    config.write_text('{"rules": "mine.rules"}')
+    r = eqfuse.optimize(gm, config=str(config))
+    assert applied(r) == (1, 1)
+    assert _targets(r.graph_module) == [torch.ops.aten.add.Tensor]
+    x = torch.randn(4, 8)
+    _assert_same_outputs(gm(x), r.graph_module(x))
+    # A dict config names files relative to the working directory.
+    r = eqfuse.optimize(gm, config={"rules": [str(tmp_path / "mine.rules")]})
+    assert applied(r) == (1, 1)
+    (tmp_path / "bad.rules").write_text(_DOUBLE_NEG_RULE.replace("return (a,)", "return (neg,)")
+                                        .replace("def replace(a):", "def replace(a):\n"
+                                                 "        neg = torch.ops.aten.neg.default(a)"))
+    with pytest.raises(eqfuse.EqfuseError, match="rule 'user/double-neg' is unsound"):
+        eqfuse.optimize(gm, config={"rules": str(tmp_path / "bad.rules")})
+    with pytest.raises(eqfuse.EqfuseError, match="cannot"):
+        eqfuse.optimize(gm, config={"rules": str(tmp_path / "absent.rules")})
+    # vllm-ascend's switch turns its rules off (it was an unknown key before).
+    llama = models.trace_llama()
+    on = eqfuse.optimize(llama, config={"additional_config": {
+        "ascend_compilation_config": {"fuse_norm_quant": True}}})
+    off = eqfuse.optimize(llama, config={"additional_config": {
+        "ascend_compilation_config": {"fuse_norm_quant": False}}})
+    fused = set(on.stats["fusions"]) - set(off.stats["fusions"])
+    assert fused, (on.stats["fusions"], off.stats["fusions"])
+
+
 def test_graph_without_meta_is_typed_from_example_inputs():
     # no meta (as symbolic_trace leaves it): the example inputs type the inputs, and eqfuse
     # infers every op overload's type from them (nothing is propagated in Python)

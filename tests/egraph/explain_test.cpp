@@ -291,6 +291,41 @@ TEST(Explain, PrintsDepthLimitedTerms) {
   EXPECT_NE(text.find("    ; "), std::string::npos);
 }
 
+// An explanation copied to a depth prints, at that depth or less, exactly as
+// the whole one does, and holds fewer terms: what keeps explaining every site
+// of a large graph linear (pipeline/explain_report asks for its print depth).
+TEST(Explain, DepthLimitedCopyPrintsAsTheWholeOneAtThatDepth) {
+  EGraph g;
+  Id start = g.add_expr(kMathStartTerm);
+  auto rules = math_rules();
+  saturate(g, rules, 8);
+  Explainer ex(g, rules);
+  size_t compared = 0;
+  for (Id n = 0; n < g.num_ids(); ++n) {
+    if (g.find(n) != g.find(start)) continue;
+    Explanation whole = ex.explain(start, n);
+    for (int depth : {0, 1, 2, 4}) {
+      Explanation cut = ex.explain(start, n, depth);
+      ASSERT_EQ(cut.steps.size(), whole.steps.size());
+      for (size_t k = 0; k < whole.steps.size(); ++k) {
+        EXPECT_EQ(cut.terms.to_string(cut.steps[k].term, depth),
+                  whole.terms.to_string(whole.steps[k].term, depth));
+        EXPECT_EQ(cut.terms.to_string(cut.steps[k].term),
+                  whole.terms.to_string(whole.steps[k].term, depth));
+        EXPECT_EQ(cut.steps[k].rule, whole.steps[k].rule);
+      }
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 40u);
+  // A deep term: two levels kept, the rest one elided term.
+  EGraph chain;
+  Id a = chain.add_expr("(f (f (f (f (f x)))))");
+  Explanation e = Explainer(chain).explain(a, a, 2);
+  EXPECT_EQ(e.terms.to_string(e.steps.front().term), "(f (f …))");
+  EXPECT_EQ(e.terms.size(), 3u);
+}
+
 // Heads print `op@payload` by default; a namer (here the graph loader's)
 // turns payloads into names: inputs, opaque ops at their node, stream labels.
 TEST(TermBankNames, HeadNamerNamesLoadedGraphPayloads) {

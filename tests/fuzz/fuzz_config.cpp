@@ -1,8 +1,9 @@
 // Configs (JSON, with the deep-nesting and edge-number generators): the
 // optimize keys, and the reinplace section (custom ops, table entries), which
-// registers ops into a registry of its own.
+// registers ops into a registry of its own, and vllm-ascend's section.
 #include "fuzz_common.hpp"
 #include "pipeline/optimize.hpp"
+#include "rewrites/config.hpp"
 #include "rewrites/reinplace.hpp"
 
 using namespace eqfuse;
@@ -18,6 +19,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     OpRegistry reg = builtin;  // a copy: the section may register ops
     ReinplaceOptions options;
     apply_reinplace_config_json(options, reg, text, "fuzz.json");
+  });
+  fuzz::only_input_errors([&] {
+    RuleConfig rules;
+    take_vllm_ascend_config(text, "fuzz.json", rules);
   });
   return 0;
 }

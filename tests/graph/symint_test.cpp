@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "base/checked_int.hpp"
 #include "base/dtype.hpp"
@@ -32,12 +36,74 @@ TEST(SymInt, ParsesAndPrintsSympyStyle) {
   EXPECT_EQ(SymInt::parse("s0 - 1").to_string(), "s0 - 1");
   EXPECT_EQ(SymInt::parse("(s0 + 1) * (s0 - 1)").to_string(), "s0**2 - 1");
   EXPECT_EQ(SymInt::parse("4096").constant(), 4096);
+  // Python's precedence: unary minus below `**`; an opaque division bracketed
+  // inside a product, so that the text reads back as the same value.
+  EXPECT_EQ(SymInt::parse("-s0**2").to_string(), "-s0**2");
+  EXPECT_EQ(SymInt::parse("2**3**2").constant(), 512);
+  EXPECT_EQ((SymInt(7) * SymInt::parse("(s0 + 1)//2")).to_string(), "7*((s0 + 1)//2)");
+  EXPECT_EQ((-SymInt::parse("(s0 + 1)//2")).to_string(), "-((s0 + 1)//2)");
+  EXPECT_EQ((SymInt::symbol("s1") - SymInt::parse("(s0 + 1)//2")).to_string(),
+            "-((s0 + 1)//2) + s1");
+  EXPECT_EQ((SymInt::parse("s0 + (s1 + 1)//2") - SymInt::parse("s1 % 3")).to_string(),
+            "(s1 + 1)//2 + s0 - s1%3");
+  EXPECT_EQ(SymInt::parse("(s0 + 1)//2").to_string(), "(s0 + 1)//2");
 }
 
 TEST(SymInt, CanonicalEquality) {
   EXPECT_EQ(SymInt::parse("s0*4 + s1"), SymInt::parse("s1 + 2*s0 + 2*s0"));
   EXPECT_NE(SymInt::parse("s0"), SymInt::parse("s1"));
   EXPECT_EQ(SymInt::parse("4*s0").floordiv(4), SymInt::symbol("s0"));
+}
+
+// Constants are stored inline and a constant operand takes a shortcut
+// (graph/symint.hpp): every operation must give what the general term merge
+// gives, checked here by evaluating both sides at several bindings, and the
+// order must stay that of the canonical term lists (0, symbolic values,
+// other constants by value) on which sorted outputs depend.
+TEST(SymInt, ConstantShortcutsAgreeWithEvaluationAndKeepTheOrder) {
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  std::vector<SymInt> values{0,
+                             1,
+                             -1,
+                             7,
+                             -4096,
+                             SymInt::parse("s0"),
+                             SymInt::parse("2*s0 + 3"),
+                             SymInt::parse("s0*s1 - 5"),
+                             SymInt::parse("-s0"),
+                             SymInt::parse("(s0 + 1)//2 + s1")};
+  for (const auto& [s0, s1] : std::vector<std::pair<int64_t, int64_t>>{{1, 2}, {5, 3}, {64, 9}}) {
+    const SymInt::Bindings b{{"s0", s0}, {"s1", s1}};
+    for (const SymInt& x : values)
+      for (const SymInt& y : values) {
+        const int64_t vx = *x.evaluate(b), vy = *y.evaluate(b);
+        SCOPED_TRACE(x.to_string() + " and " + y.to_string());
+        EXPECT_EQ((x + y).evaluate(b), vx + vy);
+        EXPECT_EQ((x - y).evaluate(b), vx - vy);
+        EXPECT_EQ((x * y).evaluate(b), vx * vy);
+        EXPECT_EQ(x + y, y + x);
+        EXPECT_EQ(x * y, y * x);
+        EXPECT_EQ(x + y - y, x);
+        EXPECT_EQ(SymInt::parse((x + y).to_string()), x + y);
+        EXPECT_EQ(SymInt::parse((x * y).to_string()), x * y);
+        EXPECT_EQ((x - y).is_constant(), (x - y).constant().has_value());
+      }
+  }
+  EXPECT_TRUE((SymInt::parse("s0 + 3") - SymInt::symbol("s0")).is_constant());
+  EXPECT_EQ((SymInt::parse("s0 + 3") - SymInt::symbol("s0")).constant(), 3);
+  EXPECT_EQ((SymInt::parse("s0 + 3") - 3).to_string(), "s0");
+  EXPECT_EQ((SymInt::parse("2*s0") * 0).constant(), 0);
+  EXPECT_THROW(SymInt(big) + 1, IntOverflow);
+  EXPECT_THROW(SymInt::parse("s0 + 9223372036854775807") + 1, IntOverflow);
+  EXPECT_THROW(SymInt::parse("3*s0") * SymInt(big), IntOverflow);
+  const SymInt most_negative = SymInt(std::numeric_limits<int64_t>::min()) * SymInt::symbol("s0");
+  EXPECT_THROW(SymInt(0) - most_negative, IntOverflow);
+  EXPECT_THROW(-most_negative, IntOverflow);
+  std::vector<SymInt> sorted{5, SymInt::parse("2*s0 + 3"), -3, 0, SymInt::symbol("s0")};
+  std::sort(sorted.begin(), sorted.end());
+  std::vector<std::string> printed;
+  for (const SymInt& v : sorted) printed.push_back(v.to_string());
+  EXPECT_EQ(printed, (std::vector<std::string>{"0", "s0", "2*s0 + 3", "-3", "5"}));
 }
 
 TEST(SymInt, EvaluatesIncludingOpaqueDivision) {

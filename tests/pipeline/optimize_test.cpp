@@ -379,31 +379,6 @@ TEST(Optimize, EveryExtractorGivesAnEquivalentGraph) {
   }
 }
 
-TEST(Optimize, ConfigJsonAcceptsTorchAirKeys) {
-  OptimizeOptions opt;
-  apply_config_json(opt, R"({"experimental_config": {"pattern_fusion_pass": false},
-                             "mode": "max-autotune", "disable_rules": ["layout"]})",
-                    "cfg.json");
-  EXPECT_FALSE(opt.rules.pattern_fusion_pass);
-  EXPECT_TRUE(opt.rules.remove_noop_ops);
-  EXPECT_EQ(opt.rules.mode, ExecMode::MaxAutotune);
-  EXPECT_EQ(opt.rules.disable, std::vector<std::string>{"layout"});
-  apply_config_json(opt, R"({"experimental_config": {"remove_noop_ops": false}})", "cfg.json");
-  EXPECT_FALSE(opt.rules.remove_noop_ops);
-  opt.rules.remove_noop_ops = true;
-  apply_config_json(opt, R"({"remove_noop_ops": false})", "cfg.json");
-  EXPECT_FALSE(opt.rules.remove_noop_ops);
-  apply_config_json(opt, R"({"frozen_inputs": ["w*", "bias"]})", "cfg.json");
-  EXPECT_EQ(opt.frozen_inputs, (std::vector<std::string>{"w*", "bias"}));
-  EXPECT_THROW(apply_config_json(opt, R"({"frozen_inputs": "w*"})", "cfg.json"), Error);
-  try {
-    apply_config_json(opt, R"({"fusion": true})", "cfg.json");
-    ADD_FAILURE() << "unknown key accepted";
-  } catch (const Error& e) {
-    EXPECT_THAT(e.what(), HasSubstr("cfg.json: config key 'fusion': unknown key"));
-  }
-}
-
 TEST(OptimizeCli, PrintsGraphAndSummary) {
   auto r = run_eqfuse("optimize examples/matmul_transpose.fx");
   ASSERT_EQ(r.exit_code, 0) << r.err;
