@@ -338,6 +338,13 @@ CLI::Validator seconds_validator() {
       "SECONDS");
 }
 
+OptimizeResult& keep_until_exit(OptimizeResult&& result) {
+  static OptimizeResult* kept = nullptr;
+  delete kept;  // a second call in one process (tests) frees the first
+  kept = new OptimizeResult(std::move(result));
+  return *kept;
+}
+
 void remember_input(const std::string& path) {
   if (!path.empty() && path != "-") inputs_read().push_back(path);
 }

@@ -37,12 +37,14 @@ OptimizeOptions build_options(const ExplainCliOptions& o, OpRegistry& reg) {
 
 // The page; graphs Graphviz could not draw are also noted on stderr.
 std::string html_page(const ExplainCliOptions& o, const ExplainReport& rep, const Graph& before,
-                      const Graph& after) {
+                      const OptimizeResult& r) {
   std::vector<std::string> notes;
   HtmlOptions html;
   html.dot_timeout_s = o.dot_timeout_s;
   html.notes = &notes;
-  std::string page = explanation_to_html(rep, before, after, html);
+  html.before_cost = &r.before;
+  html.after_cost = &r.after;
+  std::string page = explanation_to_html(rep, before, r.graph, html);
   for (const std::string& n : notes)
     fmt::print(stderr, "note: {}; the page shows it as DOT text\n", n);
   return page;
@@ -55,12 +57,12 @@ int run_explain(const ExplainCliOptions& o) {
   std::unique_ptr<RuleLibrary> lib = user_rule_library(o.toggles, reg);
   if (lib) opt.library = lib.get();
   check_output_path(o.output);
-  OptimizeResult r = optimize_graph(in.graph, reg, opt);
+  const OptimizeResult& r = keep_until_exit(optimize_graph(in.graph, reg, opt));
   ExplainReport rep = explain_run(r, reg);
   if (o.format == "json")
     write_output(o.output, explanation_to_json(rep) + "\n");
   else if (o.format == "html")
-    write_output(o.output, html_page(o, rep, in.graph, r.graph));
+    write_output(o.output, html_page(o, rep, in.graph, r));
   else
     write_output(o.output, format_explanation_text(rep));
   return kOk;

@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -467,6 +468,7 @@ std::string sites_section(const Page& p, const HtmlOptions& options) {
       out += html_detail::fusion_row(rep.chosen[sites[k]], sites[k], ctx);
     out += "</table>\n";
   }
+  drawer.finish(out);
   return out + "</section>\n";
 }
 
@@ -688,6 +690,44 @@ std::string find_on_path(std::string_view program) {
   return {};
 }
 
+namespace {
+// With several graphs in its input, `dot` prefixes the ids of each graph's
+// group with the page (`id="page0,1_graph0"`); alone it writes `graph0`.
+void drop_page_prefixes(std::string& svg) {
+  constexpr std::string_view kPrefix = "id=\"page";
+  for (size_t at = svg.find(kPrefix); at != std::string::npos; at = svg.find(kPrefix, at + 1)) {
+    size_t end = at + kPrefix.size();
+    while (end < svg.size() &&
+           (std::isdigit(static_cast<unsigned char>(svg[end])) || svg[end] == ','))
+      ++end;
+    if (end < svg.size() && svg[end] == '_' && end > at + kPrefix.size())
+      svg.erase(at + 4, end + 1 - (at + 4));  // keep `id="`
+  }
+}
+}  // namespace
+
+std::optional<std::vector<std::string>> render_dots(const std::vector<std::string>& dot_texts,
+                                                    double timeout_s) {
+  std::string all;
+  for (const std::string& text : dot_texts) all += text;
+  DotRender drawn = render_dot(all, timeout_s * static_cast<double>(dot_texts.size()));
+  if (!drawn.svg) return std::nullopt;
+  // One document per graph: `<svg ...> ... </svg>` and the next one's XML
+  // prolog; each kept from its `<svg` to the next prolog, as render_dot does.
+  std::vector<std::string> out;
+  const std::string& text = *drawn.svg;
+  for (size_t at = 0; at < text.size();) {
+    size_t start = text.find("<svg", at);
+    if (start == std::string::npos) break;
+    size_t next = text.find("<?xml", start);
+    out.push_back(text.substr(start, next == std::string::npos ? std::string::npos : next - start));
+    at = next == std::string::npos ? text.size() : next;
+  }
+  if (out.size() != dot_texts.size()) return std::nullopt;
+  for (std::string& svg : out) drop_page_prefixes(svg);
+  return out;
+}
+
 DotRender render_dot(const std::string& dot_text, double timeout_s) {
   DotRender result;
   std::string dot = find_on_path("dot");
@@ -699,7 +739,9 @@ DotRender render_dot(const std::string& dot_text, double timeout_s) {
     return result;
   }
   ::close(fd);
-  { std::ofstream(tmpl) << dot_text; }
+  {
+    std::ofstream(tmpl) << dot_text;
+  }
   ProgramRun run = run_program({dot, "-Tsvg", tmpl}, timeout_s);
   std::filesystem::remove(tmpl);
   result.failure = dot_failure(dot, run, timeout_s);
@@ -714,8 +756,11 @@ std::optional<std::string> render_dot_svg(const std::string& dot_text) {
 
 std::string explanation_to_html(const ExplainReport& rep, const Graph& before, const Graph& after,
                                 const HtmlOptions& options) {
-  Page p{rep, before, after, html_detail::price_graph(before, rep.device, rep.mode),
-         html_detail::price_graph(after, rep.device, rep.mode)};
+  auto price = [&](const Graph& g, const GraphCost* known) {
+    return known ? html_detail::priced_graph(*known, g.size())
+                 : html_detail::price_graph(g, rep.device, rep.mode);
+  };
+  Page p{rep, before, after, price(before, options.before_cost), price(after, options.after_cost)};
   p.draw_whole = before.size() <= kMaxDrawnNodes && after.size() <= kMaxDrawnNodes;
   if (!p.draw_whole) group_into_regions(p);
   std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";

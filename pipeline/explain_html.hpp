@@ -28,6 +28,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cost/cost_model.hpp"
 #include "graph/graph.hpp"
 #include "pipeline/explain_report.hpp"
 
@@ -41,6 +42,12 @@ struct HtmlOptions {
   // When set, receives one line per graph `dot` could not draw (the CLI
   // prints them on stderr; the page carries the same note).
   std::vector<std::string>* notes = nullptr;
+  // The run's own prices of the two graphs (OptimizeResult::before/after):
+  // used as they are instead of pricing the graphs again under the report's
+  // device, so the page's figures are the run's (its hints and frozen inputs
+  // included). Null: priced here.
+  const GraphCost* before_cost = nullptr;
+  const GraphCost* after_cost = nullptr;
 };
 
 // Why a node of a drawn graph is highlighted; each kind has its own fill.
@@ -75,6 +82,13 @@ std::string find_on_path(std::string_view program);
 // Runs the `dot` found on PATH in its own process group, with no input but
 // the DOT file, and kills the group after `timeout_s` seconds.
 DotRender render_dot(const std::string& dot_text, double timeout_s = kDotTimeoutSeconds);
+
+// Several graphs drawn by one `dot` process (each process start costs more
+// than drawing a small graph): the SVG of each, in order, or nullopt when
+// that run fails, times out (after `timeout_s` per graph) or prints another
+// number of SVG documents; callers then draw one at a time with render_dot.
+std::optional<std::vector<std::string>> render_dots(const std::vector<std::string>& dot_texts,
+                                                    double timeout_s = kDotTimeoutSeconds);
 
 // render_dot's SVG, or nullopt when `dot` is not on PATH, fails or times out.
 std::optional<std::string> render_dot_svg(const std::string& dot_text);

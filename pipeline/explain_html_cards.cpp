@@ -132,31 +132,39 @@ std::string figure(std::string_view caption, std::string drawing) {
 
 }  // namespace
 
-PricedGraph price_graph(const Graph& g, std::string_view device, std::string_view mode) {
+PricedGraph priced_graph(const GraphCost& cost, size_t nodes) {
   PricedGraph p;
-  p.us.assign(g.size(), 0);
-  p.kernel.assign(g.size(), 0);
+  p.us.assign(nodes, 0);
+  p.kernel.assign(nodes, 0);
+  for (const NodeCost& n : cost.nodes) {
+    size_t i = static_cast<size_t>(n.node.index);
+    if (i >= nodes) continue;
+    p.kernel[i] = n.cost.kernel_count > 0;
+    p.us[i] = p.kernel[i] ? n.cost.total_us : 0;
+  }
+  p.kernels = cost.kernels;
+  p.total_us = cost.total_us;
+  p.priced = true;
+  return p;
+}
+
+PricedGraph price_graph(const Graph& g, std::string_view device, std::string_view mode) {
   try {
     NpuCostModel model(load_device_profile(device), parse_exec_mode(mode));
-    GraphCost cost = graph_cost(with_builtin_op_ids(g), builtin_ops(), model);
-    for (const NodeCost& n : cost.nodes) {
-      size_t i = static_cast<size_t>(n.node.index);
-      p.kernel[i] = n.cost.kernel_count > 0;
-      p.us[i] = p.kernel[i] ? n.cost.total_us : 0;
-    }
-    p.kernels = cost.kernels;
-    p.total_us = cost.total_us;
-    p.priced = true;
+    return priced_graph(graph_cost(with_builtin_op_ids(g), builtin_ops(), model), g.size());
   } catch (const std::exception& e) {
+    PricedGraph p;
+    p.us.assign(g.size(), 0);
+    p.kernel.assign(g.size(), 0);
     p.why_not = e.what();
+    return p;
   }
-  return p;
 }
 
 std::vector<Bar> time_by_kind(const Graph& before, const PricedGraph& before_cost,
                               const Graph& after, const PricedGraph& after_cost) {
   std::map<std::string, Bar> kinds;
-  auto add = [&](const Graph& g, const PricedGraph& cost, double Bar::*side) {
+  auto add = [&](const Graph& g, const PricedGraph& cost, double Bar::* side) {
     for (size_t i = 0; i < g.size(); ++i) {
       if (!cost.priced || !cost.kernel[i]) continue;
       Bar& b = kinds[short_op(g.nodes()[i].target)];
@@ -199,15 +207,53 @@ LocalGraph site_after(const Graph& g, const PricedGraph& cost,
   return b.out;
 }
 
+namespace {
+// Marks a deferred drawing in the page text; no page text holds \x1e.
+constexpr std::string_view kDrawingMark =
+    "\x1e"
+    "eqfuse-drawing-";
+}  // namespace
+
 std::string SiteDrawer::draw(const LocalGraph& g) {
   if (g.nodes.empty()) return "";
   if (use_dot && dot_budget > 0) {
     --dot_budget;
-    DotRender r = render_dot(local_graph_dot(g), timeout_s);
-    if (r.svg) return *r.svg;
-    use_dot = false;
+    pending_dot.push_back(local_graph_dot(g));
+    pending_fallback.push_back(local_graph_svg(g));
+    return fmt::format("{}{}\x1e", kDrawingMark, pending_dot.size() - 1);
   }
   return local_graph_svg(g);
+}
+
+void SiteDrawer::finish(std::string& html) {
+  if (pending_dot.empty()) return;
+  std::vector<std::string> drawn;
+  if (auto all = render_dots(pending_dot, timeout_s)) {
+    drawn = std::move(*all);
+  } else {
+    // One at a time, as before batching: the first failure ends `dot` here.
+    for (size_t i = 0; i < pending_dot.size(); ++i) {
+      DotRender r = use_dot ? render_dot(pending_dot[i], timeout_s) : DotRender{};
+      if (!r.svg) use_dot = false;
+      drawn.push_back(r.svg ? std::move(*r.svg) : pending_fallback[i]);
+    }
+  }
+  std::string out;
+  out.reserve(html.size());
+  size_t at = 0;
+  for (size_t mark = html.find(kDrawingMark); mark != std::string::npos;
+       mark = html.find(kDrawingMark, at)) {
+    const size_t index_at = mark + kDrawingMark.size();
+    const size_t end = html.find('\x1e', index_at);
+    const size_t index = std::stoul(html.substr(index_at, end - index_at));
+    out.append(html, at, mark - at);
+    out += drawn.at(index);
+    at = end + 1;
+  }
+  out.append(html, at, std::string::npos);
+  html = std::move(out);
+  pending_dot.clear();
+  pending_fallback.clear();
 }
 
 std::string fusion_title(const ChosenFusion& f) {

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cost/cost_model.hpp"
 #include "graph/graph.hpp"
 #include "pipeline/explain_html_svg.hpp"
 #include "pipeline/explain_report.hpp"
@@ -36,6 +37,8 @@ struct PricedGraph {
 };
 
 PricedGraph price_graph(const Graph& g, std::string_view device, std::string_view mode);
+// The same from prices computed before (`cost` of a graph of `nodes` nodes).
+PricedGraph priced_graph(const GraphCost& cost, size_t nodes);
 
 // Modeled µs per op of the graph's kernels, keyed by short op name.
 std::vector<Bar> time_by_kind(const Graph& before, const PricedGraph& before_cost,
@@ -49,13 +52,22 @@ LocalGraph site_after(const Graph& g, const PricedGraph& cost,
                       const std::vector<std::vector<NodeRef>>& users, std::string_view fused);
 
 // Draws local graphs: with `dot` while it works and `dot_budget` renders
-// last (each render is a process start), else with local_graph_svg. A `dot`
-// that fails once is not tried again for the rest of the page.
+// last, else with local_graph_svg. A `dot` that fails once is not tried
+// again for the rest of the page. The `dot` drawings are deferred: draw()
+// returns a placeholder and finish() puts every drawing in, all made by one
+// `dot` process (a process start costs more than a small graph), or one
+// process per graph when that fails, so the page is the same either way.
 struct SiteDrawer {
   bool use_dot = true;
   double timeout_s = 2;
   size_t dot_budget = 40;
   std::string draw(const LocalGraph& g);
+  // Replaces the placeholders draw() returned in `html` with the drawings.
+  void finish(std::string& html);
+
+  // Filled by draw() (an aggregate, so callers name the settings above).
+  std::vector<std::string> pending_dot = {};       // DOT text per placeholder
+  std::vector<std::string> pending_fallback = {};  // local_graph_svg per placeholder
 };
 
 struct CardContext {

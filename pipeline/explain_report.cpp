@@ -153,8 +153,8 @@ std::set<Id> input_classes(const Ctx& c, Id fused) {
 // node (quadratic on a stack of decoder blocks).
 constexpr int kNeededDepth = 16;
 
-std::set<Id> needed_anyway(const Ctx& c, const std::set<Id>& seeds) {
-  std::set<Id> out;
+absl::flat_hash_set<Id> needed_anyway(const Ctx& c, const std::set<Id>& seeds) {
+  absl::flat_hash_set<Id> out;
   struct Item {
     Id cls;
     int depth;         // look-through levels
@@ -206,7 +206,7 @@ std::vector<Id> covered_classes(const Ctx& c, Id fused_cls) {
 
 // The extracted classes between `covered` and the fused node's inputs.
 std::set<Id> extracted_region(const Ctx& c, const std::vector<Id>& covered,
-                              const std::set<Id>& stop) {
+                              const absl::flat_hash_set<Id>& stop) {
   std::set<Id> region(covered.begin(), covered.end());
   std::deque<Id> todo(covered.begin(), covered.end());
   while (!todo.empty()) {
@@ -225,7 +225,7 @@ std::set<Id> extracted_region(const Ctx& c, const std::vector<Id>& covered,
 // ---- chosen fusions -------------------------------------------------------
 
 // Input node indices the fused node replaces (see the file comment).
-std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const std::set<Id>& stop) {
+std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const absl::flat_hash_set<Id>& stop) {
   const Graph& in = c.st.input;
   std::set<size_t> seen;
   std::deque<size_t> todo;
