@@ -68,7 +68,10 @@ OptimizeOptions build_options(const OptimizeCliOptions& o, OpRegistry& reg) {
     opt.extract_time_limit_s = o.time_limit;
     opt.phase_time_limit_s = o.time_limit;
   }
-  if (o.node_limit >= 0) opt.limits.nodes = static_cast<size_t>(o.node_limit);
+  if (o.node_limit >= 0) {
+    opt.limits.nodes = static_cast<size_t>(o.node_limit);
+    opt.node_limit_follows_input = false;
+  }
   if (o.iter_limit >= 0) opt.limits.iterations = static_cast<size_t>(o.iter_limit);
   opt.dump_dir = o.dump_dir.empty() ? debug_dump_dir(o.file) : o.dump_dir;
   opt.view_to_reshape = o.view_to_reshape;

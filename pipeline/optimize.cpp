@@ -65,6 +65,8 @@ bool is_literal_data(const EGraph& g, Id node) {
 void saturate(OptimizeState& st, const OptimizeOptions& opt) {
   RunnerConfig rc;
   rc.limits = opt.limits;
+  if (opt.node_limit_follows_input)
+    rc.limits.nodes = std::max(rc.limits.nodes, kNodeLimitPerLoadedNode * st.egraph->num_nodes());
   rc.limits.process_memory_bytes = opt.memory_limit_bytes / 5 * 3;
   // The backoff scheduler bans a rule that matches more than match_limit
   // times in an iteration, as egg does to stop explosive rules. A fusion

@@ -46,6 +46,11 @@ struct OptimizeOptions {
   // `--time-limit` sets it with the two above.
   double phase_time_limit_s = 10.0;
   RunnerLimits limits{.iterations = 30, .nodes = 200'000, .seconds = 10.0, .memory_bytes = 0};
+  // With the default limits, the e-node limit is at least kNodeLimitPerLoadedNode
+  // times the e-nodes the input loads into, so a large model is not stopped
+  // before any rule runs (the memory budget still bounds the run). An explicit
+  // --node-limit / config "node_limit" sets it to false: the limit is then exact.
+  bool node_limit_follows_input = true;
   // The memory budget of the whole run (--memory-limit; base/memory_budget.hpp):
   // resident memory past it stops saturation (at 60% of it, leaving room for
   // extraction), and each later phase keeps the best graph so far with a note.
@@ -140,6 +145,10 @@ struct OptimizeStats {
   // rule the mode excludes, ...), one sentence each.
   std::vector<std::string> notes;
 };
+
+// The default e-node limit's floor per loaded e-node (node_limit_follows_input):
+// the fusion rules of a decoder block add well under one e-node per loaded one.
+inline constexpr size_t kNodeLimitPerLoadedNode = 4;
 
 struct OptimizeResult {
   Graph graph;

@@ -68,6 +68,7 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     o.extractor = config_value<std::string>(v, origin, key, "an extractor name");
   } else if (key == "node_limit") {
     o.limits.nodes = config_count(v, origin, key, "a node count", 1'000'000'000);
+    o.node_limit_follows_input = false;
   } else if (key == "iter_limit") {
     o.limits.iterations = config_count(v, origin, key, "an iteration count", 1'000'000);
   } else if (key == "time_limit") {

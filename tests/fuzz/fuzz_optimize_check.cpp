@@ -48,6 +48,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     size -= 2;
   }
   o.limits = RunnerLimits{.iterations = 8, .nodes = 20'000, .seconds = 2.0, .memory_bytes = 0};
+  o.node_limit_follows_input = false;  // the bounds above, exactly
   o.extract_time_limit_s = 1.0;
   o.phase_time_limit_s = 1.0;
   LoadedGraph in;

@@ -24,6 +24,7 @@ namespace {
 
 using testing_support::builtin_registry;
 
+using ::testing::Contains;
 using ::testing::HasSubstr;
 using testing_support::run_eqfuse;
 
@@ -106,6 +107,24 @@ const RuleRunStats& rule_row(const OptimizeStats& s, const std::string& rule) {
 // Each fused kernel counts for the rule that created it: in the DeepSeek
 // layer one npu_transpose_batchmatmul is bmm-transpose's, the other (a
 // transposed input absorbed as perm_x1 [1, 0, 2]) the perm_x1 rule's.
+// The default e-node limit grows with the input (a large model is not stopped
+// before any rule runs); an explicit limit is exact.
+TEST(Optimize, DefaultNodeLimitFollowsTheInputAndAnExplicitOneIsExact) {
+  Graph in = load_example("deepseek_layer.fx");
+  OptimizeOptions opt;
+  opt.limits.nodes = 20;  // far below the e-nodes the layer loads into
+  OptimizeResult following = optimize_graph(in, builtin_registry(), opt);
+  EXPECT_FALSE(following.stats.fusions.empty());
+  EXPECT_GT(following.stats.iterations, 0u);
+  expect_equivalent(in, following.graph);
+  opt.node_limit_follows_input = false;
+  OptimizeResult exact = optimize_graph(in, builtin_registry(), opt);
+  EXPECT_EQ(exact.stats.stop_reason, "NodeLimit");
+  EXPECT_EQ(exact.stats.iterations, 0u);
+  EXPECT_TRUE(exact.stats.fusions.empty());
+  EXPECT_THAT(exact.stats.notes, Contains(HasSubstr("the e-node limit (20) is below")));
+}
+
 TEST(Optimize, DeepSeekLayerCreditsEachFusedKernelToItsRule) {
   OptimizeResult r =
       optimize_graph(load_example("deepseek_layer.fx"), builtin_registry(), defaults());
