@@ -84,7 +84,7 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
     }
     for (const std::string& note : files.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
   }
-  apply_reinplace_settings(opt.reinplace, reg, "", t.config, t.multi_stream);
+  apply_multi_stream(opt.reinplace, t.multi_stream);  // the config's section is applied above
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
@@ -300,6 +300,10 @@ void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops)
 void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
                               std::string_view config_origin, std::string_view multi_stream) {
   if (!config_text.empty()) apply_reinplace_config_json(opt, reg, config_text, config_origin);
+  apply_multi_stream(opt, multi_stream);
+}
+
+void apply_multi_stream(ReinplaceOptions& opt, std::string_view multi_stream) {
   if (!multi_stream.empty())
     opt.multi_stream =
         multi_stream == "per-node" ? MultiStreamPolicy::PerNode : MultiStreamPolicy::SkipGraph;

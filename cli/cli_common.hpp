@@ -121,13 +121,16 @@ void add_input_notes(OptimizeStats& stats, const Graph& g);
 // "note: 2 ops without a schema are kept opaque: foo::bar, mylib::baz"
 void note_opaque_ops(std::string_view path, const std::vector<std::string>& ops);
 
-// The reinplace side of a JSON config and of --multi-stream, shared by
-// `reinplace`, `optimize` and `explain`: the config text's "reinplace"
+// The reinplace side of a JSON config and of --multi-stream, for `reinplace`
+// (`optimize` and `explain` read their config with apply_optimize_config,
+// then apply_multi_stream): the config text's "reinplace"
 // section (catalog lines registered into `reg`, table entries,
 // multi_stream) and debug.aclgraph.* keys, then `multi_stream` ("skip-graph"
 // | "per-node") on top. Empty `config_text` / `multi_stream`: not given.
 void apply_reinplace_settings(ReinplaceOptions& opt, OpRegistry& reg, std::string_view config_text,
                               std::string_view config_origin, std::string_view multi_stream);
+// --multi-stream ("skip-graph" | "per-node"; empty: not given) on top of `opt`.
+void apply_multi_stream(ReinplaceOptions& opt, std::string_view multi_stream);
 // Declares `--multi-stream skip-graph|per-node` on `cmd`, stored in `target`.
 void add_multi_stream_option(CLI::App* cmd, std::string& target);
 

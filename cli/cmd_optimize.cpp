@@ -159,7 +159,10 @@ void add_optimize_command(CLI::App& app, Action& action) {
                   "Seconds for each phase: saturation, exact extraction, emit, reinplace "
                   "(default 10)")
       ->check(seconds_validator());
-  cmd->add_option("--node-limit", o->node_limit, "E-node limit for saturation (default 200000)")
+  cmd->add_option(
+         "--node-limit", o->node_limit,
+         "E-node limit for saturation (default: 200000 or 4 times the e-nodes the input loads "
+         "into, whichever is larger; a value given here is exact)")
       ->check(CLI::Range(0L, 1'000'000'000L));
   cmd->add_option("--iter-limit", o->iter_limit, "Iteration limit for saturation (default 30)")
       ->check(CLI::Range(0L, 1'000'000L));

@@ -446,6 +446,8 @@ std::string explain_text(const Run& run, const std::string& format, double dot_t
   if (format == "html") {
     HtmlOptions html;
     html.dot_timeout_s = dot_timeout_s;
+    html.before_cost = &run.result.before;  // the run's own prices, as the CLI's page
+    html.after_cost = &run.result.after;
     return explanation_to_html(rep, run.input, run.result.graph, html);
   }
   throw Error(fmt::format("explain: unknown format '{}' (text, json or html)", format));

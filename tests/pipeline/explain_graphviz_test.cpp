@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,10 +18,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "graph/load.hpp"
 #include "pipeline/explain_html.hpp"
 #include "pipeline/explain_report.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/load.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"
 #include "tests/support/html_checks.hpp"
@@ -199,6 +200,42 @@ TEST(BrokenDot, HangingDotIsStoppedAfterTheTimeout) {
     EXPECT_THAT(html, HasSubstr("did not finish within 0.2 s and was stopped, so the graph is "
                                 "shown as DOT text"));
   }
+}
+
+// The site drawings come from one `dot` process; each SVG must be what `dot`
+// writes for that graph alone (ids included), so the page is the same.
+TEST_F(RealDot, SeveralGraphsInOneRunAreEachAsDrawnAlone) {
+  const std::vector<std::string> graphs{"digraph \"a\" { x -> y; }\n",
+                                        "digraph \"b\" { p -> q; q -> r; }\n",
+                                        "digraph \"c\" { m [label=\"mm\"]; }\n"};
+  std::optional<std::vector<std::string>> together = render_dots(graphs);
+  ASSERT_TRUE(together.has_value());
+  ASSERT_EQ(together->size(), graphs.size());
+  for (size_t i = 0; i < graphs.size(); ++i) {
+    DotRender alone = render_dot(graphs[i]);
+    ASSERT_TRUE(alone.svg.has_value()) << alone.failure;
+    EXPECT_EQ((*together)[i], *alone.svg) << graphs[i];
+  }
+}
+
+// The page priced from the run's own graph costs equals the page that prices
+// the graphs itself (default options: the same device, mode and sizes).
+TEST(ExplainHtmlCosts, RunCostsGiveTheSamePageAsPricingAgain) {
+  Explained e = explain_file("examples/deepseek_layer.fx");
+  HtmlOptions own;
+  own.use_dot = false;
+  HtmlOptions from_run = own;
+  from_run.before_cost = &e.result.before;
+  from_run.after_cost = &e.result.after;
+  EXPECT_EQ(explanation_to_html(e.report, e.input, e.result.graph, from_run),
+            explanation_to_html(e.report, e.input, e.result.graph, own));
+}
+
+TEST(BrokenDot, ABatchDotThatPrintsTooFewGraphsIsRefused) {
+  FakeDot fake("onesvgdot", "echo '<svg>one</svg>'\n");
+  EXPECT_FALSE(render_dots({"digraph { a }", "digraph { b }"}).has_value());
+  ASSERT_TRUE(render_dots({"digraph { a }"}).has_value());
+  EXPECT_EQ(render_dots({"digraph { a }"})->front(), "<svg>one</svg>\n");
 }
 
 TEST(BrokenDot, DotWithoutSvgOutputIsNoted) {
