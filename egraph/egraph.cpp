@@ -157,6 +157,7 @@ bool EGraph::merge(Id a0, Id b0, const Reason& why) {
   r.parents.insert(r.parents.end(), o.parents.begin(), o.parents.end());
   std::vector<Id>().swap(o.nodes);
   std::vector<Id>().swap(o.parents);
+  o.nodes_sorted = o.parents_sorted = 0;
   dirty_classes_.push_back(root);
   --num_classes_;
   ++version_;
@@ -245,23 +246,51 @@ void EGraph::process_pending() {
   }
 }
 
+template <typename Less>
+void EGraph::settle_list(std::vector<Id>& list, uint32_t& sorted, Less less, bool unique) {
+  size_t write = 0;
+  size_t kept_sorted = 0;
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (nodes_[list[i]].dead) continue;
+    if (i < sorted) ++kept_sorted;
+    list[write++] = list[i];
+  }
+  list.resize(write);
+  if (kept_sorted < list.size()) {
+    auto mid = list.begin() + static_cast<std::ptrdiff_t>(kept_sorted);
+    std::sort(mid, list.end(), less);
+    if (kept_sorted != 0 && less(*mid, *(mid - 1))) {
+      // Merge from the back with the new run in scratch_, so nothing is allocated
+      // once scratch_ has grown.
+      scratch_.assign(mid, list.end());
+      size_t i = kept_sorted, j = scratch_.size(), k = list.size();
+      while (j > 0) {
+        if (i > 0 && less(scratch_[j - 1], list[i - 1])) {
+          list[--k] = list[--i];
+        } else {
+          list[--k] = scratch_[--j];
+        }
+      }
+    }
+  }
+  if (unique) list.erase(std::unique(list.begin(), list.end()), list.end());
+  sorted = static_cast<uint32_t>(list.size());
+}
+
 void EGraph::rebuild_classes() {
   std::vector<Id> dirty;
   dirty.swap(dirty_classes_);
   for (Id& c : dirty) c = uf_.find_compress(c);
   std::sort(dirty.begin(), dirty.end());
   dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
-  auto is_dead = [&](Id n) { return nodes_[n].dead; };
+  auto by_op_then_id = [&](Id x, Id y) {
+    Symbol ox = nodes_[x].op, oy = nodes_[y].op;
+    return ox != oy ? ox < oy : x < y;
+  };
   for (Id c : dirty) {
     ClassRec& cr = classes_[c];
-    std::erase_if(cr.nodes, is_dead);
-    std::sort(cr.nodes.begin(), cr.nodes.end(), [&](Id x, Id y) {
-      Symbol ox = nodes_[x].op, oy = nodes_[y].op;
-      return ox != oy ? ox < oy : x < y;
-    });
-    std::erase_if(cr.parents, is_dead);
-    std::sort(cr.parents.begin(), cr.parents.end());
-    cr.parents.erase(std::unique(cr.parents.begin(), cr.parents.end()), cr.parents.end());
+    settle_list(cr.nodes, cr.nodes_sorted, by_op_then_id, false);
+    settle_list(cr.parents, cr.parents_sorted, std::less<Id>(), true);
   }
   if (analysis_ != nullptr) {
     for (Id c : dirty) analysis_->modify(*this, uf_.find_compress(c));

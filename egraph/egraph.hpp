@@ -211,6 +211,10 @@ class EGraph {
   struct ClassRec {
     std::vector<Id> nodes;
     std::vector<Id> parents;
+    // How many leading entries of each list are already in their rebuilt
+    // order: a rebuild sorts only what came after and merges it in.
+    uint32_t nodes_sorted = 0;
+    uint32_t parents_sorted = 0;
   };
   struct RuleInfo {
     std::string name;
@@ -223,6 +227,11 @@ class EGraph {
   void process_pending();
   void recanonicalize(Id n);
   void rebuild_classes();
+  // Drops dead entries of `list`, sorts what follows its first `sorted`
+  // entries by `less`, merges the two runs (deduplicated when `unique`) and
+  // records the whole list as sorted.
+  template <typename Less>
+  void settle_list(std::vector<Id>& list, uint32_t& sorted, Less less, bool unique);
   void rebuild_op_index();
   [[noreturn]] void raise_conflict(const AnalysisConflict& e, Id a, Id b, const Reason& why) const;
 

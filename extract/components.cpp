@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <numeric>
 #include <optional>
+#include <span>
 
 #include "extract/internal.hpp"
 
@@ -29,51 +30,77 @@ std::vector<unsigned char> usable_nodes(const ExtractionProblem& p,
 class MustReach {
  public:
   MustReach(const ExtractionProblem& p, const std::vector<unsigned char>& usable, int max_depth)
-      : p_(p), usable_(usable), memo_(static_cast<size_t>(max_depth) + 1) {
-    for (auto& m : memo_) m.resize(p.num_classes());
+      : p_(p),
+        usable_(usable),
+        arena_(static_cast<size_t>(max_depth) + 1),
+        where_(static_cast<size_t>(max_depth) + 1),
+        scratch_(static_cast<size_t>(max_depth) + 1) {
+    for (auto& w : where_) w.assign(p.num_classes(), Span{kNotComputed, 0});
   }
 
-  const std::vector<ClassId>& operator()(ClassId c, int depth) {
-    std::optional<std::vector<ClassId>>& slot = memo_[static_cast<size_t>(depth)][c];
-    if (!slot) slot = compute(c, depth);
-    return *slot;
+  // The sorted set for (c, depth). Valid until the next call: the arenas grow.
+  std::span<const ClassId> operator()(ClassId c, int depth) {
+    const auto d = static_cast<size_t>(depth);
+    if (where_[d][c].offset == kNotComputed) where_[d][c] = compute(c, depth);
+    const Span s = where_[d][c];
+    return {arena_[d].data() + s.offset, s.size};
   }
 
  private:
-  std::vector<ClassId> compute(ClassId c, int depth) {
-    std::vector<ClassId> out{c};
-    if (depth == 0) return out;
-    bool first = true;
+  struct Span {
+    uint32_t offset;
+    uint32_t size;
+  };
+  static constexpr uint32_t kNotComputed = ~uint32_t{0};
+  // Reused buffers of one recursion level: a level calls only deeper ones.
+  struct Scratch {
     std::vector<ClassId> common, via_node, merged;
+  };
+
+  Span compute(ClassId c, int depth) {
+    const auto d = static_cast<size_t>(depth);
+    std::vector<ClassId>& out = arena_[d];
+    if (depth == 0) return append(out, {&c, 1});
+    Scratch& s = scratch_[d];
+    bool first = true;
+    s.common.clear();
     for (NodeId n : p_.class_nodes(c)) {
       if (!usable_[n]) continue;
-      via_node.clear();
-      for (ClassId d : p_.children(n)) {
-        const std::vector<ClassId>& sub = (*this)(d, depth - 1);
-        via_node.insert(via_node.end(), sub.begin(), sub.end());
+      s.via_node.clear();
+      for (ClassId k : p_.children(n)) {
+        std::span<const ClassId> sub = (*this)(k, depth - 1);
+        s.via_node.insert(s.via_node.end(), sub.begin(), sub.end());
       }
-      std::sort(via_node.begin(), via_node.end());
-      via_node.erase(std::unique(via_node.begin(), via_node.end()), via_node.end());
+      std::sort(s.via_node.begin(), s.via_node.end());
+      s.via_node.erase(std::unique(s.via_node.begin(), s.via_node.end()), s.via_node.end());
       if (first) {
-        common = via_node;
+        s.common.swap(s.via_node);
         first = false;
       } else {
-        merged.clear();
-        std::set_intersection(common.begin(), common.end(), via_node.begin(), via_node.end(),
-                              std::back_inserter(merged));
-        common.swap(merged);
+        s.merged.clear();
+        std::set_intersection(s.common.begin(), s.common.end(), s.via_node.begin(),
+                              s.via_node.end(), std::back_inserter(s.merged));
+        s.common.swap(s.merged);
       }
-      if (common.empty()) break;
+      if (s.common.empty()) break;
     }
-    out.insert(out.end(), common.begin(), common.end());
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+    // {c} joined with the (sorted) common set.
+    auto at = std::lower_bound(s.common.begin(), s.common.end(), c);
+    if (at == s.common.end() || *at != c) s.common.insert(at, c);
+    return append(out, s.common);
+  }
+
+  static Span append(std::vector<ClassId>& arena, std::span<const ClassId> set) {
+    const auto offset = static_cast<uint32_t>(arena.size());
+    arena.insert(arena.end(), set.begin(), set.end());
+    return {offset, static_cast<uint32_t>(set.size())};
   }
 
   const ExtractionProblem& p_;
   const std::vector<unsigned char>& usable_;
-  std::vector<std::vector<std::optional<std::vector<ClassId>>>> memo_;
+  std::vector<std::vector<ClassId>> arena_;  // per depth: the sets, back to back
+  std::vector<std::vector<Span>> where_;     // per depth and class: its set in arena_
+  std::vector<Scratch> scratch_;             // per depth
 };
 
 std::vector<unsigned char> mandatory_classes(const ExtractionProblem& p,
@@ -94,7 +121,7 @@ std::vector<unsigned char> mandatory_classes(const ExtractionProblem& p,
   while (!work.empty()) {
     const ClassId c = work.back();
     work.pop_back();
-    for (ClassId d : must_reach(c, kDepth))
+    for (ClassId d : must_reach(c, kDepth))  // read before the next call
       if (!mandatory[d]) {
         mandatory[d] = 1;
         work.push_back(d);

@@ -187,7 +187,8 @@ ValueType flash_attention_for_cpu(const CallContext& ctx) {
 // whose types changed across torch versions: left Unknown (annotations win).
 ValueType flash_attention(const CallContext& ctx) {
   AttentionShapes a = attention_shapes(ctx, 4, true);
-  std::optional<SymInt> s = a.key ? std::optional<SymInt>((*a.key)[2]) : std::nullopt;
+  std::optional<SymInt> s;
+  if (a.key) s.emplace((*a.key)[2]);
   std::optional<Shape> debug = Shape{SymInt(0)};
   if (meta::bool_arg(ctx, "return_debug_mask").value_or(false)) {
     debug = std::nullopt;

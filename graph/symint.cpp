@@ -21,7 +21,7 @@ SymInt::SymInt(int64_t value) : value_(value) {}
 
 SymInt SymInt::symbol(std::string name) {
   SymInt s;
-  s.terms_.push_back({1, {std::move(name)}});
+  s.terms_.mut().push_back({1, {std::move(name)}});
   return s;
 }
 
@@ -31,7 +31,7 @@ std::optional<int64_t> SymInt::constant() const {
 }
 
 std::vector<SymInt::Term> SymInt::canonical_terms() const {
-  if (!terms_.empty()) return terms_;
+  if (!terms_.empty()) return terms_.get();
   if (value_ == 0) return {};
   return {Term{value_, {}}};
 }
@@ -94,7 +94,7 @@ SymInt SymInt::add_scaled(const SymInt& o, int sign) const {
     const bool right_constant = o.terms_.empty();
     SymInt r = right_constant ? *this : o;
     if (!right_constant && sign < 0)
-      for (Term& t : r.terms_) {
+      for (Term& t : r.terms_.mut()) {
         if (t.coef == std::numeric_limits<int64_t>::min()) throw_overflow(*this, "-", o);
         t.coef = -t.coef;
       }
@@ -105,11 +105,11 @@ SymInt SymInt::add_scaled(const SymInt& o, int sign) const {
           narrow_to_int64(c + (has_constant ? r.terms_.back().coef : 0));
       if (!merged) throw_overflow(*this, sign > 0 ? "+" : "-", o);
       if (has_constant && *merged == 0)
-        r.terms_.pop_back();
+        r.terms_.mut().pop_back();
       else if (has_constant)
-        r.terms_.back().coef = *merged;
+        r.terms_.mut().back().coef = *merged;
       else
-        r.terms_.push_back({*merged, {}});
+        r.terms_.mut().push_back({*merged, {}});
     }
     return r;
   }
@@ -146,7 +146,7 @@ SymInt SymInt::operator*(const SymInt& o) const {
     const int64_t c = terms_.empty() ? value_ : o.value_;
     if (c == 0) return 0;
     SymInt r = terms_.empty() ? o : *this;
-    for (Term& t : r.terms_) {
+    for (Term& t : r.terms_.mut()) {
       std::optional<int64_t> scaled = checked_mul(t.coef, c);
       if (!scaled) throw_overflow(*this, "*", o);
       t.coef = *scaled;
@@ -194,7 +194,7 @@ SymInt SymInt::floordiv(const SymInt& o) const {
                              [&](const Term& t) { return t.coef % *divisor == 0; });
     if (exact) {
       SymInt r = *this;
-      for (auto& t : r.terms_) t.coef /= *divisor;
+      for (auto& t : r.terms_.mut()) t.coef /= *divisor;
       return r;
     }
   }

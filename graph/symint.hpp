@@ -8,6 +8,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -101,11 +102,46 @@ class SymInt {
   // The value of canonical terms: a constant when no term has atoms.
   static SymInt from_terms(std::vector<Term> terms);
 
+  // The terms of a symbolic value, shared between copies and copied only
+  // when one of them is changed: shapes are copied far more often than
+  // computed, and a copy then costs a reference count, not two allocations.
+  class TermList {
+   public:
+    TermList() = default;
+    TermList(std::vector<Term> terms)  // NOLINT: built from computed terms
+        : p_(terms.empty() ? nullptr : std::make_shared<std::vector<Term>>(std::move(terms))) {}
+    const std::vector<Term>& get() const { return p_ ? *p_ : empty_list(); }
+    operator const std::vector<Term>&() const { return get(); }  // NOLINT
+    bool empty() const { return !p_ || p_->empty(); }
+    size_t size() const { return p_ ? p_->size() : 0; }
+    const Term& operator[](size_t i) const { return (*p_)[i]; }
+    const Term& back() const { return p_->back(); }
+    auto begin() const { return get().begin(); }
+    auto end() const { return get().end(); }
+    // The terms for changing, copied first when another value shares them.
+    std::vector<Term>& mut() {
+      if (!p_) {
+        p_ = std::make_shared<std::vector<Term>>();
+      } else if (p_.use_count() > 1) {
+        p_ = std::make_shared<std::vector<Term>>(*p_);
+      }
+      return *p_;
+    }
+    bool operator==(const TermList& o) const { return p_ == o.p_ || get() == o.get(); }
+
+   private:
+    static const std::vector<Term>& empty_list() {
+      static const std::vector<Term> kEmpty;
+      return kEmpty;
+    }
+    std::shared_ptr<std::vector<Term>> p_;
+  };
+
   // A constant is `value_` with no terms: sizes are mostly constants, and
   // copying one then allocates nothing. A symbolic value keeps its canonical
   // terms (at least one with atoms) and `value_` 0.
   int64_t value_ = 0;
-  std::vector<Term> terms_;
+  TermList terms_;
 };
 
 }  // namespace eqfuse
