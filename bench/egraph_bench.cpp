@@ -1,5 +1,5 @@
 // E-graph engine benchmark: the `ac N` and `math` workloads (see
-// bench/workloads/egraph_workloads.hpp) plus the fixed overhead of a tiny run.
+// egraph/workloads.hpp) plus the fixed overhead of a tiny run.
 // Prints one line per workload: counts, best-of-R saturation time, e-nodes/s,
 // time per phase, the kernel time and minor page faults of that run, and the
 // process's peak RSS (getrusage).
@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 
 using eqfuse::WorkloadResult;
 

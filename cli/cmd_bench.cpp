@@ -1,6 +1,6 @@
 // `eqfuse bench ac N [--scheduler simple|backoff]` and
 // `eqfuse bench math [--iters K]`: the e-graph reference workloads
-// (bench/workloads/egraph_workloads.hpp). Each prints one JSON line with enodes,
+// (egraph/workloads.hpp). Each prints one JSON line with enodes,
 // eclasses, iterations, stop_reason, seconds (saturation wall time only) and
 // the CPU time and page faults of the same span.
 #include <memory>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.hpp"
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 
 namespace eqfuse::cli {
 

@@ -26,19 +26,12 @@ std::string quality_table(std::span<const RowFit> rows) {
   std::string out =
       "<table><tr><th>mode</th><th>rows</th><th>n</th><th>median |err|</th><th>p90</th>"
       "<th>max</th><th>bias</th></tr>\n";
-  for (ExecMode mode : kAllExecModes)
-    for (bool kernel : {true, false}) {
-      std::vector<RowFit> subset;
-      for (const RowFit& r : rows)
-        if (r.mode == mode && r.kernel == kernel) subset.push_back(r);
-      if (subset.empty()) continue;
-      FitQuality q = fit_quality(subset);
-      out += fmt::format(
-          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1f}%"
-          "</td></tr>\n",
-          exec_mode_name(mode), kernel ? "kernels" : "free ops", q.rows, pct(q.median), pct(q.p90),
-          pct(q.max), 100 * q.mean_signed);
-    }
+  for (const auto& [mode, kernel, q] : quality_by_mode(rows))
+    out += fmt::format(
+        "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:+.1f}%"
+        "</td></tr>\n",
+        exec_mode_name(mode), kernel ? "kernels" : "free ops", q.rows, pct(q.median), pct(q.p90),
+        pct(q.max), 100 * q.mean_signed);
   return out + "</table>\n";
 }
 

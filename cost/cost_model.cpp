@@ -313,7 +313,12 @@ SymInt::Bindings SymbolHints::bindings_for(const SymInt& s) const {
 
 int64_t SymbolHints::evaluate(const SymInt& s) const {
   if (auto c = s.constant()) return *c;
-  return s.evaluate(bindings_for(s)).value_or(fallback);
+  try {
+    return s.evaluate_or(values, fallback);  // no copy of the hints per value
+  } catch (const IntOverflow&) {
+    // The same overflow again, with the message naming each symbol's value.
+    return s.evaluate(bindings_for(s)).value_or(fallback);
+  }
 }
 
 namespace {

@@ -295,22 +295,27 @@ std::string format_predictions(std::span<const GraphPrediction> predictions) {
   return out;
 }
 
-std::string format_quality(std::span<const RowFit> rows, std::string_view title) {
-  std::string out = fmt::format("{}:\n", title);
-  out += fmt::format("  {:<16} {:<8} {:>5} {:>8} {:>8} {:>8} {:>8}\n", "mode", "rows", "n",
-                     "median", "p90", "max", "bias");
+std::vector<ModeQuality> quality_by_mode(std::span<const RowFit> rows) {
+  std::vector<ModeQuality> out;
   for (ExecMode mode : kAllExecModes) {
     for (bool kernel : {true, false}) {
       std::vector<RowFit> subset;
       for (const RowFit& r : rows)
         if (r.mode == mode && r.kernel == kernel) subset.push_back(r);
-      if (subset.empty()) continue;
-      FitQuality q = fit_quality(subset);
-      out += fmt::format("  {:<16} {:<8} {:>5} {:>7.1f}% {:>7.1f}% {:>7.1f}% {:>+7.1f}%\n",
-                         exec_mode_name(mode), kernel ? "kernels" : "free ops", q.rows,
-                         100 * q.median, 100 * q.p90, 100 * q.max, 100 * q.mean_signed);
+      if (!subset.empty()) out.push_back({mode, kernel, fit_quality(subset)});
     }
   }
+  return out;
+}
+
+std::string format_quality(std::span<const RowFit> rows, std::string_view title) {
+  std::string out = fmt::format("{}:\n", title);
+  out += fmt::format("  {:<16} {:<8} {:>5} {:>8} {:>8} {:>8} {:>8}\n", "mode", "rows", "n",
+                     "median", "p90", "max", "bias");
+  for (const auto& [mode, kernel, q] : quality_by_mode(rows))
+    out += fmt::format("  {:<16} {:<8} {:>5} {:>7.1f}% {:>7.1f}% {:>7.1f}% {:>+7.1f}%\n",
+                       exec_mode_name(mode), kernel ? "kernels" : "free ops", q.rows,
+                       100 * q.median, 100 * q.p90, 100 * q.max, 100 * q.mean_signed);
   return out;
 }
 

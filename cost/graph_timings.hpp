@@ -82,6 +82,14 @@ struct OpQuality {
   FitQuality quality;
 };
 std::vector<OpQuality> quality_by_op(std::span<const RowFit> rows);
+// Quality per mode, kernels and free ops apart, in kAllExecModes order
+// (kernels first); groups without rows are left out.
+struct ModeQuality {
+  ExecMode mode;
+  bool kernel;
+  FitQuality quality;
+};
+std::vector<ModeQuality> quality_by_mode(std::span<const RowFit> rows);
 
 // Leave-one-graph-out: for each graph, fit on the rows that the other
 // graphs' nodes use (a row belongs to every graph with a node of its

@@ -346,8 +346,18 @@ std::span<const Id> EGraph::classes_with_op(Symbol op) const {
 }
 
 std::optional<Constant> EGraph::constant_of(Id cls) const {
-  for (Id n : classes_[uf_.find(cls)].nodes) {
-    if (!nodes_[n].dead && is_constant_op(nodes_[n].op)) return node(n).constant();
+  const ClassRec& cr = classes_[uf_.find(cls)];
+  // The sorted prefix holds constants first (their ops have the smallest ids),
+  // so its first live node decides it; nodes merged in since are scanned.
+  for (size_t i = 0; i < cr.nodes_sorted; ++i) {
+    const NodeRec& r = nodes_[cr.nodes[i]];
+    if (r.dead) continue;
+    if (is_constant_op(r.op)) return node(cr.nodes[i]).constant();
+    if (r.op.id() > const_ops::kNone.id()) break;  // past every constant op
+  }
+  for (size_t i = cr.nodes_sorted; i < cr.nodes.size(); ++i) {
+    const NodeRec& r = nodes_[cr.nodes[i]];
+    if (!r.dead && is_constant_op(r.op)) return node(cr.nodes[i]).constant();
   }
   return std::nullopt;
 }

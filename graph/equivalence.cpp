@@ -16,8 +16,9 @@ bool is_quantized_int(DType d) {
   return d == DType::Int8 || d == DType::UInt8 || d == DType::QInt8 || d == DType::QUInt8;
 }
 
-// Float precision order, coarsest first.
-int float_rank(DType d) {
+// Float precision order, coarsest first (bf16 below f16); not type promotion's
+// order, where the two tie (graph/meta_common.cpp).
+int precision_rank(DType d) {
   switch (d) {
     case DType::Float8E4M3FN:
     case DType::Float8E5M2:
@@ -75,7 +76,8 @@ OpaqueCallLedger::Distance opaque_distance(const EquivalenceOptions& o, DType co
         t.atol = static_cast<double>(o.quantized_max_diff);
     } else {
       t = tolerance_of(recorded.dtype(), o);
-      if (o.mode == ToleranceMode::Rounding && float_rank(coarsest) < float_rank(recorded.dtype()))
+      if (o.mode == ToleranceMode::Rounding &&
+          precision_rank(coarsest) < precision_rank(recorded.dtype()))
         t = widest(t, tolerance_of(coarsest, o));
     }
     return OpaqueCallLedger::within_tolerance(t.rtol, t.atol)(recorded, current);
@@ -122,7 +124,7 @@ std::string compare_tensors(const Tensor& a, const Tensor& b, const EquivalenceO
     }
   } else {
     Tolerance t = tolerance_of(a.dtype(), o);
-    if (o.mode == ToleranceMode::Rounding && float_rank(coarsest) < float_rank(a.dtype())) {
+    if (o.mode == ToleranceMode::Rounding && precision_rank(coarsest) < precision_rank(a.dtype())) {
       t = widest(t, tolerance_of(coarsest, o));
     }
     tolerance_text = fmt::format("rtol {:g} atol {:g}", t.rtol, t.atol);
@@ -224,7 +226,7 @@ DType coarsest_float_input(const Graph& g) {
   for (NodeRef r : g.placeholders()) {
     const ValueType& t = g.node(r).type;
     if (t.kind != ValueType::Kind::Tensor || !dtype_is_floating(t.tensor.dtype)) continue;
-    if (coarsest == DType::Unknown || float_rank(t.tensor.dtype) < float_rank(coarsest)) {
+    if (coarsest == DType::Unknown || precision_rank(t.tensor.dtype) < precision_rank(coarsest)) {
       coarsest = t.tensor.dtype;
     }
   }

@@ -21,19 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include "base/ascii.hpp"
 #include "graph/fx_parser.hpp"
 
 namespace eqfuse::fx_detail {
-
-inline bool is_ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-inline bool is_ident_char(char c) {
-  return is_ident_start(c) || (c >= '0' && c <= '9');
-}
-inline bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
 
 // ---------------------------------------------------------------------------
 // Source text and error reporting (fx_parser_lexer.cpp).

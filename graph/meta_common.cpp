@@ -35,6 +35,12 @@ ValueType tensor(DType dtype, std::optional<Shape> shape) {
   return t;
 }
 
+ValueType same_as_self(const CallContext& ctx) {
+  const TensorType* self = tensor_arg(ctx, "self");
+  if (!self) return ValueType::unknown();
+  return tensor(self->dtype, self->shape);
+}
+
 ValueType tuple(std::vector<ValueType> elements) {
   ValueType t;
   t.kind = ValueType::Kind::Tuple;
@@ -206,7 +212,9 @@ Shape broadcast(const Shape& a, const Shape& b, std::string_view a_name, std::st
 
 namespace {
 
-int float_rank(DType d) {
+// The floating dtypes' order in type promotion: f16 and bf16 tie (their
+// promotion is f32), unlike their precision order (graph/equivalence.cpp).
+int promotion_rank(DType d) {
   switch (d) {
     case DType::Float16:
       return 1;
@@ -259,8 +267,8 @@ DType promote(DType a, DType b) {
   if (fa && !fb) return a;
   if (fb && !fa) return b;
   if (fa && fb) {
-    if (float_rank(a) == float_rank(b)) return DType::Float32;  // f16 with bf16
-    return float_rank(a) > float_rank(b) ? a : b;
+    if (promotion_rank(a) == promotion_rank(b)) return DType::Float32;  // f16 with bf16
+    return promotion_rank(a) > promotion_rank(b) ? a : b;
   }
   if (a == DType::Bool) return b;
   if (b == DType::Bool) return a;

@@ -45,6 +45,9 @@ ValueType symint(std::optional<SymInt> value);
 // The tensor type of argument `name`, or nullptr when the argument is None,
 // a literal, or of unknown type. Throws if it is known and not a tensor.
 const TensorType* tensor_arg(const CallContext& ctx, std::string_view name);
+// `self`'s dtype and shape (strides and device dropped): the type of the many
+// ops whose result is shaped like their input. Unknown when `self` is.
+ValueType same_as_self(const CallContext& ctx);
 // Like tensor_arg but the result must be a tensor with known rank, else nullopt.
 std::optional<Shape> shape_arg(const CallContext& ctx, std::string_view name);
 DType dtype_of_arg(const CallContext& ctx, std::string_view name);

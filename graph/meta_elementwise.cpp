@@ -177,11 +177,7 @@ ValueType inplace(const CallContext& ctx) {
   return tensor(self->dtype, self->shape);
 }
 
-ValueType same_as_self(const CallContext& ctx) {
-  const TensorType* self = meta::tensor_arg(ctx, "self");
-  if (!self) return ValueType::unknown();
-  return tensor(self->dtype, self->shape);
-}
+using meta::same_as_self;
 
 // sqrt, exp, sigmoid...: integer inputs produce float32.
 ValueType floating_unary(const CallContext& ctx) {
@@ -267,10 +263,11 @@ void add_elementwise_meta(OpRegistry& reg) {
                  "aten::minimum"},
                 binary);
   meta::set_all(reg, {"vllm::muls_add"}, muls_add);
-  meta::set_all(reg,
-                {"aten::mm.out", "aten::bmm.out", "aten::addmm.out", "aten::add.out", "aten::sub.out",
-                 "aten::mul.out", "aten::div.out", "aten::silu.out", "aten::gelu.out"},
-                out_variant);
+  meta::set_all(
+      reg,
+      {"aten::mm.out", "aten::bmm.out", "aten::addmm.out", "aten::add.out", "aten::sub.out",
+       "aten::mul.out", "aten::div.out", "aten::silu.out", "aten::gelu.out"},
+      out_variant);
   meta::set_all(reg, {"aten::div.Tensor", "aten::div.Scalar"}, true_divide);
   meta::set_all(reg, {"aten::div.Tensor_mode"}, div_mode);
   meta::set_all(

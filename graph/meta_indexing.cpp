@@ -107,11 +107,7 @@ std::optional<int64_t> dim_of_self(const CallContext& ctx) {
   return meta::wrap_dim(meta::require_int(ctx, "dim"), static_cast<int64_t>(self->size()), "dim");
 }
 
-ValueType same_as_self(const CallContext& ctx) {
-  const TensorType* self = meta::tensor_arg(ctx, "self");
-  if (!self) return ValueType::unknown();
-  return tensor(self->dtype, self->shape);
-}
+using meta::same_as_self;
 
 // index_put / index_put_ / _unsafe_index_put: self's type. torch's meta
 // (meta_index_put: empty_like(self)) checks neither the index dtypes and count nor that

@@ -18,11 +18,7 @@ const TensorType* self_of(const CallContext& ctx) {
   return meta::tensor_arg(ctx, "self");
 }
 
-ValueType same_as_self(const CallContext& ctx) {
-  const TensorType* self = self_of(ctx);
-  if (!self) return ValueType::unknown();
-  return tensor(self->dtype, self->shape);
-}
+using meta::same_as_self;
 
 SymInt product(const Shape& s) {
   SymInt p(1);
@@ -512,12 +508,11 @@ void add_layout_meta(OpRegistry& reg) {
   meta::set_all(reg, {"aten::cat"}, cat);
   meta::set_all(reg, {"aten::repeat"}, repeat);
   meta::set_all(reg, {"aten::constant_pad_nd"}, constant_pad);
-  meta::set_all(
-      reg,
-      {"aten::alias", "aten::detach", "aten::contiguous", "aten::clone", "aten::alias_copy",
-       "aten::lift_fresh_copy", "aten::slice_scatter", "aten::select_scatter", "aten::triu",
-       "aten::tril"},
-      same_as_self);
+  meta::set_all(reg,
+                {"aten::alias", "aten::detach", "aten::contiguous", "aten::clone",
+                 "aten::alias_copy", "aten::lift_fresh_copy", "aten::slice_scatter",
+                 "aten::select_scatter", "aten::triu", "aten::tril"},
+                same_as_self);
   meta::set_all(reg, {"aten::copy_", "aten::copy"}, copy_into_self);
 }
 

@@ -11,11 +11,7 @@ namespace {
 
 using meta::tensor;
 
-ValueType same_as_self(const CallContext& ctx) {
-  const TensorType* self = meta::tensor_arg(ctx, "self");
-  if (!self) return ValueType::unknown();
-  return tensor(self->dtype, self->shape);
-}
+using meta::same_as_self;
 
 // Integer and bool inputs become float32; floating and complex dtypes stay.
 DType to_float(DType d) {

@@ -11,12 +11,10 @@
 #include <charconv>
 #include <cmath>
 
+#include "base/ascii.hpp"
+
 namespace eqfuse {
 namespace {
-
-bool is_ident_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
 
 struct BaseType {
   std::string_view name;

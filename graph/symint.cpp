@@ -255,6 +255,27 @@ std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
   return value;
 }
 
+int64_t SymInt::evaluate_or(const Bindings& bindings, int64_t fallback) const {
+  if (terms_.empty()) return value_;
+  auto overflow = [&]() -> IntOverflow {
+    return IntOverflow(fmt::format("symbolic size '{}' does not fit in 63 bits", to_string()));
+  };
+  __int128 total = 0;
+  for (const auto& t : terms_) {
+    int64_t v = t.coef;
+    for (const auto& a : t.atoms) {
+      auto it = bindings.find(a);
+      std::optional<int64_t> product = checked_mul(v, it != bindings.end() ? it->second : fallback);
+      if (!product) throw overflow();
+      v = *product;
+    }
+    total += v;
+  }
+  std::optional<int64_t> value = narrow_to_int64(total);
+  if (!value) throw overflow();
+  return *value;
+}
+
 std::optional<std::string> SymInt::single_symbol() const {
   if (terms_.size() != 1 || terms_[0].coef != 1 || terms_[0].atoms.size() != 1) return std::nullopt;
   return terms_[0].atoms[0];

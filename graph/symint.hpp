@@ -54,6 +54,11 @@ class SymInt {
   // Throws IntOverflow naming the expression and the bindings when the value
   // (or a product on the way) leaves int64.
   std::optional<int64_t> evaluate(const Bindings& bindings) const;
+  // The value with every atom `bindings` lacks (an opaque one as a whole)
+  // taken as `fallback`: evaluate() over the bindings so completed, without
+  // building them. Throws IntOverflow, whose message names the expression
+  // only; evaluate() names the bindings too.
+  int64_t evaluate_or(const Bindings& bindings, int64_t fallback) const;
   // Symbol names used (opaque atoms are not split).
   std::vector<std::string> atoms() const;
   // The symbol when the value is exactly one symbol (`s0`, not `2*s0` or `s0 + 1`).

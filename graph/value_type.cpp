@@ -1,5 +1,6 @@
 #include "graph/value_type.hpp"
 
+#include "base/ascii.hpp"
 #include "base/diagnostics.hpp"
 
 #include <stdexcept>
@@ -8,10 +9,6 @@
 
 namespace eqfuse {
 namespace {
-
-bool is_ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
 
 [[noreturn]] void bad(std::string_view text, std::string_view why) {
   constexpr size_t kMaxShown = 80;  // keep messages readable for huge inputs

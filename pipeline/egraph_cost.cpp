@@ -42,8 +42,10 @@ ValueType child_type(const EGraph& g, const TensorAnalysis& types, Id child, int
     for (int64_t v : c->as_int_list()) items.push_back(int_type(v));
     return ValueType::of_tuple(std::move(items));
   }
-  for (const char* list_op : {graph_ops::kList, graph_ops::kTuple}) {
-    if (auto n = node_with_op(g, cls, Symbol::intern(list_op))) {
+  static const Symbol kListOps[] = {Symbol::intern(graph_ops::kList),
+                                    Symbol::intern(graph_ops::kTuple)};
+  for (Symbol list_op : kListOps) {
+    if (auto n = node_with_op(g, cls, list_op)) {
       std::vector<ValueType> items;
       for (Id item : g.node(*n).children) items.push_back(child_type(g, types, item, depth + 1));
       return ValueType::of_tuple(std::move(items));

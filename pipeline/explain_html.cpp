@@ -29,17 +29,9 @@ extern char** environ;
 namespace eqfuse {
 namespace {
 
+using html_detail::escape_dot;
 using html_detail::escape_html;
 using html_detail::short_op;
-
-std::string escape_dot(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
 
 // The label lines of html_detail::node_label_lines, as one DOT label.
 std::string dot_node_label(const Node& n) {

@@ -101,6 +101,15 @@ Regions fixed_regions(size_t nodes, size_t region_size) {
 
 }  // namespace
 
+std::string escape_dot(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '"' || ch == '\\') out += '\\';
+    out += ch;
+  }
+  return out;
+}
+
 std::string short_op(std::string_view target) {
   size_t colon = target.rfind("::");
   if (colon != std::string_view::npos) target.remove_prefix(colon + 2);

@@ -21,6 +21,9 @@ namespace eqfuse::html_detail {
 
 using eqfuse::escape_html;  // base/html_text.hpp
 
+// Text for a double-quoted DOT string: `"` and `\` escaped.
+std::string escape_dot(std::string_view s);
+
 // "npu::npu_add_rms_norm.default" -> "npu_add_rms_norm"
 std::string short_op(std::string_view target);
 

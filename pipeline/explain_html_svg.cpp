@@ -116,15 +116,6 @@ std::string node_svg(const LocalNode& n, const Box& b) {
   return out + "</g>\n";
 }
 
-std::string escape_dot(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    if (ch == '"' || ch == '\\') out += '\\';
-    out += ch;
-  }
-  return out;
-}
-
 }  // namespace
 
 std::vector<Bar> top_bars(std::vector<Bar> bars, size_t keep) {

@@ -8,6 +8,7 @@
 
 #include <fmt/ranges.h>
 
+#include "base/ascii.hpp"
 #include "rewrites/condition_internal.hpp"
 
 namespace eqfuse {
@@ -29,16 +30,6 @@ struct Token {
   double float_value = 0;
   std::string text;  // identifier / operator spelling, string contents, or Bad's message
 };
-
-bool is_ident_start(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
-bool is_digit(char c) {
-  return c >= '0' && c <= '9';
-}
-bool is_ident_char(char c) {
-  return is_ident_start(c) || is_digit(c);
-}
 
 // How a token is named in messages: 'foo', '==', end of condition.
 std::string describe_token(const Token& t) {

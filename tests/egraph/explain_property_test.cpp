@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/runner.hpp"
 

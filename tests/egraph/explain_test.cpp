@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 #include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
 

@@ -2,7 +2,7 @@
 // time / memory limits, the backoff scheduler, determinism across threads.
 #include <gtest/gtest.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/rewrite.hpp"
 #include "egraph/runner.hpp"

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 #include "egraph/runner.hpp"
 #include "extract/problem.hpp"
 

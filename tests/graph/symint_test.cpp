@@ -115,6 +115,19 @@ TEST(SymInt, EvaluatesIncludingOpaqueDivision) {
   EXPECT_EQ(SymInt::parse("s1").evaluate(b), std::nullopt);
 }
 
+// evaluate_or is evaluate() over the bindings completed with the fallback for
+// every atom they lack, opaque ones taken whole.
+TEST(SymInt, EvaluateOrIsEvaluateOverTheCompletedBindings) {
+  const std::map<std::string, int64_t, std::less<>> b{{"s0", 7}};
+  for (const char* text : {"s0", "3*s0 - 1", "s0*s1 + s1", "s1**2", "(s0 + 1)//2 + s2", "5"}) {
+    SymInt e = SymInt::parse(text);
+    std::map<std::string, int64_t, std::less<>> completed = b;
+    for (const std::string& atom : e.atoms()) completed.try_emplace(atom, 11);
+    EXPECT_EQ(e.evaluate_or(b, 11), e.evaluate(completed)) << text;
+  }
+  EXPECT_THROW((void)(SymInt::symbol("s0") * 4).evaluate_or({}, int64_t{1} << 62), IntOverflow);
+}
+
 TEST(SymInt, RejectsGarbage) {
   EXPECT_THROW(SymInt::parse("s0 +"), std::invalid_argument);
   EXPECT_THROW(SymInt::parse("(s0"), std::invalid_argument);

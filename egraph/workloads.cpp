@@ -1,4 +1,4 @@
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 
 #include <sys/resource.h>
 

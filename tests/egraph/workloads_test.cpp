@@ -1,8 +1,8 @@
-// The reference workloads (bench/workloads/egraph_workloads.hpp) end at the
+// The reference workloads (egraph/workloads.hpp) end at the
 // sizes their formulas and egg give.
 #include <gtest/gtest.h>
 
-#include "bench/workloads/egraph_workloads.hpp"
+#include "egraph/workloads.hpp"
 
 namespace eqfuse {
 namespace {
