@@ -7,7 +7,7 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/workloads/decoder_stack.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "graph/stack.hpp"

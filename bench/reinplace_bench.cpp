@@ -16,7 +16,7 @@
 
 #include "graph/load.hpp"
 #include "graph/stack.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 namespace eqfuse {
 namespace {

@@ -20,7 +20,7 @@
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
 #include "pipeline/optimize.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {

@@ -4,15 +4,15 @@
 //
 // Runs the optimize pipeline with explanations recorded and prints why each
 // fusion was chosen, not chosen or rejected, and what the reinplace passes
-// did (pipeline/explain_report.hpp; the JSON keys and the HTML page are
+// did (pipeline/explain/report.hpp; the JSON keys and the HTML page are
 // described in docs/explain.md).
 #include <memory>
 
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "pipeline/explain_html.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/html.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 
 namespace eqfuse::cli {

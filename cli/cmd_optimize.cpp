@@ -19,7 +19,7 @@
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
 #include "pipeline/buckets.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"
 

@@ -3,7 +3,7 @@
 //  [--log] [--config FILE] [--mode M] [--multi-stream skip-graph|per-node] [--input-types T]`:
 // runs TorchAir's recover_view_inplace_pattern and two reinplace passes of
 // reduce-overhead mode
-// (rewrites/reinplace.hpp, docs/reinplace.md) on any graph and prints the
+// (passes/reinplace.hpp, docs/reinplace.md) on any graph and prints the
 // result; --log writes one line per decision and the memory traffic saved
 // to stderr.
 #include <memory>
@@ -13,7 +13,7 @@
 #include "cli/cli_common.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 namespace eqfuse::cli {
 

@@ -55,7 +55,8 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
   out += fmt::format("  labels: {}\n", join(r.labels, ", "));
   if (!r.description.empty()) out += fmt::format("  description: {}\n", r.description);
   for (const CondExpr& c : r.where) out += fmt::format("  where: {}\n", c.text());
-  for (const RuleDef::Let& l : r.lets) out += fmt::format("  let: {} = {}\n", l.name, l.expr.text());
+  for (const RuleDef::Let& l : r.lets)
+    out += fmt::format("  let: {} = {}\n", l.name, l.expr.text());
   out += fmt::format("  defined at: {}\n", loc_text(r.loc));
   if (!r.load_check_text().empty()) out += fmt::format("  load check: {}\n", r.load_check_text());
   out += "  search:\n" + print_fx(r.search, &reg);

@@ -20,7 +20,7 @@
 #include "graph/graph_json.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "pipeline/sensitivity.hpp"
 #include "rewrites/register_replacement.hpp"

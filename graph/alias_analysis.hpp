@@ -1,5 +1,5 @@
 // Storage (alias) analysis, use lists and liveness queries over a normalized,
-// typed FX Graph, for the reinplace passes (rewrites/reinplace.hpp) and for
+// typed FX Graph, for the reinplace passes (passes/reinplace.hpp) and for
 // loading graphs with in-place ops into the e-graph (bridge/from_graph.hpp).
 //
 //   AliasAnalysis aa(graph, registry);

@@ -1,5 +1,5 @@
 // Editing a Graph by position, for passes that rewrite a copy of a graph
-// (rewrites/reinplace_analysis.cpp, rewrites/recover_view_inplace.cpp):
+// (passes/reinplace_analysis.cpp, passes/recover_view_inplace.cpp):
 //
 //   std::vector<bool> removed(g.size(), false);
 //   removed[copy.index] = true;               // mark, keep indices stable

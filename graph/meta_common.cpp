@@ -35,6 +35,29 @@ ValueType tensor(DType dtype, std::optional<Shape> shape) {
   return t;
 }
 
+DType for_each_tensor_item(const CallContext& ctx, std::string_view name,
+                           const std::function<void(size_t, const TensorType*)>& item) {
+  const Arg& list = ctx.arg(name);
+  if (!list.is_list() || list.as_list().items.empty())
+    fail("argument '{}' must be a non-empty list of tensors", name);
+  DType d = DType::Unknown;
+  bool dtype_known = true;
+  size_t index = 0;
+  for (const Arg& a : list.as_list().items) {
+    const ValueType& t = a.is_node() ? ctx.type_of(a.node()) : ValueType{};
+    if (!t.is_tensor()) {
+      if (t.is_known()) fail("argument '{}'[{}] is not a tensor", name, index);
+      dtype_known = false;
+      item(index++, nullptr);
+      continue;
+    }
+    d = index == 0 ? t.tensor.dtype : promote(d, t.tensor.dtype);
+    if (t.tensor.dtype == DType::Unknown) dtype_known = false;
+    item(index++, &t.tensor);
+  }
+  return dtype_known ? d : DType::Unknown;
+}
+
 ValueType same_as_self(const CallContext& ctx) {
   const TensorType* self = tensor_arg(ctx, "self");
   if (!self) return ValueType::unknown();

@@ -6,6 +6,7 @@
 // Meta functions throw eqfuse::Error without a location; infer_types()
 // rethrows it at the node's location, naming the node and the op.
 #pragma once
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,13 @@ const TensorType* tensor_arg(const CallContext& ctx, std::string_view name);
 // `self`'s dtype and shape (strides and device dropped): the type of the many
 // ops whose result is shaped like their input. Unknown when `self` is.
 ValueType same_as_self(const CallContext& ctx);
+// Walks the list argument `name` of tensors (cat, stack) in order: each
+// item's dtype is folded into the promoted one, then `item(index, type)` runs
+// (type null where the item's type is unknown). Returns the promoted dtype,
+// Unknown when an item or its dtype is unknown. Fails on an empty list or a
+// known non-tensor item, in item order with `item`'s own failures.
+DType for_each_tensor_item(const CallContext& ctx, std::string_view name,
+                           const std::function<void(size_t, const TensorType*)>& item);
 // Like tensor_arg but the result must be a tensor with known rank, else nullopt.
 std::optional<Shape> shape_arg(const CallContext& ctx, std::string_view name);
 DType dtype_of_arg(const CallContext& ctx, std::string_view name);

@@ -390,34 +390,20 @@ ValueType unbind(const CallContext& ctx) {
 }
 
 ValueType cat(const CallContext& ctx) {
-  const Arg& list = ctx.arg("tensors");
-  if (!list.is_list() || list.as_list().items.empty())
-    meta::fail("argument 'tensors' must be a non-empty list of tensors");
-  DType d = DType::Unknown;
-  bool dtype_known = true, shape_known = true;
+  bool shape_known = true;
   std::optional<Shape> out;
   int64_t dim_arg = meta::require_int(ctx, "dim");
   int64_t dim = 0;
-  size_t index = 0;
-  for (const Arg& item : list.as_list().items) {
-    const ValueType& t = item.is_node() ? ctx.type_of(item.node()) : ValueType{};
-    if (!t.is_tensor()) {
-      if (t.is_known()) meta::fail("argument 'tensors'[{}] is not a tensor", index);
-      dtype_known = shape_known = false;
-      ++index;
-      continue;
-    }
-    d = d == DType::Unknown && index == 0 ? t.tensor.dtype : meta::promote(d, t.tensor.dtype);
-    if (t.tensor.dtype == DType::Unknown) dtype_known = false;
-    if (!t.tensor.shape) {
+  DType d = meta::for_each_tensor_item(ctx, "tensors", [&](size_t index, const TensorType* t) {
+    if (t == nullptr || !t->shape) {
       shape_known = false;
-    } else if (t.tensor.shape->size() == 1 && (*t.tensor.shape)[0] == SymInt(0)) {
+    } else if (t->shape->size() == 1 && (*t->shape)[0] == SymInt(0)) {
       // Legacy: 1-D empty tensors are skipped.
     } else if (!out) {
-      out = *t.tensor.shape;
+      out = *t->shape;
       dim = meta::wrap_dim(dim_arg, static_cast<int64_t>(out->size()), "dim");
     } else {
-      const Shape& s = *t.tensor.shape;
+      const Shape& s = *t->shape;
       if (s.size() != out->size())
         meta::fail("argument 'tensors'[{}] has rank {}, expected {}", index, s.size(), out->size());
       for (size_t i = 0; i < s.size(); ++i) {
@@ -429,10 +415,9 @@ ValueType cat(const CallContext& ctx) {
         }
       }
     }
-    ++index;
-  }
+  });
   if (!out && shape_known) out = Shape{0};
-  return tensor(dtype_known ? d : DType::Unknown, shape_known ? out : std::nullopt);
+  return tensor(d, shape_known ? out : std::nullopt);
 }
 
 ValueType repeat(const CallContext& ctx) {

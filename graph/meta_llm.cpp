@@ -220,46 +220,33 @@ ValueType repeat_interleave_self_int(const CallContext& ctx) {
 }
 
 ValueType stack(const CallContext& ctx) {
-  const Arg& list = ctx.arg("tensors");
-  if (!list.is_list() || list.as_list().items.empty())
-    meta::fail("argument 'tensors' must be a non-empty list of tensors");
-  DType d = DType::Unknown;
-  bool dtype_known = true;
   std::optional<Shape> shape;
   bool shape_known = true;
-  size_t index = 0;
-  for (const Arg& item : list.as_list().items) {
-    const ValueType& t = item.is_node() ? ctx.type_of(item.node()) : ValueType{};
-    if (!t.is_tensor()) {
-      if (t.is_known()) meta::fail("argument 'tensors'[{}] is not a tensor", index);
-      dtype_known = shape_known = false;
+  size_t count = 0;
+  DType d = meta::for_each_tensor_item(ctx, "tensors", [&](size_t index, const TensorType* t) {
+    ++count;
+    if (t == nullptr || !t->shape) {
+      shape_known = false;
+    } else if (!shape) {
+      shape = *t->shape;
     } else {
-      d = index == 0 ? t.tensor.dtype : meta::promote(d, t.tensor.dtype);
-      if (t.tensor.dtype == DType::Unknown) dtype_known = false;
-      if (!t.tensor.shape) {
-        shape_known = false;
-      } else if (!shape) {
-        shape = *t.tensor.shape;
-      } else {
-        const Shape& s = *t.tensor.shape;
-        bool differ = s.size() != shape->size();
-        for (size_t i = 0; !differ && i < s.size(); ++i)
-          differ = meta::dims_differ(s[i], (*shape)[i]);
-        if (differ)
-          meta::fail("argument 'tensors'[{}] has shape {}, expected {} (stack needs equal shapes)",
-                     index, meta::shape_str(s), meta::shape_str(*shape));
-      }
+      const Shape& s = *t->shape;
+      bool differ = s.size() != shape->size();
+      for (size_t i = 0; !differ && i < s.size(); ++i)
+        differ = meta::dims_differ(s[i], (*shape)[i]);
+      if (differ)
+        meta::fail("argument 'tensors'[{}] has shape {}, expected {} (stack needs equal shapes)",
+                   index, meta::shape_str(s), meta::shape_str(*shape));
     }
-    ++index;
-  }
+  });
   std::optional<Shape> out;
   if (shape && shape_known) {
     int64_t dim = meta::wrap_dim(meta::require_int(ctx, "dim"),
                                  static_cast<int64_t>(shape->size()) + 1, "dim");
     out = *shape;
-    out->insert(out->begin() + dim, SymInt(static_cast<int64_t>(index)));
+    out->insert(out->begin() + dim, SymInt(static_cast<int64_t>(count)));
   }
-  return tensor(dtype_known ? d : DType::Unknown, out);
+  return tensor(d, out);
 }
 
 ValueType flip(const CallContext& ctx) {

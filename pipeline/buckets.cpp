@@ -8,7 +8,7 @@
 #include <fmt/format.h>
 
 #include "base/diagnostics.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 
 namespace eqfuse {
 namespace {

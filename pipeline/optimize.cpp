@@ -24,7 +24,7 @@
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
 #include "pipeline/symbolic_sizes.hpp"
-#include "rewrites/remove_cat_ops.hpp"
+#include "passes/remove_cat_ops.hpp"
 
 namespace eqfuse {
 namespace {

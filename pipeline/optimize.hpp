@@ -26,7 +26,7 @@
 #include "graph/graph.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/config.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 namespace eqfuse {
 
@@ -58,13 +58,13 @@ struct OptimizeOptions {
   size_t memory_limit_bytes = default_memory_limit_bytes();
   bool record_explanations = false;  // keep proofs for `explain`
   std::string dump_dir;              // non-empty: write per-stage dumps there
-  // The reinplace passes (rewrites/reinplace.hpp) run on the extracted graph
+  // The reinplace passes (passes/reinplace.hpp) run on the extracted graph
   // in reduce-overhead mode, as TorchAir's aclgraph mode does; their
   // debug.aclgraph.* flags are in `reinplace`. `reinplace_passes = false`
   // skips both.
   bool reinplace_passes = true;
   ReinplaceOptions reinplace;
-  // TorchAir's remove_cat_ops (rewrites/remove_cat_ops.hpp; config
+  // TorchAir's remove_cat_ops (passes/remove_cat_ops.hpp; config
   // debug.aclgraph.remove_cat_ops or npugraph_ex's remove_cat_ops): in
   // reduce-overhead mode, before the reinplace passes.
   bool remove_cat_ops = true;

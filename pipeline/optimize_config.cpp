@@ -13,7 +13,7 @@
 #include "base/json_text.hpp"
 #include "graph/load.hpp"
 #include "rewrites/config.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 namespace eqfuse {
 namespace {

@@ -225,7 +225,7 @@ class RuleLibrary {
 // int list, a defaulted None) is a fresh variable instead, listed in
 // `literals`; getitem indices stay literal. Explanations match the relaxed
 // pattern to find sites where only a literal differs from the rule's
-// (pipeline/explain_near_miss.hpp).
+// (pipeline/explain/near_miss.hpp).
 struct SearchLiteral {
   std::string var;   // the pattern variable standing for it ("lit:3")
   std::string node;  // the search-side call carrying it ("transpose")

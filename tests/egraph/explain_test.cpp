@@ -293,7 +293,7 @@ TEST(Explain, PrintsDepthLimitedTerms) {
 
 // An explanation copied to a depth prints, at that depth or less, exactly as
 // the whole one does, and holds fewer terms: what keeps explaining every site
-// of a large graph linear (pipeline/explain_report asks for its print depth).
+// of a large graph linear (pipeline/explain/report asks for its print depth).
 TEST(Explain, DepthLimitedCopyPrintsAsTheWholeOneAtThatDepth) {
   EGraph g;
   Id start = g.add_expr(kMathStartTerm);

@@ -4,7 +4,7 @@
 #include "fuzz_common.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/config.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 using namespace eqfuse;
 

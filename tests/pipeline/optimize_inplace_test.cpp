@@ -16,7 +16,7 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
-#include "rewrites/reinplace.hpp"
+#include "passes/reinplace.hpp"
 
 namespace eqfuse {
 namespace {

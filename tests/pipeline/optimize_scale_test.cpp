@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/workloads/decoder_stack.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "graph/equivalence.hpp"
 #include "graph/load.hpp"

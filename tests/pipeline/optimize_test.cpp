@@ -14,7 +14,7 @@
 #include "graph/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"

@@ -10,7 +10,7 @@
 #include <map>
 #include <string>
 
-#include "pipeline/explain_report.hpp"
+#include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
