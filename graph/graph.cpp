@@ -30,7 +30,7 @@ NodeRef Graph::add(Node node) {
 }
 
 std::optional<NodeRef> Graph::find(std::string_view name) const {
-  auto it = by_name_.find(std::string(name));
+  auto it = by_name_.find(name);
   if (it == by_name_.end()) return std::nullopt;
   return NodeRef{it->second};
 }

@@ -13,6 +13,7 @@
 // raw args/kwargs, `op == kNoOp`, type taken from the annotation.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -165,8 +166,14 @@ class Graph {
   bool operator==(const Graph& o) const;
 
  private:
+  // Looked up by string_view without building a string (names of real
+  // models are longer than the small-string buffer).
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
   std::vector<Node> nodes_;
-  std::unordered_map<std::string, int32_t> by_name_;
+  std::unordered_map<std::string, int32_t, NameHash, std::equal_to<>> by_name_;
 };
 
 // Every NodeRef inside `arg`, depth first.
