@@ -221,30 +221,20 @@ std::string SymInt::describe_bindings(const Bindings& bindings) const {
   return fmt::format("{}", fmt::join(parts, ", "));
 }
 
-std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
-  auto overflow = [&]() -> IntOverflow {
-    return IntOverflow(fmt::format("symbolic size '{}' with {} does not fit in 63 bits",
-                                   to_string(), describe_bindings(bindings)));
-  };
-  if (terms_.empty()) return value_;
+namespace {
+
+// The value of canonical terms, each atom's value from `factor` (nullopt: the
+// whole value is unknown); `overflow()` is thrown when a product or the sum
+// leaves int64.
+template <typename Terms, typename Factor, typename Overflow>
+std::optional<int64_t> sum_of_terms(const Terms& terms, Factor factor, Overflow overflow) {
   __int128 total = 0;
-  for (const auto& t : terms_) {
+  for (const auto& t : terms) {
     int64_t v = t.coef;
     for (const auto& a : t.atoms) {
-      std::optional<int64_t> factor;
-      if (auto it = bindings.find(a); it != bindings.end()) {
-        factor = it->second;
-      } else {
-        // Opaque atoms such as `(s0 + 1)//2` are re-parsed and evaluated.
-        if (a.find_first_of("/%( ") == std::string::npos) return std::nullopt;
-        try {
-          factor = evaluate_opaque(a, bindings);
-        } catch (const IntOverflow&) {
-          throw overflow();
-        }
-        if (!factor) return std::nullopt;
-      }
-      std::optional<int64_t> product = checked_mul(v, *factor);
+      std::optional<int64_t> f = factor(a);
+      if (!f) return std::nullopt;
+      std::optional<int64_t> product = checked_mul(v, *f);
       if (!product) throw overflow();
       v = *product;
     }
@@ -255,25 +245,37 @@ std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
   return value;
 }
 
+}  // namespace
+
+std::optional<int64_t> SymInt::evaluate(const Bindings& bindings) const {
+  auto overflow = [&]() -> IntOverflow {
+    return IntOverflow(fmt::format("symbolic size '{}' with {} does not fit in 63 bits",
+                                   to_string(), describe_bindings(bindings)));
+  };
+  if (terms_.empty()) return value_;
+  auto factor = [&](const std::string& a) -> std::optional<int64_t> {
+    if (auto it = bindings.find(a); it != bindings.end()) return it->second;
+    // Opaque atoms such as `(s0 + 1)//2` are re-parsed and evaluated.
+    if (a.find_first_of("/%( ") == std::string::npos) return std::nullopt;
+    try {
+      return evaluate_opaque(a, bindings);
+    } catch (const IntOverflow&) {
+      throw overflow();
+    }
+  };
+  return sum_of_terms(terms_, factor, overflow);
+}
+
 int64_t SymInt::evaluate_or(const Bindings& bindings, int64_t fallback) const {
   if (terms_.empty()) return value_;
+  auto factor = [&](const std::string& a) -> std::optional<int64_t> {
+    auto it = bindings.find(a);
+    return it != bindings.end() ? it->second : fallback;
+  };
   auto overflow = [&]() -> IntOverflow {
     return IntOverflow(fmt::format("symbolic size '{}' does not fit in 63 bits", to_string()));
   };
-  __int128 total = 0;
-  for (const auto& t : terms_) {
-    int64_t v = t.coef;
-    for (const auto& a : t.atoms) {
-      auto it = bindings.find(a);
-      std::optional<int64_t> product = checked_mul(v, it != bindings.end() ? it->second : fallback);
-      if (!product) throw overflow();
-      v = *product;
-    }
-    total += v;
-  }
-  std::optional<int64_t> value = narrow_to_int64(total);
-  if (!value) throw overflow();
-  return *value;
+  return *sum_of_terms(terms_, factor, overflow);  // every atom has a value
 }
 
 std::optional<std::string> SymInt::single_symbol() const {
