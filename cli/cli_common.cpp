@@ -16,6 +16,7 @@
 #include "graph/fx_parser.hpp"
 #include "graph/runnable_inputs.hpp"
 #include "pipeline/optimize_config.hpp"
+#include "pipeline/presets.hpp"
 
 namespace eqfuse::cli {
 
@@ -25,10 +26,14 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
   if (pipeline)
     cmd->add_option("--device", t.device,
                     "Device profile: a built-in name (default ascend910b2) or a JSON file");
+  cmd->add_option("--preset", t.preset,
+                  "A peer's default pass set, as that peer runs it: vllm-ascend | npugraph_ex | "
+                  "torchair-ge | vllm (`eqfuse rules --presets` lists them); other options "
+                  "apply on top");
   cmd->add_option("--disable-rule", t.disable, "Disable a rule or a label (repeatable)");
-  cmd->add_option(
-      "--enable-rule", t.enable,
-      "Enable an off-by-default (opt-in or inexact) rule by name or label (repeatable)");
+  cmd->add_option("--enable-rule", t.enable,
+                  "Enable an off-by-default (opt-in, inexact or assumption) rule by name or label "
+                  "(repeatable)");
   cmd->add_option("--graph-kernel-flags", t.graph_kernel_flags,
                   "MindSpore-style pass switches, e.g. \"--disable_pass=add_rms_norm_fusion "
                   "--enable_pass=inference_swiglu_fusion\" (names: eqfuse rules "
@@ -73,6 +78,7 @@ std::vector<std::string>& config_rule_files() {
 
 OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   OptimizeOptions opt;
+  if (!t.preset.empty()) apply_preset(opt, t.preset);  // the base the rest adjusts
   remember_input(t.config);
   const std::string config = t.config.empty() ? "" : read_file_or_stdin(t.config);
   if (!config.empty()) {
@@ -84,6 +90,9 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
     }
     for (const std::string& note : files.notes) fmt::print(stderr, "eqfuse: note: {}\n", note);
   }
+  if (!t.preset.empty() && opt.rules.preset != t.preset)
+    throw Error(fmt::format("--preset {} and the config's \"preset\": \"{}\" disagree: give one",
+                            t.preset, opt.rules.preset));
   apply_multi_stream(opt.reinplace, t.multi_stream);  // the config's section is applied above
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;

@@ -19,8 +19,8 @@
 #include "graph/input_types.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
-#include "pipeline/optimize.hpp"
 #include "passes/reinplace.hpp"
+#include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {
@@ -50,6 +50,7 @@ void add_cost_command(CLI::App& app, Action& action);
 // combine them the same way.
 struct ToggleOptions {
   std::string mode, device, config, multi_stream;
+  std::string preset;  // --preset NAME (pipeline/presets.hpp)
   std::vector<std::string> disable, enable;
   std::string graph_kernel_flags;       // MindSpore's "--disable_pass=a,b --enable_pass=c"
   std::vector<std::string> rule_files;  // --rules (pipeline commands)
@@ -58,9 +59,9 @@ struct ToggleOptions {
   std::string memory_limit;             // --memory-limit SIZE (pipeline commands)
 };
 
-// Declares --mode, --disable-rule, --enable-rule, --graph-kernel-flags and --config on `cmd`;
-// for the commands that run the pipeline (`pipeline`; not `rules`, which
-// prices and reinplaces nothing) also --device and --multi-stream.
+// Declares --mode, --preset, --disable-rule, --enable-rule, --graph-kernel-flags and --config on
+// `cmd`; for the commands that run the pipeline (`pipeline`; not `rules`, which prices and
+// reinplaces nothing) also --device and --multi-stream.
 void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline = true);
 
 // The optimize options they describe: the config file first (its optimize

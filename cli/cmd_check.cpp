@@ -1,9 +1,8 @@
 // `eqfuse check A B [--trials N] [--seed S] [--mode strict|rounding]
-// [--bind s0=4] [--input-types T] [--inputs FILE]`: numeric equivalence of two graphs with
-// the reference interpreter (graph/equivalence.hpp). Exit 0 when every
-// output (and every mutated input) agrees on every trial, 1 on the first
-// difference (named on stdout), 2 when the graphs cannot be loaded or
-// compared.
+// [--bind s0=4] [--assume "X == op(Y)"] [--input-types T] [--inputs FILE]`: numeric equivalence of
+// two graphs with the reference interpreter (graph/equivalence.hpp). Exit 0 when every output (and
+// every mutated input) agrees on every trial, 1 on the first difference (named on stdout), 2 when
+// the graphs cannot be loaded or compared.
 #include <algorithm>
 #include <charconv>
 #include <memory>
@@ -29,6 +28,7 @@ struct CheckOptions {
   std::string input_types;
   std::string inputs;  // given input values (JSON or .safetensors)
   std::string memory_limit;
+  std::vector<std::string> assume;  // "arg5_1 == reciprocal(arg4_1)" (input_assumptions.hpp)
 };
 
 // "s0=4" -> {"s0", 4}.
@@ -98,8 +98,15 @@ int run_check(const CheckOptions& o) {
                       symbols.empty() ? "none" : fmt::format("{}", fmt::join(symbols, ", "))));
     options.bindings[name] = value;
   }
+  for (const std::string& text : o.assume) {
+    InputAssumption a = parse_input_assumption(text, SourceLoc{"--assume", 1, 1});
+    check_input_assumption(a, reg);
+    options.assumptions.push_back(std::move(a));
+  }
   RandomInputs given;
   if (!o.inputs.empty()) {
+    if (!o.assume.empty())
+      throw Error("--assume and --inputs both given: given inputs are used as they are");
     if (!o.binds.empty())
       throw Error("--bind and --inputs both given: with --inputs the sizes come from the file");
     given = read_input_values(a.graph, o.inputs);
@@ -152,6 +159,9 @@ void add_check_command(CLI::App& app, Action& action) {
                   "int8 may differ by 1, floats at input precision)")
       ->check(CLI::IsMember({"reference", "strict", "rounding"}))
       ->capture_default_str();
+  cmd->add_option("--assume", o->assume,
+                  "Draw inputs that hold a relation, e.g. --assume \"arg5_1 == "
+                  "reciprocal(arg4_1)\" (what `optimize` prints as `assumed`; repeatable)");
   cmd->add_option("--bind", o->binds, "Fix a symbolic size, e.g. --bind s0=4 (repeatable)")
       ->delimiter(',');
   cmd->add_option("--inputs", o->inputs,

@@ -1,6 +1,6 @@
 // `eqfuse rules [--mode M] [--disable-rule X]... [--enable-rule X]...
 //   [--graph-kernel-flags FLAGS] [--config FILE] [--rules FILE]... [--show NAME]
-//   [--graph-kernel-passes] [--json]`
+//   [--graph-kernel-passes] [--presets] [--json]`
 //
 // Lists the rule library (built-in rules plus any --rules files) with each
 // rule's labels, direction, whether it is on under the given toggles and
@@ -22,6 +22,7 @@
 #include "cli/cli_common.hpp"
 #include "graph/fx_printer.hpp"
 #include "pipeline/optimize.hpp"
+#include "pipeline/presets.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse::cli {
@@ -34,7 +35,26 @@ struct RulesCliOptions {
   std::string show;
   bool json = false;
   bool graph_kernel_passes = false;
+  bool presets = false;
 };
+
+// `eqfuse rules --presets`: each peer preset, what it runs and where its defaults come from.
+std::string preset_list(bool json) {
+  if (json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const Preset& p : presets())
+      list.push_back({{"name", p.name},
+                      {"description", p.description},
+                      {"source", p.source},
+                      {"config", nlohmann::ordered_json::parse(p.config)}});
+    return list.dump(2) + "\n";
+  }
+  std::string out;
+  for (const Preset& p : presets())
+    out += fmt::format("{}\n  {}\n  source: {}\n  config: {}\n", p.name, p.description, p.source,
+                       p.config);
+  return out;
+}
 
 std::string join(const std::vector<std::string>& v, std::string_view sep) {
   std::string out;
@@ -57,6 +77,7 @@ std::string rule_text(const RuleDef& r, const OpRegistry& reg) {
   for (const CondExpr& c : r.where) out += fmt::format("  where: {}\n", c.text());
   for (const RuleDef::Let& l : r.lets)
     out += fmt::format("  let: {} = {}\n", l.name, l.expr.text());
+  for (const InputAssumption& a : r.assumes) out += fmt::format("  assume: {}\n", a.text());
   out += fmt::format("  defined at: {}\n", loc_text(r.loc));
   if (!r.load_check_text().empty()) out += fmt::format("  load check: {}\n", r.load_check_text());
   out += "  search:\n" + print_fx(r.search, &reg);
@@ -103,6 +124,10 @@ int run_rules(const RulesCliOptions& o) {
   load_user_rules(lib, o.rule_files);
   for (const std::string& note : lib.check_selectors(cfg))
     fmt::print(stderr, "eqfuse: note: {}\n", note);
+  if (o.presets) {
+    fmt::print("{}", preset_list(o.json));
+    return kOk;
+  }
   if (o.graph_kernel_passes) {
     fmt::print("{}", graph_kernel_pass_list(lib, cfg, o.json));
     return kOk;
@@ -162,6 +187,8 @@ void add_rules_command(CLI::App& app, Action& action) {
   cmd->add_flag("--graph-kernel-passes", o->graph_kernel_passes,
                 "List MindSpore's graph-kernel passes (as its INFO log does) with on/off and the "
                 "eqfuse rules doing each");
+  cmd->add_flag("--presets", o->presets,
+                "List the peer presets (--preset NAME) with what each runs and its config");
   cmd->add_flag("--json", o->json, "List as JSON");
   cmd->callback([o, &action] { action = [o] { return run_rules(*o); }; });
 }

@@ -250,7 +250,9 @@ RandomInputs inputs_for_trial(const Graph& a, const OpRegistry& registry,
   RandomInputOptions ro;
   ro.bindings = options.bindings;
   ro.registry = &registry;
-  return random_inputs(a, seed, ro);
+  RandomInputs in = random_inputs(a, seed, ro);
+  apply_input_assumptions(a, options.assumptions, in, registry);
+  return in;
 }
 
 void record_structural_checks(const OpaqueCallLedger& ledger, EquivalenceResult& result) {

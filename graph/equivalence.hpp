@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "graph/input_assumptions.hpp"
 #include "graph/interpreter.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/random_inputs.hpp"
@@ -65,6 +66,10 @@ struct EquivalenceOptions {
   // resident memory passes this (InterpreterOptions::memory_limit_bytes;
   // `check --memory-limit`). 0: no limit.
   size_t memory_limit_bytes = 0;
+  // Relations between the inputs that the graphs are only equal under (a rewrite made
+  // under a peer's assumption, graph/input_assumptions.hpp): random inputs are drawn,
+  // then each derived input is computed from its sources. Given inputs are used as they are.
+  std::vector<InputAssumption> assumptions;
 };
 
 // How far the real fused numerics move one output (Reference mode, trial 0):

@@ -20,11 +20,11 @@
 #include "graph/fx_printer.hpp"
 #include "graph/streams.hpp"
 #include "graph/view_safety.hpp"
+#include "passes/remove_cat_ops.hpp"
 #include "pipeline/egraph_cost.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
 #include "pipeline/symbolic_sizes.hpp"
-#include "passes/remove_cat_ops.hpp"
 
 namespace eqfuse {
 namespace {
@@ -221,6 +221,50 @@ void rule_stats(const OptimizeState& st, const RuleConfig& cfg, OptimizeStats& s
   for (const RuleDef& r : st.library->rules()) stats.rules.push_back(by_name[r.name]);
 }
 
+// The assumptions of the `assumption` rules that fused a kernel of the output, over the
+// placeholders their matches bound. A site whose derived or source value is computed in
+// the graph (not an input) cannot be stated over inputs: a note says so, and the check
+// against the input may then report a difference.
+void assumptions_used(const OptimizeState& st, const Graph& input, OptimizeStats& stats) {
+  std::map<Id, std::string> placeholder_of;
+  for (NodeRef p : input.placeholders())
+    placeholder_of.emplace(st.egraph->find(st.loaded.class_of(p)), input.node(p).name);
+  for (const auto& [rule_name, bindings] : st.rules.assumptions->uses) {
+    if (!stats.fusions.contains(rule_name)) continue;
+    const RuleDef* rule = st.library->find(rule_name);
+    if (rule == nullptr) continue;
+    for (const std::vector<Id>& ids : bindings) {
+      size_t k = 0;
+      for (const InputAssumption& a : rule->assumes) {
+        InputAssumption bound = a;
+        std::vector<std::string*> names{&bound.derived};
+        for (std::string& src : bound.sources) names.push_back(&src);
+        bool all_inputs = true;
+        for (std::string* name : names) {
+          auto it = placeholder_of.find(st.egraph->find(ids.at(k++)));
+          if (it == placeholder_of.end())
+            all_inputs = false;
+          else
+            *name = it->second;
+        }
+        if (!all_inputs) {
+          stats.notes.push_back(fmt::format(
+              "{} assumes {} on a site where these are not all graph inputs: the assumption "
+              "cannot be stated over the inputs, so `check` may report a difference there",
+              rule_name, a.text()));
+          continue;
+        }
+        UsedAssumption used{rule_name, std::move(bound)};
+        auto same = [&](const UsedAssumption& u) {
+          return u.rule == used.rule && u.assumption == used.assumption;
+        };
+        if (std::none_of(stats.assumptions.begin(), stats.assumptions.end(), same))
+          stats.assumptions.push_back(std::move(used));
+      }
+    }
+  }
+}
+
 // The guarantee of optimize: the emitted graph never costs more than the
 // input under the model. Extraction already starts from the input, but the
 // graph cost also counts what emission and the reinplace passes do; when the
@@ -405,6 +449,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   stats.phase_ms["cost"] = ms_since(t0);
   t0 = Clock::now();
   rule_stats(*st, opt.rules, stats);
+  assumptions_used(*st, input, stats);
   stats.phase_ms["stats"] = ms_since(t0);
   if (!opt.dump_dir.empty()) write_dumps(opt.dump_dir, input, result.graph, reg, stats, *st);
   result.state = std::move(st);

@@ -24,9 +24,10 @@
 #include "cost/cost_model.hpp"
 #include "egraph/runner.hpp"
 #include "graph/graph.hpp"
+#include "graph/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
-#include "rewrites/config.hpp"
 #include "passes/reinplace.hpp"
+#include "rewrites/config.hpp"
 
 namespace eqfuse {
 
@@ -113,14 +114,26 @@ inline constexpr const char* kPhaseOrder[] = {"parse", "load",       "saturate",
                                               "emit",  "remove_cat", "reinplace", "cost",
                                               "stats", "write",      "explain",   "total"};
 
+// A relation between graph inputs that a rewrite in the output relies on: an
+// `assumption` rule (rewrites/rule.hpp RuleDef::assumes) fused a site whose
+// inputs were these placeholders. Checking the output against the input must draw
+// inputs that hold it (EquivalenceOptions::assumptions).
+struct UsedAssumption {
+  std::string rule;
+  InputAssumption assumption;  // over the input graph's placeholder names
+};
+
 struct OptimizeStats {
   size_t kernels_before = 0, kernels_after = 0;
   double cost_before_us = 0, cost_after_us = 0;
   std::map<std::string, size_t> fusions;  // rule name -> fused kernels in the output
-  std::string extractor;                  // the extractor actually used
-  bool extraction_optimal = false;        // proven optimal for the whole e-graph
-  double extraction_gap = 1.0;            // relative gap to the best lower bound (0 when optimal)
-  std::string extraction_stopped_by;      // the limit that stopped extraction early, if any
+  // The input relations the output relies on (empty unless an `assumption` rule fused):
+  // every site of such a rule whose inputs are placeholders, once each.
+  std::vector<UsedAssumption> assumptions;
+  std::string extractor;              // the extractor actually used
+  bool extraction_optimal = false;    // proven optimal for the whole e-graph
+  double extraction_gap = 1.0;        // relative gap to the best lower bound (0 when optimal)
+  std::string extraction_stopped_by;  // the limit that stopped extraction early, if any
   // Non-empty when optimize returned the input graph itself (or the
   // extraction kept the input's nodes) because nothing cheaper was found:
   // why. The output then costs exactly what the input does.

@@ -2,6 +2,7 @@
 // apply_optimize_config (the whole file: op catalogs, .rules files,
 // vllm-ascend's section, the reinplace section).
 #include "pipeline/optimize_config.hpp"
+#include "pipeline/presets.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -12,8 +13,8 @@
 #include "base/diagnostics.hpp"
 #include "base/json_text.hpp"
 #include "graph/load.hpp"
-#include "rewrites/config.hpp"
 #include "passes/reinplace.hpp"
+#include "rewrites/config.hpp"
 
 namespace eqfuse {
 namespace {
@@ -62,6 +63,14 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
   } else if (key == "enable_rules") {
     for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
       o.rules.enable.push_back(s);
+  } else if (key == "only_rules") {
+    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
+      o.rules.only.push_back(s);
+  } else if (key == "assume_rules") {
+    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
+      o.rules.assume.push_back(s);
+  } else if (key == "preset") {
+    // Applied first by apply_config_json, whatever its place in the file.
   } else if (key == "device") {
     o.device = config_value<std::string>(v, origin, key, "a profile name or path");
   } else if (key == "extractor") {
@@ -111,9 +120,10 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
                  "apply_config_json");
   } else {
     config_error(origin, key,
-                 "unknown key (known: mode, pattern_fusion_pass, "
+                 "unknown key (known: preset, mode, pattern_fusion_pass, "
                  "experimental_config.pattern_fusion_pass, remove_noop_ops, "
-                 "experimental_config.remove_noop_ops, disable_rules, enable_rules, device, "
+                 "experimental_config.remove_noop_ops, disable_rules, enable_rules, only_rules, "
+                 "assume_rules, device, "
                  "extractor, node_limit, iter_limit, time_limit, frozen_inputs, remove_cat_ops, "
                  "debug.aclgraph.remove_cat_ops, "
                  "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
@@ -142,6 +152,15 @@ void apply_object(OptimizeOptions& o, const std::string& prefix, const Json& obj
 void apply_config_json(OptimizeOptions& options, std::string_view text, std::string_view origin) {
   const Json doc = parse_json_text<Json>(text, origin);
   if (!doc.is_object()) throw Error(fmt::format("{}: a config file holds one JSON object", origin));
+  // A peer preset is the base the file's other keys adjust.
+  if (auto it = doc.find("preset"); it != doc.end()) {
+    const auto name = config_value<std::string>(*it, origin, "preset", "a preset name");
+    try {
+      apply_preset(options, name);
+    } catch (const Error& e) {
+      config_error(origin, "preset", e.what());
+    }
+  }
   apply_object(options, "", doc, origin);
 }
 
@@ -194,6 +213,8 @@ OptimizeConfigFiles apply_optimize_config(OptimizeOptions& options, OpRegistry& 
   std::vector<std::string>& enable = options.rules.enable;
   disable.insert(disable.end(), vllm.disable.begin(), vllm.disable.end());
   enable.insert(enable.end(), vllm.enable.begin(), vllm.enable.end());
+  std::vector<std::string>& assume = options.rules.assume;
+  assume.insert(assume.end(), vllm.assume.begin(), vllm.assume.end());
   return files;
 }
 

@@ -36,6 +36,10 @@ std::string format_summary(const OptimizeStats& s) {
   } else {
     for (const auto& [rule, n] : s.fusions) out += fmt::format("  fusion       {} x{}\n", rule, n);
   }
+  for (const UsedAssumption& a : s.assumptions) {
+    out += fmt::format("  assumed      {} (by {}; `check` draws inputs that hold it)\n",
+                       a.assumption.text(), a.rule);
+  }
   out += fmt::format("  saturation   {} after {} iteration{}, {} e-nodes, {} e-classes\n",
                      s.stop_reason, s.iterations, s.iterations == 1 ? "" : "s", s.egraph_nodes,
                      s.egraph_classes);
@@ -81,6 +85,9 @@ std::string stats_to_json(const OptimizeStats& s) {
   j["cost_after_us"] = s.cost_after_us;
   j["fusions"] = nlohmann::ordered_json::object();
   for (const auto& [rule, n] : s.fusions) j["fusions"][rule] = n;
+  j["assumptions"] = nlohmann::ordered_json::array();
+  for (const UsedAssumption& a : s.assumptions)
+    j["assumptions"].push_back({{"rule", a.rule}, {"assumption", a.assumption.text()}});
   j["notes"] = s.notes;
   j["extractor"] = s.extractor;
   j["extraction_optimal"] = s.extraction_optimal;

@@ -110,10 +110,32 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
   if (!cfg.remove_noop_ops && has(labels, "noop")) return {false, "remove_noop_ops is off"};
   if (cfg.mode == ExecMode::MaxAutotune && has(labels, "no-ge"))
     return {false, "excluded in max-autotune (GE) mode, as in TorchAir"};
+  const bool graph_changing = has(labels, "fusion") || has(labels, "noop");
+  if (!cfg.only.empty() && graph_changing && !selector_hit(cfg.only, name, labels) &&
+      !selector_hit(cfg.enable, name, labels)) {
+    return {false, cfg.preset.empty() ? std::string("not selected by only_rules")
+                                      : fmt::format("not a pass of --preset {}", cfg.preset)};
+  }
+  const std::string* enabled_by = nullptr;
+  if (has(labels, "assumption")) {
+    const std::string* accepted = selector_hit(cfg.assume, name, labels);
+    const std::string* enabled = selector_hit(cfg.enable, name, {std::string("assumption")});
+    if (accepted != nullptr) {
+      return {true, cfg.preset.empty()
+                        ? fmt::format("assumption accepted ({})", *accepted)
+                        : fmt::format("assumption accepted by --preset {}", cfg.preset)};
+    }
+    enabled_by = enabled;
+    if (enabled == nullptr) {
+      return {false,
+              "assumption: equal only under a relation of its inputs the graph cannot show "
+              "(accept it with --preset, vllm-ascend's fuse_norm_quant: true, or "
+              "--enable-rule assumption or the rule's name)"};
+    }
+  }
   // Off-by-default rules: `opt-in` ones by their name or any label, `inexact`
   // ones only by their name or `inexact` itself, so enabling a family or
   // `fusion` never brings in a rewrite that changes results.
-  const std::string* enabled_by = nullptr;
   if (has(labels, "opt-in")) {
     enabled_by = selector_hit(cfg.enable, name, labels);
     if (enabled_by == nullptr) return {false, "opt-in rule (enable with --enable-rule)"};
@@ -209,7 +231,14 @@ void apply_vllm_key(const std::string& key, const nlohmann::ordered_json& v,
   }
   if (!v.is_boolean())
     throw Error(fmt::format("{}: {}: expected true or false, got {}", origin, full, v.dump()));
-  (v.get<bool>() ? cfg.enable : cfg.disable).push_back(key);
+  if (!v.get<bool>()) {
+    cfg.disable.push_back(key);
+    return;
+  }
+  // As vllm-ascend means it: its passes with the assumptions they make about the
+  // model (AddRMSNormQuant hands the fused kernel `scale` for `scale_reciprocal`).
+  cfg.enable.push_back(key);
+  cfg.assume.push_back(key);
 }
 
 }  // namespace

@@ -22,6 +22,13 @@
 //    name or by the label `inexact` itself: enabling another of their labels
 //    (`vllm`, `fusion`) does not turn them on;
 //    --disable-rule wins over --enable-rule.
+//  * with `only` (a peer preset's pass list, config "only_rules"), a fusion or
+//    no-op rule runs only if `only` or `enable` selects it;
+//  * rules labelled `assumption` (their replacement is equal only under a
+//    relation of the inputs the graph cannot show, `assume:` in the rule) are
+//    off unless `assume` selects them (a preset, vllm-ascend's
+//    fuse_norm_quant: true) or they are enabled by name or by the label
+//    `assumption`.
 // JSON config keys (TorchAir names accepted): "mode",
 // "experimental_config.pattern_fusion_pass" (also nested
 // {"experimental_config": {"pattern_fusion_pass": false}} and plain
@@ -51,6 +58,13 @@ struct RuleConfig {
   bool remove_noop_ops = true;
   std::vector<std::string> disable;  // rule names or labels
   std::vector<std::string> enable;   // rule names or labels (opt-in and inexact rules)
+  // Non-empty: only the fusion and no-op rules these select run (a peer's pass list;
+  // layout rules always run, they change nothing on their own). `enable` adds to it.
+  std::vector<std::string> only;
+  // Rule names or labels whose `assumption` rules are accepted: a peer's stated
+  // assumption about the model (rewrites/rule.hpp RuleDef::assumes).
+  std::vector<std::string> assume;
+  std::string preset;  // the peer preset these came from, for the reasons ("" = none)
 };
 
 // Why a rule is on or off under a config, for `eqfuse rules` and the logs.
@@ -96,7 +110,9 @@ void apply_graph_kernel_flags(RuleConfig& cfg, std::string_view flags);
 // (nested objects, or that dotted key at the top level): `fuse_norm_quant`,
 // `fuse_qknorm_rope`, `fuse_muls_add` and the other fuse_* keys of
 // peer_passes() take booleans; false disables the rules labelled with the
-// key, true enables them (a key no rule carries gives check_selectors' note).
+// key, true enables them and accepts their `assumption` rules (RuleConfig::
+// assume), as vllm-ascend's passes assume `scale * scale_reciprocal == 1`
+// (a key no rule carries gives check_selectors' note).
 // `enable_npugraph_ex` and `enable_static_kernel` are accepted and ignored
 // (a note). Other keys of that section are an Error naming the key.
 struct VllmAscendConfig {

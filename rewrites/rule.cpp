@@ -263,6 +263,29 @@ void check_lets(const RuleDef& r, const CondFunctions& fns) {
   }
 }
 
+// An `assume:` relates inputs of the rule through an op of the catalog; the rule is
+// labelled `assumption` so that it stays off until someone accepts the assumption.
+void check_assumptions(RuleDef& r, const OpRegistry& reg) {
+  const std::set<std::string> bound = used_inputs(r.search);
+  for (const InputAssumption& a : r.assumes) {
+    std::vector<std::string> names = a.sources;
+    names.push_back(a.derived);
+    for (const std::string& name : names) {
+      if (std::find(r.inputs.begin(), r.inputs.end(), name) == r.inputs.end())
+        throw Error(fmt::format("rule '{}': `assume: {}` names '{}', which is not an input", r.name,
+                                a.text(), name),
+                    a.loc);
+      if (!bound.count(name))
+        throw Error(fmt::format("rule '{}': `assume: {}` names '{}', which search does not "
+                                "use, so no match binds it",
+                                r.name, a.text(), name),
+                    a.loc);
+    }
+    check_input_assumption(a, reg);
+  }
+  if (!r.assumes.empty() && !r.has_label("assumption")) r.labels.emplace_back("assumption");
+}
+
 // The load-time soundness check of a user rule (rewrites/rule_check.hpp): an
 // unsound rule is refused with its counterexample, so that a wrong `.rules`
 // line cannot silently produce a wrong graph.
@@ -310,6 +333,7 @@ bool RuleLibrary::add(RuleDef rule, bool skip_duplicates) {
   resolve_side(rule, rule.replace, *reg_, "replace");
   rule.inputs = input_names(rule.search);
   check_lets(rule, functions_);
+  check_assumptions(rule, *reg_);
   check_inputs(rule);
   check_outputs(rule);
   for (const auto& [name, value] : rule.example_values) {

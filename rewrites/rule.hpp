@@ -60,6 +60,7 @@
 #include "bridge/tensor_analysis.hpp"
 #include "egraph/rewrite.hpp"
 #include "graph/graph.hpp"
+#include "graph/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/condition.hpp"
 #include "rewrites/config.hpp"
@@ -115,6 +116,13 @@ struct RuleDef {
     CondExpr expr;
   };
   std::vector<Let> lets;
+  // `assume: scale_reciprocal == reciprocal(scale)`: the rule is an equality only when the
+  // matched inputs hold these relations (graph/input_assumptions.hpp), which the graph
+  // cannot show: a peer's stated assumption about a model's weights. Such a rule carries
+  // the label `assumption` and is off unless the assumption is accepted (RuleConfig::assume,
+  // a preset, or --enable-rule); it is proven on inputs that hold it, and every site it
+  // rewrites is reported with it (OptimizeResult::assumptions, explain).
+  std::vector<InputAssumption> assumes;
   ExtraCheck extra_check;        // C++ predicate (register_replacement)
   std::string extra_check_name;  // for logs: "extra_check"
   Graph search, replace;         // resolved (normalized) FX graphs
@@ -150,6 +158,14 @@ struct RejectionLog {
   size_t limit = 10'000;  // entries kept (counts are in RunReport anyway)
 };
 
+// The classes each `assumption` rule's matches bound its assumptions' inputs to, so
+// that the run can say which graph inputs it assumed related (pipeline/optimize.cpp):
+// rule name -> the distinct bindings, each the derived then the source classes of every
+// `assume:` of the rule, in order. Classes as matched (call EGraph::find).
+struct AssumptionLog {
+  std::map<std::string, std::set<std::vector<Id>>, std::less<>> uses;
+};
+
 struct CompiledRules {
   std::vector<Rewrite> rewrites;
   // base rule name for each rewrite (strips "-rev" and "@stream").
@@ -157,6 +173,7 @@ struct CompiledRules {
   std::vector<bool> reverse;
   std::vector<std::string> streams;  // the labels compiled for ("" = default stream)
   std::shared_ptr<RejectionLog> rejections = std::make_shared<RejectionLog>();
+  std::shared_ptr<AssumptionLog> assumptions = std::make_shared<AssumptionLog>();
 
   const Rewrite* find(std::string_view rewrite_name) const;
   // The class (canonical in `g`, which must be clean) a rejected match is

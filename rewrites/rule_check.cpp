@@ -155,8 +155,9 @@ namespace {
 // One trial: the inputs `equivalent` would draw for it (kept here to show
 // them), search run alone first so that a failure of its own is told apart
 // from one of the replace side. nullopt when the trial proves nothing wrong.
-std::optional<RuleProof> run_trial(const RuleExample& ex, const OpRegistry& reg,
-                                   const EquivalenceOptions& options, int trial) {
+std::optional<RuleProof> run_trial(const RuleDef& rule, const RuleExample& ex,
+                                   const OpRegistry& reg, const EquivalenceOptions& options,
+                                   int trial) {
   const uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
   RandomInputs in;
   RunResult search;
@@ -165,11 +166,11 @@ std::optional<RuleProof> run_trial(const RuleExample& ex, const OpRegistry& reg,
     ro.bindings = options.bindings;
     ro.registry = &reg;
     in = random_inputs(ex.search, seed, ro);
-    search = Interpreter(reg, interpreter_options(options, in))
-                 .run(ex.search, in.values, in.bindings);
+    apply_input_assumptions(ex.search, rule.assumes, in, reg);
+    search =
+        Interpreter(reg, interpreter_options(options, in)).run(ex.search, in.values, in.bindings);
   } catch (const Error& e) {
-    return not_checked(
-        fmt::format("the search side does not run on random inputs: {}", e.what()));
+    return not_checked(fmt::format("the search side does not run on random inputs: {}", e.what()));
   }
   EquivalenceOptions one = options;
   one.given_inputs = &in;
@@ -177,10 +178,10 @@ std::optional<RuleProof> run_trial(const RuleExample& ex, const OpRegistry& reg,
   try {
     r = equivalent(ex.search, ex.replace, reg, one);
   } catch (const Error& e) {  // search ran, so the replace side is what fails
-    return RuleProof{RuleProof::Verdict::Unsound,
-                     fmt::format("the replace side fails on inputs the search side takes: {}",
-                                 e.what()),
-                     trial + 1, e.what()};
+    return RuleProof{
+        RuleProof::Verdict::Unsound,
+        fmt::format("the replace side fails on inputs the search side takes: {}", e.what()),
+        trial + 1, e.what()};
   }
   // A kernel that declines some arguments leaves the call to the structural
   // comparison: nothing was proven about it.
@@ -189,10 +190,10 @@ std::optional<RuleProof> run_trial(const RuleExample& ex, const OpRegistry& reg,
                                    r.structural_ops[0].first));
   if (r.ok) return std::nullopt;
   if (!r.unmatched_opaque_calls.empty())
-    return not_checked(fmt::format("{} has no reference kernel for these arguments",
-                                   r.unmatched_opaque_calls[0]));
-  const RunResult replace = Interpreter(reg, interpreter_options(options, in))
-                                .run(ex.replace, in.values, in.bindings);
+    return not_checked(
+        fmt::format("{} has no reference kernel for these arguments", r.unmatched_opaque_calls[0]));
+  const RunResult replace =
+      Interpreter(reg, interpreter_options(options, in)).run(ex.replace, in.values, in.bindings);
   return RuleProof{RuleProof::Verdict::Unsound,
                    counterexample(ex, in, search, replace, r.first_mismatch), trial + 1,
                    r.first_mismatch};
@@ -204,14 +205,16 @@ RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
                      const EquivalenceOptions& options) {
   std::optional<RuleExample> ex = instantiate_example(rule, reg);
   if (!ex)
-    return not_checked(fmt::format("input '{}' has no example type (annotate it, or give an "
-                                   "`example:` value)",
-                                   untyped_input(rule)));
+    return not_checked(
+        fmt::format("input '{}' has no example type (annotate it, or give an "
+                    "`example:` value)",
+                    untyped_input(rule)));
   if (auto op = op_without_kernel(*ex))
     return not_checked(fmt::format("op {} has no reference kernel", *op));
   RuleProof proof;
   for (int trial = 0; trial < options.trials; ++trial) {
-    if (std::optional<RuleProof> refuted = run_trial(*ex, reg, options, trial)) return *refuted;
+    if (std::optional<RuleProof> refuted = run_trial(rule, *ex, reg, options, trial))
+      return *refuted;
     ++proof.trials_run;
   }
   return proof;

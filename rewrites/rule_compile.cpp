@@ -335,9 +335,24 @@ ComputedVar computed_let(const RuleDef::Let& l, const std::shared_ptr<ConditionC
   return {l.name, ctx->vars, std::move(compute)};
 }
 
+// The last condition of an `assumption` rule: never refuses, records which classes the
+// match bound the assumptions' inputs to (the rule's conditions all held by then).
+Condition assumption_recorder(const RuleDef& rule, const std::shared_ptr<AssumptionLog>& log) {
+  std::vector<std::string> names;
+  for (const InputAssumption& a : rule.assumes) {
+    names.push_back(a.derived);
+    names.insert(names.end(), a.sources.begin(), a.sources.end());
+  }
+  return {"assume", names, [log, name = rule.name](const EGraph&, std::span<const Id> ids) {
+            log->uses[name].emplace(ids.begin(), ids.end());
+            return true;
+          }};
+}
+
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
                           const std::string& stream, const CondFunctions& fns,
                           const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log,
+                          const std::shared_ptr<AssumptionLog>& assumptions,
                           const LoadedEGraph* graph) {
   uint64_t payload = stream_payload(stream);
   const Graph& from_g = reverse ? rule.replace : rule.search;
@@ -414,6 +429,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
     add_forwarding_guards(ctx, out.name, named_pattern(from, from_out[i], ctx->vars), is_view,
                           *graph, conds);
   }
+  if (!reverse && !rule.assumes.empty()) conds.push_back(assumption_recorder(rule, assumptions));
   std::vector<ComputedVar> computed;
   if (!reverse)
     for (const RuleDef::Let& l : rule.lets) computed.push_back(computed_let(l, ctx));
@@ -452,6 +468,8 @@ std::vector<std::string> RuleLibrary::check_selectors(const RuleConfig& cfg) con
   };
   check(cfg.disable, "--disable-rule");
   check(cfg.enable, "--enable-rule");
+  check(cfg.only, "only_rules");
+  check(cfg.assume, "assume_rules");
   for (const std::string& s : cfg.enable) {
     const RuleDef* rule = find(s);
     if (!rule) continue;  // a label: several rules, each with its own reason
@@ -475,7 +493,7 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
       for (bool reverse : {false, true}) {
         if (reverse && !rule.bidirectional) continue;
         out.rewrites.push_back(compile_direction(rule, *reg_, reverse, stream, functions_, types,
-                                                 out.rejections, graph));
+                                                 out.rejections, out.assumptions, graph));
         out.base_name.push_back(rule.name);
         out.reverse.push_back(reverse);
       }

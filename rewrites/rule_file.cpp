@@ -235,9 +235,11 @@ class RulesReader {
     std::string_view body = l.text.substr(ind);
     size_t colon = body.find(':');
     if (colon == std::string_view::npos)
-      fail_at(l, ind,
-              "expected `key: value` (labels, description, example, where, uses, let, trust) or "
-              "`def`");
+      fail_at(
+          l, ind,
+          "expected `key: value` (labels, description, example, where, uses, let, assume, trust) "
+          "or "
+          "`def`");
     std::string_view key = trim_blanks(body.substr(0, colon));
     size_t value_col = ind + colon + 1;
     while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
@@ -254,6 +256,8 @@ class RulesReader {
       read_examples(l, value_col, value, rule);
     } else if (key == "let") {
       read_let(l, value_col, value, rule);
+    } else if (key == "assume") {
+      rule.assumes.push_back(parse_input_assumption(value, loc_of(l, value_col)));
     } else if (key == "uses") {
       read_uses(l, value_col, value, rule);
     } else if (key == "trust") {
@@ -264,7 +268,7 @@ class RulesReader {
     } else {
       fail_at(l, ind,
               fmt::format("unknown key '{}': expected labels, description, example, "
-                          "where, uses, let, trust, or a `def`",
+                          "where, uses, let, assume, trust, or a `def`",
                           key));
     }
   }

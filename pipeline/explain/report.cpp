@@ -224,6 +224,23 @@ std::set<Id> extracted_region(const Ctx& c, const std::vector<Id>& covered,
 
 // ---- chosen fusions -------------------------------------------------------
 
+// The run's assumptions of `rule` whose inputs the site's replaced nodes all read.
+std::vector<std::string> site_assumptions(const Ctx& c, const std::string& rule,
+                                          const std::vector<size_t>& region) {
+  std::set<std::string> read;
+  for (size_t i : region)
+    for (const Arg& a : c.st.input.nodes()[i].args)
+      if (a.is_node()) read.insert(c.st.input.node(a.node()).name);
+  std::vector<std::string> out;
+  for (const UsedAssumption& u : c.r.stats.assumptions) {
+    if (u.rule != rule) continue;
+    bool all = read.contains(u.assumption.derived);
+    for (const std::string& s : u.assumption.sources) all = all && read.contains(s);
+    if (all) out.push_back(u.assumption.text());
+  }
+  return out;
+}
+
 // Input node indices the fused node replaces (see the file comment).
 std::vector<size_t> input_region(const Ctx& c, Id fused_cls, const absl::flat_hash_set<Id>& stop) {
   const Graph& in = c.st.input;
@@ -387,6 +404,7 @@ std::vector<ChosenFusion> chosen_fusions(const Ctx& c, const ExplainOptions& opt
       f.replaced_kernels.push_back(c.st.input.nodes()[i].name);
       f.unfused.add(it->second->cost);
     }
+    f.assumes = site_assumptions(c, f.rule, region);
     if (ex) add_proof(c, *ex, n, cls, region, opt, f);
     out.push_back(std::move(f));
   }
@@ -693,6 +711,8 @@ std::string format_chosen(const ChosenFusion& f) {
       f.node, f.op, f.rule, f.cost.total_us, f.cost.launch_us, f.cost.fixed_us, f.cost.memory_us,
       f.cost.compute_us);
   out += fmt::format("    replaces {} (kernels: {})\n", join(f.replaces), join(f.replaced_kernels));
+  for (const std::string& a : f.assumes)
+    out += fmt::format("    assumes {} (a relation of the inputs the graph cannot show)\n", a);
   out += fmt::format("    {:<10} {:>10} {:>16}\n", "us", "fused",
                      fmt::format("unfused ({})", f.unfused.kernels));
   auto row = [&](const char* what, double fused, double unfused) {
@@ -817,6 +837,7 @@ OJson chosen_json(const ChosenFusion& c) {
              {"compute_us", c.cost.compute_us}};
   j["replaces"] = c.replaces;
   j["replaced_kernels"] = c.replaced_kernels;
+  j["assumes"] = c.assumes;
   j["fused"] = cost_json(c.cost);
   j["unfused"] = cost_json(c.unfused);
   j["proof"] = OJson::array();

@@ -63,8 +63,11 @@ struct ChosenFusion {
   std::vector<std::string> replaces;          // input node names that disappear
   std::vector<std::string> replaced_kernels;  // the kernels among them
   CostSum unfused;                            // those kernels, as in the input graph
-  std::vector<ProofStep> proof;               // empty when not explained
-  std::string proof_note;                     // why the proof is missing, if it is
+  // The input relations this site relies on (an `assumption` rule: RuleDef::assumes,
+  // over the graph inputs the replaced nodes read), e.g. "arg5_1 == reciprocal(arg4_1)".
+  std::vector<std::string> assumes;
+  std::vector<ProofStep> proof;  // empty when not explained
+  std::string proof_note;        // why the proof is missing, if it is
 };
 
 struct UnchosenFusion {

@@ -39,11 +39,16 @@ def _strs(name: str, values) -> list:
 
 
 def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable_rules, hints,
-         replacements=None, frozen_inputs=(), reinplace_passes=None, memory_limit=None):
+         replacements=None, frozen_inputs=(), reinplace_passes=None, memory_limit=None,
+         preset=None):
     if config is not None and not isinstance(config, (dict, str)):
         import os
         if isinstance(config, os.PathLike):
             config = os.fspath(config)
+    if preset is not None and not isinstance(preset, str):
+        raise EqfuseError(f"preset: expected a preset name, got {type(preset).__name__}")
+    if preset is not None and mode == "reduce-overhead":
+        mode = None  # the default mode gives way to the preset's (torchair-ge: max-autotune)
     rules = [str(r) if not isinstance(r, str) else r for r in (rules or ())]
     # Ops torch knows and eqfuse's catalog lacks (of the graph and of the replacements)
     # come with their schemas and fake-kernel shape functions (torch_ops.py).
@@ -56,18 +61,19 @@ def _run(doc: Dict[str, Any], mode, device, config, rules, disable_rules, enable
                             frozen_inputs=_strs("frozen_inputs", frozen_inputs),
                             extra_checks=checks, ops=ops, op_metas=op_metas,
                             reinplace_passes=reinplace_passes,
-                            memory_limit=None if memory_limit is None else str(memory_limit))
+                            memory_limit=None if memory_limit is None else str(memory_limit),
+                            preset=preset)
 
 
 def optimize_document(doc: Dict[str, Any], *, mode: Optional[str] = "reduce-overhead",
                       device: Optional[str] = default_device, config=None, rules=(),
                       disable_rules=(), enable_rules=(), hints=None,
-                      replacements=None, frozen_inputs=()) -> "Result":
+                      replacements=None, frozen_inputs=(), preset=None) -> "Result":
     """Optimizes an eqfuse-graph document (a dict) with no torch involved.
     The Result has no graph_module; ``.document`` is the optimized graph."""
     t0 = time.perf_counter()
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements, frozen_inputs)
+               replacements, frozen_inputs, preset=preset)
     return Result(run, timings={"optimize_s": time.perf_counter() - t0})
 
 
@@ -144,7 +150,8 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
              replacements: Optional[Iterable[Replacement]] = None,
              frozen_inputs: Iterable[str] = (), freeze_parameters: bool = False,
              reinplace_passes: Optional[bool] = None,
-             memory_limit: Union[None, int, str] = None) -> Result:
+             memory_limit: Union[None, int, str] = None,
+             preset: Optional[str] = None) -> Result:
     """Optimizes a torch.fx.GraphModule as `eqfuse optimize` does.
 
     ``gm`` is not modified.  ``example_inputs`` type the graph when node
@@ -164,7 +171,11 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     as a compiler that reuses buffers itself wants it (the backend's inner="inductor" and
     GraphPass pass False); ``memory_limit``: the resident memory the run may use, bytes or
     a size such as ``"8G"`` (0: none; None: the config's, else 3/4 of the machine's), as
-    the CLI's --memory-limit."""
+    the CLI's --memory-limit; ``preset``: a peer's default pass set (``"vllm-ascend"``,
+    ``"npugraph_ex"``, ``"torchair-ge"``, ``"vllm"``; the CLI's --preset), the base that
+    ``config`` and the other arguments adjust; with it, the default ``mode`` is the
+    preset's. The fused sites that rely on a peer's assumption are in
+    ``stats["assumptions"]``."""
     from .fx_convert import ConversionContext, graph_module_to_document
     ctx = ConversionContext()
     t0 = time.perf_counter()
@@ -174,7 +185,7 @@ def optimize(gm, example_inputs: Optional[Sequence[Any]] = None, *,
     if freeze_parameters:
         frozen += sorted({str(n.target) for n in gm.graph.nodes if n.op == "get_attr"})
     run = _run(doc, mode, device, config, rules, disable_rules, enable_rules, hints,
-               replacements, frozen, reinplace_passes, memory_limit)
+               replacements, frozen, reinplace_passes, memory_limit, preset)
     t2 = time.perf_counter()
     result = Result(run, timings={"convert_s": t1 - t0, "optimize_s": t2 - t1}, root=gm, ctx=ctx)
     try:

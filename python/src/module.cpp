@@ -37,6 +37,7 @@
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "pipeline/optimize_config.hpp"
+#include "pipeline/presets.hpp"
 #include "py_json.hpp"
 #include "rewrites/rule.hpp"
 #include "rewrites/rule_file.hpp"
@@ -399,15 +400,19 @@ std::unique_ptr<Run> run_optimize(
     const std::vector<std::string>& frozen_inputs, bool explain,
     const std::map<std::string, py::function>& extra_checks, const std::vector<std::string>& ops,
     const std::map<std::string, py::function>& op_metas, std::optional<bool> reinplace_passes,
-    const std::optional<std::string>& memory_limit) {
+    const std::optional<std::string>& memory_limit, const std::optional<std::string>& preset) {
   auto run = std::make_unique<Run>();
   OptimizeOptions opt;
+  if (preset) apply_preset(opt, *preset);  // the base the config and arguments adjust
   // As the CLI (cli/cli_common.cpp options_from_toggles): the config's
   // optimize keys, its reinplace section (which may register ops, so before
   // the graph is read), then the arguments on top.
   OptimizeConfigFiles config_files;
   if (auto cfg = config_text(config))
     config_files = apply_optimize_config(opt, run->reg, cfg->first, cfg->second);
+  if (preset && opt.rules.preset != *preset)
+    throw Error(fmt::format("preset=\"{}\" and the config's \"preset\": \"{}\" disagree: give one",
+                            *preset, opt.rules.preset));
   // Ops taken from torch, after the config's (which win) and before the graph is
   // read and the rules are compiled.
   add_torch_ops(run->reg, ops, op_metas);
@@ -530,7 +535,9 @@ PYBIND11_MODULE(_eqfuse, m) {
         py::arg("ops") = std::vector<std::string>{},
         py::arg("op_metas") = std::map<std::string, py::function>{},
         py::arg("reinplace_passes") = py::none(), py::arg("memory_limit") = py::none(),
+        py::arg("preset") = py::none(),
         "Optimize an eqfuse-graph document (dict) as `eqfuse optimize` does; returns a Run. "
+        "`preset`: a peer preset (pipeline/presets.hpp), applied before the config; "
         "`ops`: extra op catalog entries (docs/ops.md; ops already registered are skipped), "
         "`op_metas`: qualified name -> Python shape function (docs/python.md)");
   m.def(

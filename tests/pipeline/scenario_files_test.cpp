@@ -31,6 +31,7 @@
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/random_inputs.hpp"
+#include "pipeline/presets.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {
@@ -190,9 +191,10 @@ class SchemaChecker {
     if (!entry.is_object()) return fail(at, "not a JSON object");
     const std::string where =
         entry.contains("id") ? fmt::format("{} ({})", at, entry.value("id", "?")) : at;
-    only_keys(
-        entry, where, {"id", "file", "description", "spec", "mode", "rules", "kind", "expected"},
-        {"disable_labels", "disable_rules", "enable_rules", "why", "torchair_differs", "upstream"});
+    only_keys(entry, where,
+              {"id", "file", "description", "spec", "mode", "rules", "kind", "expected"},
+              {"disable_labels", "disable_rules", "enable_rules", "preset", "why",
+               "torchair_differs", "upstream"});
     check_identity(entry, where, ids, files);
     nonempty_string(entry, "description", where);
     if (nonempty_string(entry, "spec", where) &&
@@ -203,6 +205,13 @@ class SchemaChecker {
         parse_exec_mode(entry["mode"].get<std::string>());
       } catch (const Error& e) {
         fail(where, fmt::format("\"mode\": {}", e.what()));
+      }
+    }
+    if (entry.contains("preset") && nonempty_string(entry, "preset", where)) {
+      try {
+        find_preset(entry["preset"].get<std::string>());
+      } catch (const Error& e) {
+        fail(where, fmt::format("\"preset\": {}", e.what()));
       }
     }
     if (string_list(entry, "rules", where).empty())

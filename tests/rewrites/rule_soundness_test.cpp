@@ -49,7 +49,9 @@ TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
 // on random inputs (x / (1 / s) vs x * s, a gamma rounded to the half type).
 TEST(RuleSoundness, OnlyInexactRulesMoveAQuantizedValue) {
   for (const RuleDef& rule : builtin_rules().rules()) {
-    const bool inexact = rule.has_label("inexact");
+    // An assumption rule divides by the scale where the chain multiplies by its
+    // reciprocal, as the peer it follows does: it may move a value by one step too.
+    const bool inexact = rule.has_label("inexact") || rule.has_label("assumption");
     if (!rule.has_label("fusion") && !inexact) continue;
     EquivalenceOptions opt;
     opt.trials = 8;
@@ -60,6 +62,28 @@ TEST(RuleSoundness, OnlyInexactRulesMoveAQuantizedValue) {
     EXPECT_EQ(p.verdict, inexact ? RuleProof::Verdict::Unsound : RuleProof::Verdict::Sound)
         << rule.name << ": " << p.detail;
   }
+}
+
+// An `assumption` rule is proven on inputs that hold its `assume:` lines; the
+// assumption carries weight: on inputs drawn freely the same check refutes it.
+TEST(RuleSoundness, AssumptionRulesNeedTheirAssumption) {
+  size_t seen = 0;
+  for (const RuleDef& rule : builtin_rules().rules()) {
+    if (!rule.has_label("assumption")) continue;
+    ++seen;
+    EXPECT_FALSE(rule.assumes.empty()) << rule.name;
+    EquivalenceOptions opt;
+    opt.trials = 4;
+    opt.seed = 7;
+    opt.mode = ToleranceMode::Rounding;
+    EXPECT_EQ(prove_rule(rule, builtin_registry(), opt).verdict, RuleProof::Verdict::Sound)
+        << rule.name;
+    RuleDef unassumed = rule;
+    unassumed.assumes.clear();
+    EXPECT_EQ(prove_rule(unassumed, builtin_registry(), opt).verdict, RuleProof::Verdict::Unsound)
+        << rule.name;
+  }
+  EXPECT_GE(seen, 1u);
 }
 
 std::vector<std::string> rule_names() {

@@ -16,8 +16,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pipeline/optimize.hpp"
 #include "graph/load.hpp"
+#include "pipeline/optimize.hpp"
+#include "pipeline/presets.hpp"
 #include "rewrites/config.hpp"
 
 namespace eqfuse::testing_support {
@@ -40,6 +41,8 @@ inline std::vector<nlohmann::json> fusion_scenarios() {
 
 inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
   OptimizeOptions opt;
+  // A peer preset is the base; the scenario's mode and toggles apply on top.
+  if (s.contains("preset")) apply_preset(opt, s.at("preset").get<std::string>());
   opt.rules.mode = parse_exec_mode(s.at("mode").get<std::string>());
   for (const char* key : {"disable_labels", "disable_rules"}) {
     if (!s.contains(key)) continue;
