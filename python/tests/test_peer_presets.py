@@ -102,3 +102,138 @@ def test_presets_select_the_peer_pass_set():
     assert not eqfuse.optimize(gm, inputs, preset="vllm-ascend").stats["fusions"]
     with pytest.raises(eqfuse.EqfuseError, match="unknown preset 'vllm_ascend'.*vllm-ascend"):
         eqfuse.optimize(gm, inputs, preset="vllm_ascend")
+
+
+# npugraph_ex's own pattern tests (its patterns/: AddRmsNorm+DynamicQuant, AddRmsNormCast,
+# TransposeBatchMatmul, AddRmsNormQuant), written here as models: each fuses under
+# preset="npugraph_ex"; under "torchair-ge" (GE mode) the two patterns TorchAir skips in
+# GE, bmm+transpose and add_rms_norm+quantize, stay unfused, as they do there.
+def _bf16(g, *shape):
+    return torch.randn(*shape, generator=g).to(torch.bfloat16)
+
+
+def _add_rms_norm_dynamic_quant():
+    def model(x1, x2, gamma):
+        y, _, x_out = torch.ops.npu.npu_add_rms_norm(x1, x2, gamma, 1e-6)
+        q, scale = torch.ops.npu.npu_dynamic_quant(y)
+        return q, scale, x_out
+    g = torch.Generator().manual_seed(10)
+    return model, (_bf16(g, 16, 256), _bf16(g, 16, 256), _bf16(g, 256))
+
+
+def _add_rms_norm_cast():
+    def model(x1, x2, gamma):
+        y, _, x_out = torch.ops.npu.npu_add_rms_norm(x1, x2, gamma, 1e-6)
+        return y.to(torch.float32), y, x_out
+    g = torch.Generator().manual_seed(11)
+    return model, (_bf16(g, 16, 256), _bf16(g, 16, 256), _bf16(g, 256))
+
+
+def _bmm_transpose():
+    def model(x1, x2):
+        return torch.matmul(x1, x2).transpose(1, 0)
+    g = torch.Generator().manual_seed(12)
+    return model, (torch.randn(4, 2, 128, generator=g).half(),
+                   torch.randn(4, 128, 256, generator=g).half())
+
+
+def _add_rms_norm_quantize():
+    def model(x1, x2, gamma, scales, zero_points):
+        y, _, x_out = torch.ops.npu.npu_add_rms_norm(x1, x2, gamma, 1e-6)
+        return torch.ops.npu.npu_quantize(y, scales, zero_points, torch.qint8, -1), x_out
+    g = torch.Generator().manual_seed(13)
+    scales = (torch.rand(256, generator=g) + 0.5).to(torch.bfloat16)
+    zero_points = torch.randint(-3, 4, (256,), generator=g).to(torch.bfloat16)
+    return model, (_bf16(g, 16, 256), _bf16(g, 16, 256), _bf16(g, 256), scales, zero_points)
+
+
+NPUGRAPH_EX_MODELS = {
+    "torchair/add-rms-norm-dynamic-quant": (_add_rms_norm_dynamic_quant, True),
+    "torchair/add-rms-norm-cast": (_add_rms_norm_cast, True),
+    "torchair/bmm-transpose": (_bmm_transpose, False),
+    "torchair/add-rms-norm-quant": (_add_rms_norm_quantize, False),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(NPUGRAPH_EX_MODELS))
+def test_npugraph_ex_and_torchair_ge_presets_fuse_as_the_peer(rule):
+    build, in_ge = NPUGRAPH_EX_MODELS[rule]
+    model, inputs = build()
+    gm = make_fx(model)(*inputs)
+    ex = eqfuse.optimize(gm, inputs, preset="npugraph_ex")
+    assert ex.stats["fusions"] == {rule: 1}, ex.stats["fusions"]
+    ge = eqfuse.optimize(gm, inputs, preset="torchair-ge")
+    assert ge.stats["mode"] == "max-autotune"
+    assert ge.stats["fusions"] == ({rule: 1} if in_ge else {}), ge.stats["fusions"]
+    for r in (ex, ge):
+        expected, actual = gm(*inputs), r.graph_module(*inputs)
+        expected = expected if isinstance(expected, tuple) else (expected,)
+        actual = actual if isinstance(actual, tuple) else (actual,)
+        for a, b in zip(expected, actual):
+            # The fused norm-quant kernels quantize y before rounding it (one int8 step).
+            tol = 1 if a.dtype == torch.int8 else 0
+            assert a.dtype == b.dtype and a.shape == b.shape
+            assert (a.float() - b.float()).abs().max().item() <= tol
+
+
+# vllm-ascend's other default passes (QKNormRope, MulsAdd) and vLLM's (RMSNormQuant,
+# ActivationQuant: their NPU kernels) under their presets, outputs bit-identical.
+def _qknorm_rope():
+    def model(qkv, q_weight, k_weight, cos_sin_cache, positions):
+        q, k, v = qkv.split([256, 128, 128], -1)
+        qn = torch.ops.npu.npu_rms_norm(q.view(4, 2, 128), q_weight, 1e-6)[0]
+        kn = torch.ops.npu.npu_rms_norm(k.view(4, 1, 128), k_weight, 1e-6)[0]
+        q_rope, k_rope = torch.ops.vllm.npu_rotary_embedding(
+            positions, qn.view(4, 256), kn.view(4, 128), cos_sin_cache, 128, 128, True)
+        return q_rope, k_rope, v
+    g = torch.Generator().manual_seed(20)
+    return model, (_bf16(g, 4, 512), _bf16(g, 128), _bf16(g, 128), _bf16(g, 64, 128),
+                   torch.tensor([0, 5, 17, 63]))
+
+
+def _muls_add():
+    def model(x, y):
+        return x * 2.5 + y
+    g = torch.Generator().manual_seed(21)
+    return model, (_bf16(g, 16, 256), _bf16(g, 16, 256))
+
+
+def _swiglu_dynamic_quant():
+    def model(x):
+        q, scale = torch.ops.npu.npu_dynamic_quant(torch.ops.npu.npu_swiglu(x, -1))
+        return q, scale
+    g = torch.Generator().manual_seed(22)
+    return model, (_bf16(g, 16, 512),)
+
+
+PEER_MODELS = [
+    ("vllm-ascend", "vllm/qknorm-rope", _qknorm_rope),
+    ("vllm-ascend", "vllm/muls-add", _muls_add),
+    ("vllm-ascend", "torchair/add-rms-norm-dynamic-quant", _add_rms_norm_dynamic_quant),
+    ("vllm", "npu/swiglu-dynamic-quant", _swiglu_dynamic_quant),
+    ("vllm", "torchair/add-rms-norm-dynamic-quant", _add_rms_norm_dynamic_quant),
+]
+
+
+@pytest.mark.parametrize("preset,rule,build", PEER_MODELS,
+                         ids=[f"{p}-{r}" for p, r, _ in PEER_MODELS])
+def test_vllm_presets_fuse_their_passes(preset, rule, build):
+    model, inputs = build()
+    gm = make_fx(model)(*inputs)
+    r = eqfuse.optimize(gm, inputs, preset=preset)
+    assert r.stats["fusions"] == {rule: 1}, r.stats["fusions"]
+    expected, actual = gm(*inputs), r.graph_module(*inputs)
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    actual = actual if isinstance(actual, tuple) else (actual,)
+    for a, b in zip(expected, actual):
+        tol = 1 if a.dtype == torch.int8 else 0
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert (a.float() - b.float()).abs().max().item() <= tol
+
+
+def test_vllm_preset_leaves_vllm_ascend_only_passes_off():
+    # vLLM upstream has no muls_add pass: its preset leaves the chain alone.
+    model, inputs = _muls_add()
+    gm = make_fx(model)(*inputs)
+    assert eqfuse.optimize(gm, inputs, preset="vllm-ascend").stats["fusions"]
+    assert not eqfuse.optimize(gm, inputs, preset="vllm").stats["fusions"]
