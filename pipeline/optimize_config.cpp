@@ -104,6 +104,11 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     o.reinplace_passes = config_value<bool>(v, origin, key, "true or false");
   } else if (key == "remove_cat_ops" || key == "debug.aclgraph.remove_cat_ops") {
     o.remove_cat_ops = config_value<bool>(v, origin, key, "true or false");
+  } else if (key == "inplace_pass" || key == "input_inplace_pass") {
+    // npugraph_ex's compiler_config names of the two reinplace passes (true by default).
+    const bool on = config_value<bool>(v, origin, key, "true or false");
+    (key == "inplace_pass" ? o.reinplace.disable_reinplace_inplaceable_ops_pass
+                           : o.reinplace.disable_reinplace_input_mutated_ops_pass) = !on;
   } else if (key == kDisableInplaceableKey) {
     o.reinplace.disable_reinplace_inplaceable_ops_pass =
         config_value<bool>(v, origin, key, "true or false");
@@ -113,7 +118,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
   } else if (key == "reinplace" || key.starts_with("reinplace.")) {
     // The reinplace section (custom ops, table entries) needs a registry:
     // `eqfuse reinplace --config` applies it; optimize leaves it alone.
-  } else if (key == "ops" || key == "rules" || key.starts_with("additional_config.")) {
+  } else if (key == "ops" || key == "rules" || key.starts_with("additional_config.") ||
+             key.starts_with("compilation_config.")) {
     // Only the whole-file reader takes these (they register ops, load rules).
     config_error(origin, key,
                  "read by apply_optimize_config (pipeline/optimize_config.hpp), not by "
@@ -127,9 +133,10 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
                  "extractor, node_limit, iter_limit, time_limit, frozen_inputs, remove_cat_ops, "
                  "debug.aclgraph.remove_cat_ops, "
                  "debug.aclgraph.disable_reinplace_inplaceable_ops_pass, "
-                 "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, reinplace, "
+                 "debug.aclgraph.disable_reinplace_input_mutated_ops_pass, inplace_pass, "
+                 "input_inplace_pass, reinplace, "
                  "memory_limit, reinplace_passes, ops, rules, "
-                 "additional_config.ascend_compilation_config)");
+                 "additional_config.ascend_compilation_config, compilation_config.pass_config)");
   }
 }
 
@@ -204,8 +211,8 @@ OptimizeConfigFiles apply_optimize_config(OptimizeOptions& options, OpRegistry& 
   files.op_files = take_config_files(config, origin, "ops", "an op catalog file");
   for (const std::string& path : files.op_files) reg.load_catalog(read_file_or_stdin(path), path);
   files.rule_files = take_config_files(config, origin, "rules", "a .rules file");
-  RuleConfig vllm;  // additional_config.ascend_compilation_config (vllm-ascend's switches)
-  VllmAscendConfig v = take_vllm_ascend_config(config, origin, vllm);
+  RuleConfig vllm;  // vllm-ascend's and vLLM's own sections (take_peer_config)
+  PeerConfig v = take_peer_config(config, origin, vllm);
   files.notes = std::move(v.notes);
   apply_config_json(options, v.rest, origin);
   apply_reinplace_config_json(options.reinplace, reg, v.rest, origin);

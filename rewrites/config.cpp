@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <span>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -20,7 +21,7 @@ namespace {
 // that are not rule labels. Entries with an empty `missing` are labels of
 // built-in rules (rewrites/library/*.rules).
 constexpr size_t kMindSporePasses = 22;
-constexpr std::array<PeerPass, 41> kPeerPasses{{
+constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"MindSpore", "FlashAttentionFusionV1", ""},
     {"MindSpore", "FlashAttentionFusionV2", ""},
     {"MindSpore", "add_layer_norm_fusion", ""},
@@ -76,6 +77,19 @@ constexpr std::array<PeerPass, 41> kPeerPasses{{
      "no FX equivalent: needs a collective (reduce_scatter)"},
     {"vllm-ascend", "SequenceParallelismPass",
      "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
+    // vLLM's PassConfig names (compilation_config.pass_config), as its pass manager reads
+    // them; the ones with rules are labels of the NPU analogues.
+    {"vLLM", "eliminate_noops", ""},
+    {"vLLM", "fuse_norm_quant", ""},
+    {"vLLM", "fuse_act_quant", ""},
+    {"vLLM", "enable_qk_norm_rope_fusion", ""},
+    {"vLLM", "enable_sp", "no FX equivalent: needs collectives (reduce_scatter, all_gather)"},
+    {"vLLM", "fuse_gemm_comms", "no FX equivalent: needs collectives (all_gather, reduce_scatter)"},
+    {"vLLM", "fuse_allreduce_rms", "no FX equivalent: needs a collective (all_reduce)"},
+    {"vLLM", "fuse_attn_quant",
+     "not implemented yet: no NPU attention kernel with its output quantization in the catalog"},
+    {"vLLM", "fuse_rope_kvcache", "no NPU kernel: vLLM fuses it with ROCm AITER only"},
+    {"vLLM", "fuse_act_padding", "no NPU kernel: vLLM fuses it with ROCm AITER only"},
     // TorchAir's opt-in npu_fx_pass joint-graph patterns (npu_rms_norm, npu_rotary_mul,
     // npu_fusion_attention) are labels of rules; remove_cat_ops is not.
     // torch_npu's inductor pass (off by default there, TORCHINDUCTOR_ENABLE_FUSED_MATMUL_RELU).
@@ -83,7 +97,7 @@ constexpr std::array<PeerPass, 41> kPeerPasses{{
     {"TorchAir", "remove_cat_ops",
      "a post-extraction pass, not a rule: switched by the config key remove_cat_ops "
      "(debug.aclgraph.remove_cat_ops)"},
-}};
+});
 
 // The first entry of `list` naming the rule or one of its labels.
 const std::string* selector_hit(const std::vector<std::string>& list, std::string_view name,
@@ -212,21 +226,48 @@ void apply_graph_kernel_flags(RuleConfig& cfg, std::string_view flags) {
 
 namespace {
 
-constexpr std::string_view kVllmSection = "additional_config.ascend_compilation_config";
+// A peer's config section read as that peer means it: where it lives, whose pass
+// switches it holds, whether `true` also accepts the assumptions its passes make.
+struct PeerSection {
+  std::string_view outer, inner;  // "additional_config", "ascend_compilation_config"
+  std::string_view framework;     // peer_passes() framework of its keys
+  bool accepts_assumptions;       // vllm-ascend's norm-quant assumes scale * reciprocal == 1
+  std::span<const std::string_view> ignored;  // keys that choose a backend, not a pass
+};
 
-void apply_vllm_key(const std::string& key, const nlohmann::ordered_json& v,
-                    std::string_view origin, RuleConfig& cfg, std::vector<std::string>& notes) {
-  const std::string full = fmt::format("{}.{}", kVllmSection, key);
-  if (key == "enable_npugraph_ex" || key == "enable_static_kernel") {
-    notes.push_back(
-        fmt::format("{}: {} chooses vllm-ascend's backend, not a fusion; ignored", origin, full));
+constexpr std::array<std::string_view, 2> kVllmAscendBackendKeys{"enable_npugraph_ex",
+                                                                 "enable_static_kernel"};
+constexpr std::array<PeerSection, 2> kPeerSections{{
+    {"additional_config", "ascend_compilation_config", "vllm-ascend", true, kVllmAscendBackendKeys},
+    {"compilation_config", "pass_config", "vLLM", false, {}},
+}};
+
+std::string section_name(const PeerSection& s) {
+  return fmt::format("{}.{}", s.outer, s.inner);
+}
+
+// vllm-ascend's keys are its fuse_* switches; vLLM's every PassConfig name listed.
+bool is_section_key(const PeerSection& s, const PeerPass& p) {
+  return p.framework == s.framework &&
+         (s.framework != "vllm-ascend" || p.name.starts_with("fuse_"));
+}
+
+void apply_peer_key(const PeerSection& section, const std::string& key,
+                    const nlohmann::ordered_json& v, std::string_view origin, RuleConfig& cfg,
+                    std::vector<std::string>& notes) {
+  const std::string full = fmt::format("{}.{}", section_name(section), key);
+  if (std::find(section.ignored.begin(), section.ignored.end(), key) != section.ignored.end()) {
+    notes.push_back(fmt::format("{}: {} chooses {}'s backend, not a fusion; ignored", origin, full,
+                                section.framework));
     return;
   }
-  const PeerPass* p = find_peer_pass(key);
-  if (p == nullptr || p->framework != "vllm-ascend" || !key.starts_with("fuse_")) {
-    std::vector<std::string> keys{"enable_npugraph_ex", "enable_static_kernel"};
+  const auto known = std::find_if(kPeerPasses.begin(), kPeerPasses.end(), [&](const PeerPass& p) {
+    return p.name == key && is_section_key(section, p);
+  });
+  if (known == kPeerPasses.end()) {
+    std::vector<std::string> keys(section.ignored.begin(), section.ignored.end());
     for (const PeerPass& q : kPeerPasses)
-      if (q.framework == "vllm-ascend" && q.name.starts_with("fuse_")) keys.emplace_back(q.name);
+      if (is_section_key(section, q)) keys.emplace_back(q.name);
     throw Error(fmt::format("{}: {}: unknown key{}", origin, full, did_you_mean(key, keys)));
   }
   if (!v.is_boolean())
@@ -235,39 +276,48 @@ void apply_vllm_key(const std::string& key, const nlohmann::ordered_json& v,
     cfg.disable.push_back(key);
     return;
   }
+  cfg.enable.push_back(key);
   // As vllm-ascend means it: its passes with the assumptions they make about the
   // model (AddRMSNormQuant hands the fused kernel `scale` for `scale_reciprocal`).
-  cfg.enable.push_back(key);
-  cfg.assume.push_back(key);
+  if (section.accepts_assumptions) cfg.assume.push_back(key);
+}
+
+// Takes `section` out of `doc` (nested objects, or its dotted key at the top level) and
+// applies its keys; true when the config had it.
+bool take_section(const PeerSection& section, nlohmann::ordered_json& doc, std::string_view origin,
+                  RuleConfig& cfg, std::vector<std::string>& notes) {
+  auto apply = [&](const nlohmann::ordered_json& obj) {
+    if (!obj.is_object())
+      throw Error(fmt::format("{}: {}: expected an object", origin, section_name(section)));
+    for (const auto& [key, value] : obj.items())
+      apply_peer_key(section, key, value, origin, cfg, notes);
+  };
+  bool found = false;
+  if (auto it = doc.find(section_name(section)); it != doc.end()) {
+    apply(*it);
+    doc.erase(it);
+    found = true;
+  }
+  if (auto outer = doc.find(std::string(section.outer)); outer != doc.end() && outer->is_object()) {
+    if (auto it = outer->find(std::string(section.inner)); it != outer->end()) {
+      apply(*it);
+      outer->erase(it);
+      found = true;
+    }
+    if (outer->empty()) doc.erase(outer);
+  }
+  return found;
 }
 
 }  // namespace
 
-VllmAscendConfig take_vllm_ascend_config(std::string_view text, std::string_view origin,
-                                         RuleConfig& cfg) {
-  VllmAscendConfig out{std::string(text), {}};
+PeerConfig take_peer_config(std::string_view text, std::string_view origin, RuleConfig& cfg) {
+  PeerConfig out{std::string(text), {}};
   auto doc = parse_json_text<nlohmann::ordered_json>(text, origin);
   if (!doc.is_object()) return out;  // apply_config_json reports it
-  auto apply_section = [&](const nlohmann::ordered_json& section) {
-    if (!section.is_object())
-      throw Error(fmt::format("{}: {}: expected an object", origin, kVllmSection));
-    for (const auto& [key, value] : section.items())
-      apply_vllm_key(key, value, origin, cfg, out.notes);
-  };
   bool found = false;
-  if (auto it = doc.find(std::string(kVllmSection)); it != doc.end()) {
-    apply_section(*it);
-    doc.erase(it);
-    found = true;
-  }
-  if (auto add = doc.find("additional_config"); add != doc.end() && add->is_object()) {
-    if (auto it = add->find("ascend_compilation_config"); it != add->end()) {
-      apply_section(*it);
-      add->erase(it);
-      found = true;
-    }
-    if (add->empty()) doc.erase(add);
-  }
+  for (const PeerSection& section : kPeerSections)
+    found = take_section(section, doc, origin, cfg, out.notes) || found;
   if (found) out.rest = doc.dump();
   return out;
 }

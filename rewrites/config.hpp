@@ -38,8 +38,9 @@
 // "debug.aclgraph.disable_reinplace_inplaceable_ops_pass",
 // "debug.aclgraph.disable_reinplace_input_mutated_ops_pass". Unknown keys are
 // an error naming the key. vllm-ascend's
-// "additional_config.ascend_compilation_config.*" switches are read by
-// take_vllm_ascend_config (below), which the CLI applies before
+// "additional_config.ascend_compilation_config.*" switches and vLLM's
+// "compilation_config.pass_config.*" are read by take_peer_config (below),
+// which the CLI applies before
 // apply_config_json. Pass names of other frameworks are rule labels
 // (peer_passes(), apply_graph_kernel_flags below).
 #pragma once
@@ -106,20 +107,23 @@ const PeerPass* find_peer_pass(std::string_view name);
 // did-you-mean suggestion).
 void apply_graph_kernel_flags(RuleConfig& cfg, std::string_view flags);
 
-// vllm-ascend's compile switches, `additional_config.ascend_compilation_config`
-// (nested objects, or that dotted key at the top level): `fuse_norm_quant`,
-// `fuse_qknorm_rope`, `fuse_muls_add` and the other fuse_* keys of
-// peer_passes() take booleans; false disables the rules labelled with the
-// key, true enables them and accepts their `assumption` rules (RuleConfig::
-// assume), as vllm-ascend's passes assume `scale * scale_reciprocal == 1`
-// (a key no rule carries gives check_selectors' note).
-// `enable_npugraph_ex` and `enable_static_kernel` are accepted and ignored
-// (a note). Other keys of that section are an Error naming the key.
-struct VllmAscendConfig {
-  std::string rest;  // the config text without the section (unchanged when absent)
+// The peers' own config sections, read as each peer means it (nested objects, or the
+// dotted key at the top level):
+//  * vllm-ascend's `additional_config.ascend_compilation_config`: `fuse_norm_quant`,
+//    `fuse_qknorm_rope`, `fuse_muls_add` and the other fuse_* keys of peer_passes();
+//    true enables the rules labelled with the key and accepts their `assumption`
+//    rules (RuleConfig::assume), as vllm-ascend's passes assume
+//    `scale * scale_reciprocal == 1`; `enable_npugraph_ex` and `enable_static_kernel`
+//    are accepted and ignored (a note);
+//  * vLLM's `compilation_config.pass_config`: its PassConfig names (`eliminate_noops`,
+//    `fuse_norm_quant`, `fuse_act_quant`, `enable_qk_norm_rope_fusion`, `enable_sp`, ...);
+//    true enables the rules labelled with the key, no assumption.
+// false disables them; a key no rule carries gives check_selectors' note; a value that is
+// not a boolean or another key of the section is an Error naming the key.
+struct PeerConfig {
+  std::string rest;  // the config text without the sections (unchanged when absent)
   std::vector<std::string> notes;
 };
-VllmAscendConfig take_vllm_ascend_config(std::string_view text, std::string_view origin,
-                                         RuleConfig& cfg);
+PeerConfig take_peer_config(std::string_view text, std::string_view origin, RuleConfig& cfg);
 
 }  // namespace eqfuse

@@ -2,9 +2,9 @@
 // optimize keys, and the reinplace section (custom ops, table entries), which
 // registers ops into a registry of its own, and vllm-ascend's section.
 #include "fuzz_common.hpp"
+#include "passes/reinplace.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/config.hpp"
-#include "passes/reinplace.hpp"
 
 using namespace eqfuse;
 
@@ -22,7 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   });
   fuzz::only_input_errors([&] {
     RuleConfig rules;
-    take_vllm_ascend_config(text, "fuzz.json", rules);
+    take_peer_config(text, "fuzz.json", rules);
   });
   return 0;
 }
