@@ -48,6 +48,27 @@ CASES = [(eps, bias, dtype) for eps in (1e-5, 1e-6) for bias in (True, False)
          for dtype in (torch.bfloat16,)] + [(1e-6, False, torch.float16)]
 
 
+def _plain_norm_quant(eps):
+    # vllm-ascend's pattern before PR #6726, and its graphs without the custom ops:
+    # torch_npu's npu_add_rms_norm (no bias) feeding vllm.quantize.
+    def model(x, residual, weight, bias, scale, scale_reciprocal, offset):
+        y, _, x_out = torch.ops.npu.npu_add_rms_norm(x, residual, weight, eps)
+        q = torch.ops.vllm.quantize(y, scale, scale_reciprocal, offset)
+        return q, x_out
+    return model
+
+
+@pytest.mark.parametrize("tracing_mode", ["real", "symbolic"])
+@pytest.mark.parametrize("eps", [1e-5, 1e-6])
+def test_vllm_ascend_preset_fuses_the_torch_npu_norm_form(eps, tracing_mode):
+    inputs = _inputs(16, 256, torch.bfloat16, seed=7)
+    gm = make_fx(_plain_norm_quant(eps), tracing_mode=tracing_mode)(*inputs)
+    r = eqfuse.optimize(gm, inputs, preset="vllm-ascend")
+    assert r.stats["fusions"] == {"vllm/add-rms-norm-quantize-scale": 1}, r.stats["fusions"]
+    assert len(r.stats["assumptions"]) == 1
+    _assert_peer_equal(gm(*inputs), r.graph_module(*inputs))
+
+
 @pytest.mark.parametrize("tracing_mode", ["real", "symbolic"])
 @pytest.mark.parametrize("eps,with_bias,dtype", CASES)
 def test_vllm_ascend_preset_fuses_every_norm_quant_site(eps, with_bias, dtype, tracing_mode):

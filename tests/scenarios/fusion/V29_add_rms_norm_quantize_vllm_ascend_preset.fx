@@ -1,0 +1,9 @@
+class GraphModule(torch.nn.Module):
+    def forward(self, arg0_1: "bf16[s0, 2048]", arg1_1: "bf16[s0, 2048]", arg2_1: "bf16[2048]", arg3_1: "bf16[2048]", arg4_1: "bf16[2048]", arg5_1: "bf16[2048]"):
+        # vllm-ascend's AddRMSNormQuantPattern as it was before PR #6726 (and its graphs
+        # without the custom ops): torch_npu's npu_add_rms_norm feeding vllm.quantize.
+        npu_add_rms_norm = torch.ops.npu.npu_add_rms_norm.default(arg0_1, arg1_1, arg2_1, 1e-06)
+        getitem: "bf16[s0, 2048]" = npu_add_rms_norm[0]
+        getitem_2: "bf16[s0, 2048]" = npu_add_rms_norm[2]
+        quantize: "i8[s0, 2048]" = torch.ops.vllm.quantize.default(getitem, arg3_1, arg4_1, arg5_1)
+        return (quantize, getitem_2)
