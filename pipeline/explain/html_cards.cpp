@@ -269,6 +269,11 @@ std::string fusion_card(const ChosenFusion& f, size_t index, CardContext& ctx) {
       index, escape_html(fusion_title(f)), escape_html(f.rule),
       escape_html(fmt::format("{}", fmt::join(f.replaces, ", "))), saving_text(f),
       ctx.region_links.empty() ? "" : " · " + ctx.region_links.at(index));
+  for (const std::string& a : f.assumes)
+    out += fmt::format(
+        "<p class=\"meta assumption\">assumes <code>{}</code>: a relation of the inputs the "
+        "graph cannot show, accepted by the run's preset or config</p>\n",
+        escape_html(a));
   out += "<div class=\"site\">\n";
   out += figure("before", ctx.drawer.draw(site_before(ctx.before, ctx.before_cost, f.replaces)));
   out += figure("after",

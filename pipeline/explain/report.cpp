@@ -691,9 +691,11 @@ void annotate_fusions(OptimizeResult& r, const OpRegistry& reg) {
     if (!n) continue;
     std::string replaced;
     for (const std::string& name : f.replaces) replaced += (replaced.empty() ? "" : ", ") + name;
-    r.graph.node(*n).meta.note =
-        replaced.empty() ? fmt::format("{}: a new kernel, in place of no input node", f.rule)
-                         : fmt::format("{} fuses {}", f.rule, replaced);
+    std::string& note = r.graph.node(*n).meta.note;
+    note = replaced.empty() ? fmt::format("{}: a new kernel, in place of no input node", f.rule)
+                            : fmt::format("{} fuses {}", f.rule, replaced);
+    // A reader of the output graph sees what the kernel relies on.
+    for (const std::string& a : f.assumes) note += fmt::format(", assuming {}", a);
   }
 }
 
