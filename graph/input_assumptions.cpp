@@ -146,8 +146,11 @@ void apply_input_assumptions(const Graph& graph, std::span<const InputAssumption
     RuntimeValue& slot = inputs.values.at(target);
     const Tensor* drawn = std::get_if<Tensor>(&slot.v);
     const Tensor* derived = r.outputs.empty() ? nullptr : std::get_if<Tensor>(&r.outputs[0].v);
-    if (drawn != nullptr && (derived == nullptr || derived->dtype() != drawn->dtype() ||
-                             derived->shape() != drawn->shape()))
+    // A tensor must not replace a SymInt or scalar input (nor the reverse).
+    const bool same_kind = !r.outputs.empty() && r.outputs[0].v.index() == slot.v.index();
+    if (!same_kind ||
+        (drawn != nullptr && (derived == nullptr || derived->dtype() != drawn->dtype() ||
+                              derived->shape() != drawn->shape())))
       throw Error(fmt::format("assumption '{}': the op's result does not have the type of input "
                               "'{}'",
                               a.text(), a.derived),

@@ -175,5 +175,72 @@ TEST(UserRules, TrustTrueLoadsTheRuleAndSaysSo) {
   EXPECT_THAT(plain.out, Not(HasSubstr("user rules:")));
 }
 
+// --preset NAME (every toggle command): a peer's pass set as the base the other options
+// adjust; an unknown name is a usage error with the list, and a config naming another
+// preset is refused rather than silently combined.
+const char* kV26 = "tests/scenarios/fusion/V26_add_rms_norm_bias_quantize_vllm_ascend_preset.fx";
+
+TEST(PresetOption, AnUnknownPresetIsAnErrorOnEveryCommandThatTakesIt) {
+  for (const std::string& cmd :
+       {std::string("optimize ") + kV26, std::string("explain ") + kV26, std::string("rules")}) {
+    CliRun r = run_eqfuse(cmd + " --preset vllm-ascnd");
+    EXPECT_EQ(r.exit_code, 2) << cmd;
+    EXPECT_THAT(r.err, HasSubstr("unknown preset 'vllm-ascnd' (did you mean 'vllm-ascend'?) "
+                                 "(presets: npugraph_ex, torchair-ge, vllm, vllm-ascend)"))
+        << cmd;
+    EXPECT_EQ(r.out, "") << cmd;
+  }
+}
+
+TEST(PresetOption, ThePresetFusesAndTheSummarySaysWhatItAssumed) {
+  CliRun plain = run_eqfuse(std::string("optimize ") + kV26);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, Not(HasSubstr("npu_add_rms_norm_quant")));
+  EXPECT_THAT(plain.err, Not(HasSubstr("assumed")));
+
+  CliRun ascend = run_eqfuse(std::string("optimize ") + kV26 + " --preset vllm-ascend");
+  ASSERT_EQ(ascend.exit_code, 0) << ascend.err;
+  EXPECT_THAT(ascend.out, HasSubstr("torch.ops.npu.npu_add_rms_norm_quant.default("));
+  EXPECT_THAT(ascend.err, HasSubstr("fusion       vllm/add-rms-norm-bias-quantize-scale x1"));
+  EXPECT_THAT(ascend.err, HasSubstr("assumed      arg5_1 == reciprocal(arg4_1) (by "
+                                    "vllm/add-rms-norm-bias-quantize-scale"));
+
+  // A --disable-rule applies on top of the preset.
+  CliRun off = run_eqfuse(std::string("optimize ") + kV26 +
+                          " --preset vllm-ascend --disable-rule fuse_norm_quant");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, Not(HasSubstr("npu_add_rms_norm_quant")));
+  EXPECT_THAT(off.err, Not(HasSubstr("assumed")));
+}
+
+TEST(PresetOption, TheConfigsPresetKeyWorksAloneAndMustAgreeWithTheFlag) {
+  const std::string ascend =
+      write_scratch("preset_ascend.json", R"({"preset": "vllm-ascend"})").string();
+  const std::string vllm = write_scratch("preset_vllm.json", R"({"preset": "vllm"})").string();
+  const std::string bad = write_scratch("preset_bad.json", R"({"preset": "vllm_ascend"})").string();
+  CliRun from_config = run_eqfuse(std::string("optimize ") + kV26 + " --config '" + ascend + "'");
+  ASSERT_EQ(from_config.exit_code, 0) << from_config.err;
+  EXPECT_THAT(from_config.err, HasSubstr("assumed      arg5_1 == reciprocal(arg4_1)"));
+  // The same preset twice is one preset.
+  CliRun same = run_eqfuse(std::string("optimize ") + kV26 + " --preset vllm-ascend --config '" +
+                           ascend + "'");
+  EXPECT_EQ(same.exit_code, 0) << same.err;
+  CliRun differ = run_eqfuse("rules --preset vllm-ascend --config '" + vllm + "'");
+  EXPECT_EQ(differ.exit_code, 2);
+  EXPECT_THAT(differ.err, HasSubstr("--preset vllm-ascend and the config's \"preset\": \"vllm\" "
+                                    "disagree: give one"));
+  CliRun unknown = run_eqfuse("rules --config '" + bad + "'");
+  EXPECT_EQ(unknown.exit_code, 2);
+  EXPECT_THAT(unknown.err, HasSubstr("config key 'preset': unknown preset 'vllm_ascend' (did you "
+                                     "mean 'vllm-ascend'?)"));
+}
+
+// explain prints, per fused site, the input relation it relies on.
+TEST(PresetOption, ExplainNamesTheAssumptionOfTheSite) {
+  CliRun r = run_eqfuse(std::string("explain ") + kV26 + " --preset vllm-ascend");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("assumes arg5_1 == reciprocal(arg4_1)"));
+}
+
 }  // namespace
 }  // namespace eqfuse

@@ -127,5 +127,67 @@ TEST(CheckCli, BindingsWhoseSizesLeaveInt64AreErrors) {
                                "bits"));
 }
 
+// `check --assume "X == op(Y)"`: inputs are drawn so that they hold the relation that
+// `optimize` printed as `assumed`. V26 fused under --preset vllm-ascend divides by the
+// scale where the input multiplies by scale_reciprocal: equal only when that holds.
+TEST(CheckCli, AssumeDrawsInputsThatHoldTheOptimizersAssumption) {
+  const std::string in =
+      "tests/scenarios/fusion/V26_add_rms_norm_bias_quantize_vllm_ascend_preset.fx";
+  const std::string out = write_scratch("v26_fused.fx", "").string();
+  testing_support::CliRun opt =
+      run_eqfuse(fmt::format("optimize {} --preset vllm-ascend -o '{}'", in, out));
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  ASSERT_THAT(opt.err, HasSubstr("assumed      arg5_1 == reciprocal(arg4_1)"));
+
+  testing_support::CliRun free =
+      run_eqfuse(fmt::format("check {} '{}' --mode rounding --seed 5", in, out));
+  EXPECT_EQ(free.exit_code, 1) << free.out << free.err;
+  EXPECT_THAT(free.out, HasSubstr("not equivalent"));
+  testing_support::CliRun held = run_eqfuse(fmt::format(
+      "check {} '{}' --mode rounding --seed 5 --assume 'arg5_1 == reciprocal(arg4_1)'", in, out));
+  EXPECT_EQ(held.exit_code, 0) << held.out << held.err;
+  EXPECT_THAT(held.out, HasSubstr("equivalent: 3 trials"));
+  // The FX target spelling is the same assumption.
+  testing_support::CliRun fx =
+      run_eqfuse(fmt::format("check {} '{}' --mode rounding --seed 5 --assume "
+                             "'arg5_1 == torch.ops.aten.reciprocal.default(arg4_1)'",
+                             in, out));
+  EXPECT_EQ(fx.exit_code, 0) << fx.out << fx.err;
+}
+
+TEST(CheckCli, BadAssumptionsAreErrorsNamingTheFault) {
+  const std::string a = graph_file("a.fx", "x: \"f32[s0, 2]\", r: \"f32[s0, 2]\"", kMulBody);
+  struct Case {
+    const char* assume;
+    const char* message;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"r = reciprocal(x)",
+            "--assume:1:3: error: assumption 'r = reciprocal(x)': expected "
+            "`==` after the input name"},
+           {"r == frobnicate(x)", "unknown op 'aten::frobnicate'"},
+           {"scale == reciprocal(x)", "the graph has no input 'scale'"},
+           {"r == reciprocal(r)", "'r' is defined in terms of itself"},
+       }) {
+    testing_support::CliRun r =
+        run_eqfuse(fmt::format("check '{0}' '{0}' --assume '{1}'", a, c.assume));
+    EXPECT_EQ(r.exit_code, 2) << c.assume;
+    EXPECT_THAT(r.err, HasSubstr(c.message)) << c.assume;
+  }
+  // A tensor never stands in for a SymInt input.
+  const std::string sym = graph_file("sym.fx", "s0: \"Sym(s0)\", x: \"f32[s0, 2]\"", kMulBody);
+  testing_support::CliRun k =
+      run_eqfuse(fmt::format("check '{0}' '{0}' --assume 's0 == neg(x)'", sym));
+  EXPECT_EQ(k.exit_code, 2) << k.out;
+  EXPECT_THAT(k.err, HasSubstr("does not have the type of input 's0'"));
+  // Given inputs are used as they are: the two options do not combine.
+  const std::string values =
+      write_scratch("xr.json", R"({"x": {"data": [[1, 2]]}, "r": {"data": [[3, 4]]}})").string();
+  testing_support::CliRun both = run_eqfuse(
+      fmt::format("check '{0}' '{0}' --assume 'r == reciprocal(x)' --inputs '{1}'", a, values));
+  EXPECT_EQ(both.exit_code, 2);
+  EXPECT_THAT(both.err, HasSubstr("--assume and --inputs both given"));
+}
+
 }  // namespace
 }  // namespace eqfuse

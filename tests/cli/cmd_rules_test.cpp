@@ -9,6 +9,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/support/cli_runner.hpp"
 
@@ -234,6 +235,74 @@ TEST(RulesCli, GraphKernelPassesListsMindSporesPassesWithOnOff) {
   CliRun json = run_eqfuse("rules --graph-kernel-passes --json");
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_THAT(json.out, HasSubstr("\"pass\": \"add_rms_norm_fusion\""));
+}
+
+// `rules --presets`: each peer preset with what it runs, where its defaults were read and
+// its config, as text and as JSON.
+TEST(RulesCli, PresetsListsEachPeerPresetWithItsSourceAndConfig) {
+  CliRun r = run_eqfuse("rules --presets");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* name : {"npugraph_ex", "torchair-ge", "vllm", "vllm-ascend"})
+    EXPECT_THAT("\n" + r.out, HasSubstr(std::string("\n") + name + "\n  ")) << name;
+  EXPECT_THAT(r.out, StartsWith("npugraph_ex\n  npugraph_ex (TorchAir's aclgraph backend"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 4 * 4);  // name, what, source, config
+  EXPECT_THAT(r.out, HasSubstr("\"assume_rules\":[\"AddRMSNormQuantFusionPass\"]"));
+  EXPECT_THAT(r.out, Not(HasSubstr("torchair/bmm-transpose")));  // not the rule list
+
+  CliRun j = run_eqfuse("rules --presets --json");
+  ASSERT_EQ(j.exit_code, 0) << j.err;
+  const nlohmann::json list = nlohmann::json::parse(j.out);
+  ASSERT_TRUE(list.is_array());
+  ASSERT_EQ(list.size(), 4u);
+  std::vector<std::string> names;
+  for (const nlohmann::json& p : list) {
+    names.push_back(p.at("name").get<std::string>());
+    EXPECT_FALSE(p.at("description").get<std::string>().empty());
+    EXPECT_FALSE(p.at("source").get<std::string>().empty());
+    EXPECT_TRUE(p.at("config").is_object());
+  }
+  EXPECT_EQ(names, (std::vector<std::string>{"npugraph_ex", "torchair-ge", "vllm", "vllm-ascend"}));
+  EXPECT_EQ(list[3]["config"]["assume_rules"],
+            nlohmann::json::array({"AddRMSNormQuantFusionPass"}));
+  EXPECT_EQ(list[1]["config"]["mode"], "max-autotune");
+}
+
+// `rules --preset NAME`: the peer's passes on, the others off with the preset named, and
+// the assumption rule on only where the preset accepts its assumption.
+TEST(RulesCli, PresetSwitchesTheRulesAndSaysWhy) {
+  const std::string kScale = "vllm/add-rms-norm-bias-quantize-scale";
+  CliRun plain = run_eqfuse("rules");
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(rule_line(plain.out, kScale), StartsWith("off "));
+  EXPECT_THAT(rule_line(plain.out, kScale),
+              HasSubstr("assumption: equal only under a relation of its inputs"));
+
+  CliRun ascend = run_eqfuse("rules --preset vllm-ascend");
+  ASSERT_EQ(ascend.exit_code, 0) << ascend.err;
+  EXPECT_THAT(rule_line(ascend.out, kScale), StartsWith("on "));
+  EXPECT_THAT(rule_line(ascend.out, "mindspore/add-rms-norm"),
+              HasSubstr("not a pass of --preset vllm-ascend"));
+  EXPECT_THAT(rule_line(ascend.out, "layout/noop-view"), StartsWith("on "));
+
+  CliRun ge = run_eqfuse("rules --preset torchair-ge");
+  ASSERT_EQ(ge.exit_code, 0) << ge.err;
+  EXPECT_THAT(rule_line(ge.out, "torchair/bmm-transpose"),
+              HasSubstr("excluded in max-autotune (GE) mode"));
+  EXPECT_THAT(rule_line(ge.out, kScale), HasSubstr("not a pass of --preset torchair-ge"));
+
+  // Flags apply on top of the preset.
+  CliRun more = run_eqfuse("rules --preset torchair-ge --enable-rule mindspore/add-rms-norm");
+  ASSERT_EQ(more.exit_code, 0) << more.err;
+  EXPECT_THAT(rule_line(more.out, "mindspore/add-rms-norm"), StartsWith("on "));
+}
+
+TEST(RulesCli, ShowPrintsTheAssumeLine) {
+  CliRun r = run_eqfuse("rules --show vllm/add-rms-norm-bias-quantize-scale");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  assume: scale_reciprocal == reciprocal(scale)\n"));
+  CliRun other = run_eqfuse("rules --show torchair/add-rms-norm-quant");
+  ASSERT_EQ(other.exit_code, 0) << other.err;
+  EXPECT_THAT(other.out, Not(HasSubstr("  assume: ")));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "base/diagnostics.hpp"
+#include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 
 namespace eqfuse {
@@ -110,6 +111,87 @@ TEST(OptimizeConfig, WholeFileErrorsNameTheConfigAndTheKey) {
       EXPECT_THAT(e.what(), HasSubstr(c.message)) << c.text;
     }
   }
+}
+
+// "preset" is the base the file's other keys adjust, wherever it stands in the file.
+TEST(OptimizeConfig, PresetIsAppliedFirstWhateverItsPlace) {
+  OptimizeOptions opt;
+  apply_config_json(opt, R"({"mode": "eager", "disable_rules": ["noop"], "preset": "torchair-ge"})",
+                    "cfg.json");
+  EXPECT_EQ(opt.rules.preset, "torchair-ge");
+  EXPECT_EQ(opt.rules.mode, ExecMode::Eager);  // the file's mode, not the preset's max-autotune
+  EXPECT_THAT(opt.rules.only, ElementsAre("pattern_fusion_pass", "remove_noop_ops"));
+  EXPECT_THAT(opt.rules.disable, ElementsAre("noop"));
+  OptimizeOptions first;
+  apply_config_json(first, R"({"preset": "torchair-ge", "mode": "eager"})", "cfg.json");
+  EXPECT_EQ(first.rules.mode, ExecMode::Eager);
+  // The file's own only_rules add to the preset's.
+  OptimizeOptions more;
+  apply_config_json(more, R"({"only_rules": ["add_rms_norm_fusion"], "preset": "torchair-ge"})",
+                    "cfg.json");
+  EXPECT_THAT(more.rules.only,
+              ElementsAre("pattern_fusion_pass", "remove_noop_ops", "add_rms_norm_fusion"));
+}
+
+TEST(OptimizeConfig, OnlyRulesAndAssumeRulesAreListsOfNames) {
+  OptimizeOptions opt;
+  apply_config_json(opt, R"({"only_rules": ["pattern_fusion_pass", "noop/clone"],
+                             "assume_rules": ["fuse_norm_quant"]})",
+                    "cfg.json");
+  EXPECT_THAT(opt.rules.only, ElementsAre("pattern_fusion_pass", "noop/clone"));
+  EXPECT_THAT(opt.rules.assume, ElementsAre("fuse_norm_quant"));
+  EXPECT_TRUE(opt.rules.preset.empty());
+  for (const char* text :
+       {R"({"only_rules": "pattern_fusion_pass"})", R"({"assume_rules": [1]})"}) {
+    try {
+      apply_config_json(opt, text, "cfg.json");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const Error& e) {
+      EXPECT_THAT(e.what(), HasSubstr("expected a list of names")) << text;
+    }
+  }
+}
+
+TEST(OptimizeConfig, AnUnknownPresetIsAnErrorNamingTheKey) {
+  OptimizeOptions opt;
+  try {
+    apply_config_json(opt, R"({"preset": "vllm_ascend"})", "cfg.json");
+    ADD_FAILURE() << "accepted an unknown preset";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cfg.json: config key 'preset': unknown preset 'vllm_ascend' "
+                                    "(did you mean 'vllm-ascend'?)"));
+  }
+  try {
+    apply_config_json(opt, R"({"preset": ["vllm"]})", "cfg.json");
+    ADD_FAILURE() << "accepted a list";
+  } catch (const Error& e) {
+    EXPECT_THAT(e.what(), HasSubstr("cfg.json: config key 'preset': expected a preset name"));
+  }
+  EXPECT_TRUE(opt.rules.preset.empty());
+}
+
+// vllm-ascend's fuse_norm_quant: true is its pass with the assumption it makes;
+// false only switches the rules off.
+TEST(OptimizeConfig, VllmAscendFuseNormQuantAcceptsItsAssumption) {
+  OpRegistry reg = OpRegistry::with_builtin_ops();
+  OptimizeOptions on;
+  apply_optimize_config(on, reg, R"({"additional_config": {"ascend_compilation_config":
+                                      {"fuse_norm_quant": true, "fuse_qknorm_rope": false}}})",
+                        "cfg.json");
+  EXPECT_THAT(on.rules.enable, ElementsAre("fuse_norm_quant"));
+  EXPECT_THAT(on.rules.assume, ElementsAre("fuse_norm_quant"));
+  EXPECT_THAT(on.rules.disable, ElementsAre("fuse_qknorm_rope"));
+  const RuleDef* scale =
+      testing_support::builtin_rules().find("vllm/add-rms-norm-bias-quantize-scale");
+  ASSERT_NE(scale, nullptr);
+  EXPECT_EQ(rule_toggle(scale->name, scale->labels, on.rules).reason,
+            "assumption accepted (fuse_norm_quant)");
+  OptimizeOptions off;
+  apply_optimize_config(off, reg, R"({"additional_config.ascend_compilation_config":
+                                       {"fuse_norm_quant": false}})",
+                        "cfg.json");
+  EXPECT_TRUE(off.rules.assume.empty());
+  EXPECT_FALSE(rule_toggle(scale->name, scale->labels, off.rules).enabled);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "graph/load.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
+#include "pipeline/presets.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 
@@ -23,6 +24,7 @@ namespace eqfuse {
 namespace {
 
 using testing_support::builtin_registry;
+using testing_support::load_builtin;
 
 using ::testing::Contains;
 using ::testing::HasSubstr;
@@ -396,6 +398,103 @@ TEST(Optimize, EveryExtractorGivesAnEquivalentGraph) {
     SCOPED_TRACE(ex);
     expect_equivalent(in, r.graph);
   }
+}
+
+// vllm-ascend's norm-quant fusion divides by the scale where vllm.quantize multiplies by
+// scale_reciprocal: under --preset vllm-ascend (which accepts that assumption) V26 fuses,
+// and the run records which graph inputs it assumed related.
+constexpr const char* kScaleRule = "vllm/add-rms-norm-bias-quantize-scale";
+
+Graph load_scenario(const std::string& file) {
+  const std::string path = std::string(EQFUSE_SOURCE_DIR) + "/tests/scenarios/fusion/" + file;
+  return load_graph(read_file_or_stdin(path), path, builtin_registry()).graph;
+}
+
+const char* kV26 = "V26_add_rms_norm_bias_quantize_vllm_ascend_preset.fx";
+
+TEST(OptimizeAssumptions, VllmAscendPresetFusesV26AndRecordsTheAssumedInputs) {
+  const Graph in = load_scenario(kV26);
+  OptimizeOptions opt;
+  apply_preset(opt, "vllm-ascend");
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  EXPECT_EQ(r.stats.fusions[kScaleRule], 1u);
+  EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_rms_norm_quant"], 1)
+      << print_fx(r.graph, &builtin_registry());
+  ASSERT_EQ(r.stats.assumptions.size(), 1u);
+  const UsedAssumption& used = r.stats.assumptions[0];
+  EXPECT_EQ(used.rule, kScaleRule);
+  // The rule's scale_reciprocal == reciprocal(scale), over the input's placeholder names.
+  EXPECT_EQ(used.assumption.derived, "arg5_1");
+  EXPECT_EQ(used.assumption.op, "aten::reciprocal");
+  EXPECT_EQ(used.assumption.sources, std::vector<std::string>{"arg4_1"});
+  EXPECT_EQ(used.assumption.text(), "arg5_1 == reciprocal(arg4_1)");
+  EXPECT_THAT(format_summary(r.stats),
+              HasSubstr("  assumed      arg5_1 == reciprocal(arg4_1) (by "
+                        "vllm/add-rms-norm-bias-quantize-scale; `check` draws inputs that hold "
+                        "it)\n"));
+  const auto j = nlohmann::json::parse(stats_to_json(r.stats));
+  const nlohmann::json expected = nlohmann::json::array(
+      {{{"rule", kScaleRule}, {"assumption", "arg5_1 == reciprocal(arg4_1)"}}});
+  EXPECT_EQ(j["assumptions"], expected);
+
+  // Equal on inputs that hold the recorded assumption; on free draws the fused kernel's
+  // division by the scale is not the chain's multiplication by an unrelated reciprocal.
+  EquivalenceOptions eo;
+  eo.trials = 3;
+  eo.seed = 26;
+  eo.mode = ToleranceMode::Rounding;
+  EquivalenceResult free = equivalent(in, r.graph, builtin_registry(), eo);
+  EXPECT_FALSE(free.ok);
+  for (const UsedAssumption& a : r.stats.assumptions) eo.assumptions.push_back(a.assumption);
+  EquivalenceResult held = equivalent(in, r.graph, builtin_registry(), eo);
+  EXPECT_TRUE(held.ok) << held.first_mismatch;
+}
+
+TEST(OptimizeAssumptions, WithoutThePresetV26IsNotFusedAndNothingIsAssumed) {
+  const Graph in = load_scenario(kV26);
+  OptimizeResult r = optimize_graph(in, builtin_registry(), defaults());
+  EXPECT_EQ(r.stats.fusions.count(kScaleRule), 0u);
+  EXPECT_TRUE(r.stats.assumptions.empty());
+  EXPECT_EQ(call_target_counts(r.graph)["npu::npu_add_rms_norm_quant"], 0);
+  EXPECT_THAT(format_summary(r.stats), ::testing::Not(HasSubstr("assumed")));
+  EXPECT_EQ(nlohmann::json::parse(stats_to_json(r.stats))["assumptions"], nlohmann::json::array());
+  // Without the assumption the unchanged graph checks equal on free draws.
+  expect_equivalent(in, r.graph);
+}
+
+// The record follows the rule that fused, not the preset: enabled by name, it is the same.
+TEST(OptimizeAssumptions, AnAssumptionRuleEnabledByNameIsRecordedToo) {
+  const Graph in = load_scenario("V27_add_rms_norm_bias_none_quantize_vllm_ascend_preset.fx");
+  OptimizeOptions opt;
+  opt.rules.enable = {kScaleRule};
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  EXPECT_EQ(r.stats.fusions[kScaleRule], 1u);
+  ASSERT_EQ(r.stats.assumptions.size(), 1u);
+  EXPECT_EQ(r.stats.assumptions[0].assumption.text(), "arg4_1 == reciprocal(arg3_1)");
+}
+
+// A site whose scale_reciprocal is computed in the graph cannot be stated over inputs:
+// the run says so in a note and records no assumption.
+TEST(OptimizeAssumptions, ASiteOverComputedValuesGetsANoteInstead) {
+  const Graph in = load_builtin(R"(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[4, 128]", res: "bf16[4, 128]", w: "bf16[128]", b: "bf16[128]", s: "bf16[128]", o: "bf16[128]"):
+        r: "bf16[128]" = torch.ops.aten.reciprocal.default(s)
+        norm = torch.ops._C_ascend.npu_add_rms_norm_bias.default(x, res, w, b, 1e-06)
+        y: "bf16[4, 128]" = norm[0]
+        x_out: "bf16[4, 128]" = norm[2]
+        q: "i8[4, 128]" = torch.ops.vllm.quantize.default(y, s, r, o)
+        return (q, x_out)
+)",
+                                "computed.fx");
+  OptimizeOptions opt;
+  apply_preset(opt, "vllm-ascend");
+  OptimizeResult r = optimize_graph(in, builtin_registry(), opt);
+  ASSERT_EQ(r.stats.fusions[kScaleRule], 1u) << print_fx(r.graph, &builtin_registry());
+  EXPECT_TRUE(r.stats.assumptions.empty());
+  EXPECT_THAT(r.stats.notes,
+              Contains(HasSubstr("vllm/add-rms-norm-bias-quantize-scale assumes "
+                                 "scale_reciprocal == reciprocal(scale) on a site where these are "
+                                 "not all graph inputs")));
 }
 
 TEST(OptimizeCli, PrintsGraphAndSummary) {

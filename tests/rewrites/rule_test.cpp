@@ -234,6 +234,111 @@ TEST(RuleFile, UsesGoToTheirOwnRuleWhenANameRepeats) {
               testing::HasSubstr("duplicate rule name"));
 }
 
+// `assume:` (rewrites/rule.hpp RuleDef::assumes): a - n is a + a only when n == -a.
+// The rule is proven on inputs that hold the assumption.
+std::string assume_rule(std::string_view assume, std::string_view labels = "test, fusion",
+                        std::string_view extra_input = "") {
+  return "rule test/sub-neg-is-add =>\n"
+         "    labels: " +
+         std::string(labels) +
+         "\n"
+         "    assume: " +
+         std::string(assume) +
+         "\n"
+         "\n"
+         "    def search(a: \"f32[4, 8]\", n: \"f32[4, 8]\"" +
+         std::string(extra_input) +
+         "):\n"
+         "        sub = torch.ops.aten.sub.Tensor(a, n)\n"
+         "        return (sub,)\n"
+         "\n"
+         "    def replace(a, n" +
+         (extra_input.empty() ? std::string() : std::string(", b")) +
+         "):\n"
+         "        add = torch.ops.aten.add.Tensor(a, a)\n"
+         "        return (add,)\n";
+}
+
+TEST(RuleFile, AssumeLinesAreParsedAndLocated) {
+  std::vector<RuleDef> rules = parse_rules_file(assume_rule("n == neg(a)"), "t.rules");
+  ASSERT_EQ(rules.size(), 1u);
+  ASSERT_EQ(rules[0].assumes.size(), 1u);
+  const InputAssumption& a = rules[0].assumes[0];
+  EXPECT_EQ(a.derived, "n");
+  EXPECT_EQ(a.op, "aten::neg");
+  EXPECT_EQ(a.sources, std::vector<std::string>{"a"});
+  EXPECT_EQ(a.loc.file, "t.rules");
+  EXPECT_EQ(a.loc.line, 3);
+  EXPECT_EQ(a.loc.column, 13);  // where the value starts
+  // The parser only reads the rule; the library adds the label.
+  EXPECT_EQ(rules[0].labels, (std::vector<std::string>{"test", "fusion"}));
+}
+
+TEST(RuleLibrary, AnAssumptionRuleIsLabelledProvenUnderItAndOffUntilAccepted) {
+  RuleLibrary lib(builtin_registry());
+  lib.load_text(assume_rule("n == neg(a)"), "t.rules");
+  lib.load_text(add_relu_rule(), "t.rules");
+  const RuleDef* r = lib.find("test/sub-neg-is-add");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->labels, (std::vector<std::string>{"test", "fusion", "assumption"}));
+  EXPECT_EQ(r->load_check, LoadCheck::Proven);
+  EXPECT_FALSE(lib.find("test/add-to-sub")->has_label("assumption"));
+  // A rule that already names the label does not carry it twice.
+  RuleLibrary labelled(builtin_registry());
+  labelled.load_text(assume_rule("n == neg(a)", "test, assumption, fusion"), "t.rules");
+  EXPECT_EQ(labelled.rules().at(0).labels,
+            (std::vector<std::string>{"test", "assumption", "fusion"}));
+  auto compiled = [&](const RuleConfig& cfg) {
+    const std::vector<std::string> streams{""};
+    CompiledRules c = lib.compile(cfg, streams, nullptr);
+    return std::count(c.base_name.begin(), c.base_name.end(), "test/sub-neg-is-add");
+  };
+  RuleConfig cfg;
+  EXPECT_EQ(compiled(cfg), 0);
+  cfg.enable = {"fusion"};
+  EXPECT_EQ(compiled(cfg), 0);
+  cfg.enable = {"assumption"};
+  EXPECT_EQ(compiled(cfg), 1);
+  cfg = {};
+  cfg.assume = {"test"};
+  EXPECT_EQ(compiled(cfg), 1);
+}
+
+// Without the assumption the same rule is wrong, and the load check says so.
+TEST(RuleLibrary, TheAssumptionIsWhatMakesTheRuleSound) {
+  std::string text = assume_rule("n == neg(a)");
+  text.erase(text.find("    assume:"), std::string("    assume: n == neg(a)\n").size());
+  EXPECT_THAT(std::string(load_error(text).what()),
+              testing::HasSubstr("rule 'test/sub-neg-is-add' is unsound"));
+  // A wrong assumption does not make it sound either.
+  EXPECT_THAT(std::string(load_error(assume_rule("n == abs(a)")).what()),
+              testing::HasSubstr("is unsound"));
+}
+
+TEST(RuleLibrary, AssumeMistakesAreLocatedErrors) {
+  Error not_input = load_error(assume_rule("q == neg(a)"));
+  EXPECT_THAT(not_input.what(),
+              testing::HasSubstr("rule 'test/sub-neg-is-add': `assume: q == neg(a)` names 'q', "
+                                 "which is not an input"));
+  EXPECT_EQ(not_input.loc().file, "t.rules");
+  EXPECT_EQ(not_input.loc().line, 3);
+  EXPECT_EQ(not_input.loc().column, 13);
+  EXPECT_THAT(load_error(assume_rule("n == neg(x)")).what(),
+              testing::HasSubstr("names 'x', which is not an input"));
+  Error unused = load_error(assume_rule("n == neg(b)", "test, fusion", ", b: \"f32[4, 8]\""));
+  EXPECT_THAT(unused.what(), testing::HasSubstr("`assume: n == neg(b)` names 'b', which search "
+                                                "does not use, so no match binds it"));
+  EXPECT_EQ(unused.loc().line, 3);
+  Error unknown_op = load_error(assume_rule("n == frobnicate(a)"));
+  EXPECT_THAT(unknown_op.what(), testing::HasSubstr("unknown op 'aten::frobnicate'"));
+  EXPECT_EQ(unknown_op.loc().line, 3);
+  // A malformed assumption is an error at its fault, column 13 + 2.
+  Error syntax = load_error(assume_rule("n = neg(a)"));
+  EXPECT_THAT(syntax.what(), testing::HasSubstr("expected `==` after the input name"));
+  EXPECT_EQ(syntax.loc().line, 3);
+  EXPECT_EQ(syntax.loc().column, 15);
+}
+
 TEST(RuleLibrary, UnknownOpIsLocatedAtTheNode) {
   std::string text = add_relu_rule();
   text.replace(text.find("aten.add.Tensor(b, a)"), 21, "aten.frobnicate.default(b, a)");
@@ -555,6 +660,130 @@ TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
   EXPECT_EQ(compiled(cfg), 2);
   cfg.enable = {"vllm"};
   EXPECT_EQ(compiled(cfg), 0);
+}
+
+// `assumption` rules (equal only under an `assume:` relation of their inputs) are off
+// unless the assumption is accepted (RuleConfig::assume: a rule name or any label) or the
+// rule is enabled by name or by the label `assumption`; enabling another of its labels,
+// `fusion` included, does not turn it on.
+TEST(RuleToggle, AssumptionRulesAreOffUntilTheAssumptionIsAccepted) {
+  const std::vector<std::string> labels{"vllm", "fusion", "assumption", "AddRMSNormQuantFusionPass",
+                                        "fuse_norm_quant"};
+  RuleConfig cfg;
+  RuleToggle off = rule_toggle("x/scale", labels, cfg);
+  EXPECT_FALSE(off.enabled);
+  EXPECT_EQ(off.reason,
+            "assumption: equal only under a relation of its inputs the graph cannot show (accept "
+            "it with --preset, vllm-ascend's fuse_norm_quant: true, or --enable-rule assumption "
+            "or the rule's name)");
+  cfg.enable = {"vllm", "fusion", "AddRMSNormQuantFusionPass", "fuse_norm_quant", "opt-in"};
+  EXPECT_FALSE(rule_toggle("x/scale", labels, cfg).enabled);
+  cfg.enable = {"assumption"};
+  EXPECT_EQ(rule_toggle("x/scale", labels, cfg).reason, "enabled by --enable-rule assumption");
+  EXPECT_TRUE(rule_toggle("x/scale", labels, cfg).enabled);
+  cfg.enable = {"x/scale"};
+  EXPECT_EQ(rule_toggle("x/scale", labels, cfg).reason, "enabled by --enable-rule x/scale");
+  cfg = {};
+  cfg.assume = {"fuse_norm_quant"};
+  RuleToggle accepted = rule_toggle("x/scale", labels, cfg);
+  EXPECT_TRUE(accepted.enabled);
+  EXPECT_EQ(accepted.reason, "assumption accepted (fuse_norm_quant)");
+  cfg.assume = {"x/scale"};
+  EXPECT_EQ(rule_toggle("x/scale", labels, cfg).reason, "assumption accepted (x/scale)");
+  cfg.assume = {"QKNormRopeFusionPass"};  // another pass's assumptions
+  EXPECT_FALSE(rule_toggle("x/scale", labels, cfg).enabled);
+  cfg.assume = {"AddRMSNormQuantFusionPass"};
+  cfg.preset = "vllm-ascend";
+  EXPECT_EQ(rule_toggle("x/scale", labels, cfg).reason,
+            "assumption accepted by --preset vllm-ascend");
+  // The switches that turn fusions off still win.
+  cfg.disable = {"vllm"};
+  EXPECT_EQ(rule_toggle("x/scale", labels, cfg).reason, "disabled by --disable-rule vllm");
+  cfg.disable.clear();
+  cfg.pattern_fusion_pass = false;
+  EXPECT_FALSE(rule_toggle("x/scale", labels, cfg).enabled);
+  // Accepting assumptions turns on no other off-by-default rule.
+  cfg = {};
+  cfg.assume = {"experimental", "fusion"};
+  EXPECT_EQ(rule_toggle("x/exp", {"experimental", "opt-in", "fusion"}, cfg).reason,
+            "opt-in rule (enable with --enable-rule)");
+  EXPECT_EQ(rule_toggle("torchair/bmm-transpose", {"torchair", "fusion"}, cfg).reason, "default");
+}
+
+// `only` (a peer's pass list, config "only_rules"): fusion and no-op rules run only
+// when it or `enable` selects them; layout rules always run; it turns on no
+// off-by-default rule and does not override a disable.
+TEST(RuleToggle, OnlyRestrictsTheFusionAndNoopRulesToTheSelectedOnes) {
+  const std::vector<std::string> pattern{"torchair", "fusion", "pattern_fusion_pass"};
+  const std::vector<std::string> other{"mindspore", "fusion", "add_rms_norm_fusion"};
+  const std::vector<std::string> noop{"noop", "torchair"};
+  const std::vector<std::string> layout{"layout"};
+  RuleConfig cfg;
+  cfg.only = {"pattern_fusion_pass", "noop/clone"};
+  EXPECT_EQ(rule_toggle("torchair/a", pattern, cfg).reason, "default");
+  RuleToggle off = rule_toggle("mindspore/b", other, cfg);
+  EXPECT_FALSE(off.enabled);
+  EXPECT_EQ(off.reason, "not selected by only_rules");
+  EXPECT_TRUE(rule_toggle("noop/clone", noop, cfg).enabled);  // by name
+  EXPECT_FALSE(rule_toggle("noop/view", noop, cfg).enabled);
+  EXPECT_TRUE(rule_toggle("layout/noop-view", layout, cfg).enabled);
+  cfg.preset = "npugraph_ex";
+  EXPECT_EQ(rule_toggle("mindspore/b", other, cfg).reason, "not a pass of --preset npugraph_ex");
+  // `enable` adds to the list, by name or label.
+  cfg.enable = {"mindspore/b"};
+  EXPECT_TRUE(rule_toggle("mindspore/b", other, cfg).enabled);
+  cfg.enable = {"add_rms_norm_fusion"};
+  EXPECT_TRUE(rule_toggle("mindspore/b", other, cfg).enabled);
+  cfg.enable.clear();
+  cfg.disable = {"torchair/a"};
+  EXPECT_EQ(rule_toggle("torchair/a", pattern, cfg).reason,
+            "disabled by --disable-rule torchair/a");
+  cfg.disable.clear();
+  // Selected is not enabled: opt-in, inexact and assumption rules keep their own gate.
+  EXPECT_EQ(
+      rule_toggle("x/exp", {"experimental", "opt-in", "fusion", "pattern_fusion_pass"}, cfg).reason,
+      "opt-in rule (enable with --enable-rule)");
+  EXPECT_FALSE(
+      rule_toggle("x/div", {"vllm", "fusion", "inexact", "pattern_fusion_pass"}, cfg).enabled);
+  EXPECT_FALSE(
+      rule_toggle("x/scale", {"vllm", "fusion", "assumption", "pattern_fusion_pass"}, cfg).enabled);
+  // An accepted assumption does not bring in a rule the list leaves out.
+  cfg.assume = {"fuse_norm_quant"};
+  EXPECT_EQ(rule_toggle("x/scale", {"vllm", "fusion", "assumption", "fuse_norm_quant"}, cfg).reason,
+            "not a pass of --preset npugraph_ex");
+  cfg.only.push_back("fuse_norm_quant");
+  EXPECT_TRUE(
+      rule_toggle("x/scale", {"vllm", "fusion", "assumption", "fuse_norm_quant"}, cfg).enabled);
+}
+
+// The built-in rule that divides by the scale as vllm-ascend does states its assumption
+// and compiles only once it is accepted.
+TEST(RuleToggle, TheBuiltinAssumptionRuleCompilesOnlyWhenItsAssumptionIsAccepted) {
+  const RuleLibrary& lib = testing_support::builtin_rules();
+  const RuleDef* r = lib.find("vllm/add-rms-norm-bias-quantize-scale");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->has_label("assumption"));
+  ASSERT_EQ(r->assumes.size(), 1u);
+  EXPECT_EQ(r->assumes[0].text(), "scale_reciprocal == reciprocal(scale)");
+  for (const RuleDef& rule : lib.rules())
+    EXPECT_EQ(rule.has_label("assumption"), !rule.assumes.empty()) << rule.name;
+  auto compiled = [&](const RuleConfig& cfg) {
+    const std::vector<std::string> streams{""};
+    CompiledRules c = lib.compile(cfg, streams, nullptr);
+    return std::count(c.base_name.begin(), c.base_name.end(), r->name);
+  };
+  RuleConfig cfg;
+  EXPECT_EQ(compiled(cfg), 0);
+  cfg.enable = {"fuse_norm_quant", "vllm"};
+  EXPECT_EQ(compiled(cfg), 0);
+  cfg = {};
+  cfg.assume = {"fuse_norm_quant"};
+  EXPECT_EQ(compiled(cfg), 1);  // one direction
+  cfg = {};
+  cfg.assume = {"AddRMSNormQuantFusionPass"};
+  EXPECT_EQ(compiled(cfg), 1);
+  cfg.mode = ExecMode::MaxAutotune;  // no `no-ge` label: GE keeps it
+  EXPECT_EQ(compiled(cfg), 1);
 }
 
 std::vector<Arg> neg_of_add(GraphBuilder& b, std::span<const Arg> in) {

@@ -22,6 +22,7 @@
 #include "pipeline/explain/html.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
+#include "pipeline/presets.hpp"
 #include "tests/support/cli_runner.hpp"
 #include "tests/support/explain_fixture.hpp"
 #include "tests/support/html_checks.hpp"
@@ -81,6 +82,29 @@ TEST(ExplainChosen, AddRmsNormQuantReplacesBothKernelsAndShowsCostsSideBySide) {
   }
   EXPECT_DOUBLE_EQ(f->unfused.total_us, input_total);
   EXPECT_LT(f->cost.total_us, f->unfused.total_us);
+}
+
+// A site fused by an `assumption` rule names the input relation it relies on, in the
+// text and JSON reports; other sites name none.
+TEST(ExplainChosen, ASiteFusedUnderAnAssumptionNamesTheAssumedInputs) {
+  OptimizeOptions opt;
+  apply_preset(opt, "vllm-ascend");
+  Explained e = testing_support::explain_source_file(
+      scenario("V26_add_rms_norm_bias_quantize_vllm_ascend_preset.fx"), opt);
+  ASSERT_EQ(e.report.chosen.size(), 1u);
+  const ChosenFusion& f = e.report.chosen[0];
+  EXPECT_EQ(f.rule, "vllm/add-rms-norm-bias-quantize-scale");
+  EXPECT_EQ(f.assumes, std::vector<std::string>{"arg5_1 == reciprocal(arg4_1)"});
+  EXPECT_THAT(format_explanation_text(e.report),
+              HasSubstr("    assumes arg5_1 == reciprocal(arg4_1) (a relation of the inputs the "
+                        "graph cannot show)\n"));
+  const auto j = nlohmann::json::parse(explanation_to_json(e.report));
+  EXPECT_EQ(j["chosen"][0]["assumes"], nlohmann::json::array({"arg5_1 == reciprocal(arg4_1)"}));
+
+  Explained plain = explain_file("examples/deepseek_layer.fx");
+  ASSERT_FALSE(plain.report.chosen.empty());
+  for (const ChosenFusion& c : plain.report.chosen) EXPECT_TRUE(c.assumes.empty()) << c.rule;
+  EXPECT_THAT(format_explanation_text(plain.report), ::testing::Not(HasSubstr("    assumes ")));
 }
 
 const char* const kBmmTranspose = "torchair/bmm-transpose";
