@@ -130,21 +130,23 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
     return {false, cfg.preset.empty() ? std::string("not selected by only_rules")
                                       : fmt::format("not a pass of --preset {}", cfg.preset)};
   }
+  // An assumption rule needs its assumption accepted (or the rule enabled by name or by
+  // `assumption`); its other off-by-default labels still apply after that.
   const std::string* enabled_by = nullptr;
+  std::string accepted_reason;
   if (has(labels, "assumption")) {
-    const std::string* accepted = selector_hit(cfg.assume, name, labels);
-    const std::string* enabled = selector_hit(cfg.enable, name, {std::string("assumption")});
-    if (accepted != nullptr) {
-      return {true, cfg.preset.empty()
-                        ? fmt::format("assumption accepted ({})", *accepted)
-                        : fmt::format("assumption accepted by --preset {}", cfg.preset)};
-    }
-    enabled_by = enabled;
-    if (enabled == nullptr) {
-      return {false,
-              "assumption: equal only under a relation of its inputs the graph cannot show "
-              "(accept it with --preset, vllm-ascend's fuse_norm_quant: true, or "
-              "--enable-rule assumption or the rule's name)"};
+    if (const std::string* accepted = selector_hit(cfg.assume, name, labels)) {
+      accepted_reason = cfg.preset.empty()
+                            ? fmt::format("assumption accepted ({})", *accepted)
+                            : fmt::format("assumption accepted by --preset {}", cfg.preset);
+    } else {
+      enabled_by = selector_hit(cfg.enable, name, {std::string("assumption")});
+      if (enabled_by == nullptr) {
+        return {false,
+                "assumption: equal only under a relation of its inputs the graph cannot show "
+                "(accept it with --preset, vllm-ascend's fuse_norm_quant: true, or "
+                "--enable-rule assumption or the rule's name)"};
+      }
     }
   }
   // Off-by-default rules: `opt-in` ones by their name or any label, `inexact`
@@ -163,6 +165,7 @@ RuleToggle rule_toggle(std::string_view name, const std::vector<std::string>& la
     }
   }
   if (enabled_by != nullptr) return {true, fmt::format("enabled by --enable-rule {}", *enabled_by)};
+  if (!accepted_reason.empty()) return {true, accepted_reason};
   return {true, "default"};
 }
 

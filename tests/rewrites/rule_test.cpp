@@ -666,6 +666,26 @@ TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
 // unless the assumption is accepted (RuleConfig::assume: a rule name or any label) or the
 // rule is enabled by name or by the label `assumption`; enabling another of its labels,
 // `fusion` included, does not turn it on.
+// A rule both `assumption` and `inexact` needs both accepted: the preset's
+// assumption alone does not bring in a rewrite that also changes results.
+TEST(RuleToggle, AnAcceptedAssumptionStillNeedsTheRulesOtherSwitches) {
+  const std::vector<std::string> labels{"vllm", "fusion", "assumption", "inexact",
+                                        "fuse_norm_quant"};
+  RuleConfig cfg;
+  cfg.assume = {"fuse_norm_quant"};
+  RuleToggle t = rule_toggle("x/both", labels, cfg);
+  EXPECT_FALSE(t.enabled);
+  EXPECT_THAT(t.reason, testing::HasSubstr("inexact"));
+  cfg.enable = {"inexact"};
+  EXPECT_TRUE(rule_toggle("x/both", labels, cfg).enabled);
+  const std::vector<std::string> opt_in{"fusion", "assumption", "opt-in", "ascend950"};
+  cfg = {};
+  cfg.assume = {"x/opt"};
+  EXPECT_FALSE(rule_toggle("x/opt", opt_in, cfg).enabled);
+  cfg.enable = {"ascend950"};
+  EXPECT_TRUE(rule_toggle("x/opt", opt_in, cfg).enabled);
+}
+
 TEST(RuleToggle, AssumptionRulesAreOffUntilTheAssumptionIsAccepted) {
   const std::vector<std::string> labels{"vllm", "fusion", "assumption", "AddRMSNormQuantFusionPass",
                                         "fuse_norm_quant"};

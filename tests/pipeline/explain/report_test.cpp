@@ -100,6 +100,15 @@ TEST(ExplainChosen, ASiteFusedUnderAnAssumptionNamesTheAssumedInputs) {
                         "graph cannot show)\n"));
   const auto j = nlohmann::json::parse(explanation_to_json(e.report));
   EXPECT_EQ(j["chosen"][0]["assumes"], nlohmann::json::array({"arg5_1 == reciprocal(arg4_1)"}));
+  // The HTML site card and the output graph's note on the fused node say it too.
+  EXPECT_THAT(explanation_to_html(e.report, e.input, e.result.graph),
+              HasSubstr("assumes <code>arg5_1 == reciprocal(arg4_1)</code>"));
+  annotate_fusions(e.result, testing_support::builtin_registry());
+  const std::optional<NodeRef> fused = e.result.graph.find(f.node);
+  ASSERT_TRUE(fused.has_value());
+  EXPECT_THAT(e.result.graph.node(*fused).meta.note,
+              HasSubstr("fuses npu_add_rms_norm_bias, getitem, getitem_2, quantize, assuming "
+                        "arg5_1 == reciprocal(arg4_1)"));
 
   Explained plain = explain_file("examples/deepseek_layer.fx");
   ASSERT_FALSE(plain.report.chosen.empty());
