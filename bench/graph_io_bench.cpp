@@ -21,9 +21,9 @@
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 #include "graph/op_registry.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/random_inputs.hpp"
 
 namespace {
 

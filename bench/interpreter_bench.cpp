@@ -7,10 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/load.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/random_inputs.hpp"
 
 namespace eqfuse {
 namespace {

@@ -1,6 +1,6 @@
 // `eqfuse check A B [--trials N] [--seed S] [--mode strict|rounding]
 // [--bind s0=4] [--assume "X == op(Y)"] [--input-types T] [--inputs FILE]`: numeric equivalence of
-// two graphs with the reference interpreter (graph/equivalence.hpp). Exit 0 when every output (and
+// two graphs with the reference interpreter (interp/equivalence.hpp). Exit 0 when every output (and
 // every mutated input) agrees on every trial, 1 on the first difference (named on stdout), 2 when
 // the graphs cannot be loaded or compared.
 #include <algorithm>
@@ -12,9 +12,9 @@
 
 #include "base/memory_budget.hpp"
 #include "cli/cli_common.hpp"
-#include "graph/equivalence.hpp"
-#include "graph/input_values.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/equivalence.hpp"
+#include "interp/input_values.hpp"
+#include "interp/random_inputs.hpp"
 
 namespace eqfuse::cli {
 

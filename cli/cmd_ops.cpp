@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_common.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 
 namespace eqfuse::cli {
 

@@ -15,7 +15,7 @@
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
 #include "extract/extractor.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
 #include "graph/load.hpp"

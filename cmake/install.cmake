@@ -15,7 +15,7 @@ install(TARGETS ${EQFUSE_LIBRARIES} eqfuse_all EXPORT eqfuseTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/eqfuse)
 install(TARGETS eqfuse RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir base graph egraph extract cost bridge rewrites passes pipeline)
+foreach(dir base graph interp egraph extract cost bridge rewrites passes pipeline)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/eqfuse/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

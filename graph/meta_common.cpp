@@ -236,7 +236,7 @@ Shape broadcast(const Shape& a, const Shape& b, std::string_view a_name, std::st
 namespace {
 
 // The floating dtypes' order in type promotion: f16 and bf16 tie (their
-// promotion is f32), unlike their precision order (graph/equivalence.cpp).
+// promotion is f32), unlike their precision order (interp/equivalence.cpp).
 int promotion_rank(DType d) {
   switch (d) {
     case DType::Float16:

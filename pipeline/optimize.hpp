@@ -24,7 +24,7 @@
 #include "cost/cost_model.hpp"
 #include "egraph/runner.hpp"
 #include "graph/graph.hpp"
-#include "graph/input_assumptions.hpp"
+#include "interp/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
 #include "passes/reinplace.hpp"
 #include "rewrites/config.hpp"

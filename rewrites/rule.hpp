@@ -60,7 +60,7 @@
 #include "bridge/tensor_analysis.hpp"
 #include "egraph/rewrite.hpp"
 #include "graph/graph.hpp"
-#include "graph/input_assumptions.hpp"
+#include "interp/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/condition.hpp"
 #include "rewrites/config.hpp"
@@ -117,7 +117,7 @@ struct RuleDef {
   };
   std::vector<Let> lets;
   // `assume: scale_reciprocal == reciprocal(scale)`: the rule is an equality only when the
-  // matched inputs hold these relations (graph/input_assumptions.hpp), which the graph
+  // matched inputs hold these relations (interp/input_assumptions.hpp), which the graph
   // cannot show: a peer's stated assumption about a model's weights. Such a rule carries
   // the label `assumption` and is off unless the assumption is accepted (RuleConfig::assume,
   // a preset, or --enable-rule); it is proven on inputs that hold it, and every site it

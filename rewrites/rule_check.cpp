@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <optional>
 
-#include "graph/interpreter.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/interpreter.hpp"
+#include "interp/random_inputs.hpp"
 #include "rewrites/rule_example.hpp"
 
 namespace eqfuse {
@@ -82,7 +82,7 @@ std::string short_number(std::string_view text) {
   return end == s.c_str() + s.size() ? fmt::format("{:.7g}", v) : s;
 }
 
-// graph/equivalence.cpp writes a tensor difference as "output 0 (a vs b): f32[2, 8]
+// interp/equivalence.cpp writes a tensor difference as "output 0 (a vs b): f32[2, 8]
 // differs at [0, 1]: 3.5 vs -1.25 (max abs err ...; tolerance rtol 1e-05 atol
 // 1e-06) (given inputs)"; here the first graph is search, the second replace:
 // "output 0 at [0, 1]: search 3.5, replace -1.25 (tolerance rtol 1e-05 atol 1e-06)".

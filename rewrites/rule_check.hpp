@@ -1,7 +1,7 @@
 // Soundness of a rule on random inputs: its search and replace sides, instantiated
 // on the rule's example inputs (rewrites/rule_example.hpp), run in the reference
 // interpreter on the same random values and are compared as `eqfuse check`
-// compares graphs (graph/equivalence.hpp).
+// compares graphs (interp/equivalence.hpp).
 //
 //   RuleProof p = prove_rule(rule, reg, user_rule_check_options());
 //   if (p.verdict == RuleProof::Verdict::Unsound) throw Error(p.detail, rule.loc);
@@ -13,7 +13,7 @@
 // true` (ReplacementOptions::check = false, Python check=False) is not run.
 //
 // The criterion for user rules (user_rule_check_options): ToleranceMode::Rounding
-// of graph/equivalence.hpp, the mode the soundness test gives the built-in
+// of interp/equivalence.hpp, the mode the soundness test gives the built-in
 // fusions. Fused kernels round like the op chain they replace (as in `eqfuse
 // check`'s default reference mode), but floats need only agree within the
 // tolerance of the coarsest float input's dtype, the checker's per-dtype one
@@ -30,7 +30,7 @@
 #pragma once
 #include <string>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {

@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "extract/extractor.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "pipeline/egraph_problem.hpp"

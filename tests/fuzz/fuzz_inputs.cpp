@@ -2,7 +2,7 @@
 // input types (text or JSON), against a small fixed graph.
 #include "fuzz_common.hpp"
 #include "graph/input_types.hpp"
-#include "graph/input_values.hpp"
+#include "interp/input_values.hpp"
 #include "graph/load.hpp"
 
 using namespace eqfuse;

@@ -9,12 +9,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
-#include "graph/interpreter.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/interpreter.hpp"
+#include "interp/random_inputs.hpp"
 #include "tests/support/custom_ops.hpp"
 
 namespace eqfuse {

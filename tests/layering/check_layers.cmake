@@ -7,17 +7,19 @@
 cmake_minimum_required(VERSION 3.25)
 set(allowed_base     base)
 set(allowed_graph    base graph)
+# The reference interpreter: runs graphs, never optimizes them.
+set(allowed_interp   base graph interp)
 set(allowed_egraph   base egraph)
 set(allowed_extract  base extract)
 set(allowed_cost     base graph cost)
 set(allowed_bridge   base graph egraph bridge)
-set(allowed_rewrites base graph egraph bridge rewrites)
+set(allowed_rewrites base graph interp egraph bridge rewrites)
 # FX graph passes: plain graph to graph, no e-graph.
 set(allowed_passes   base graph passes)
-set(allowed_pipeline base graph egraph extract cost bridge rewrites passes pipeline)
+set(allowed_pipeline base graph interp egraph extract cost bridge rewrites passes pipeline)
 # The product binary: every library, never bench/ (benchmarks are not shipped).
-set(allowed_cli      base graph egraph extract cost bridge rewrites passes pipeline cli)
-set(layers base graph egraph extract cost bridge rewrites passes pipeline cli)
+set(allowed_cli      base graph interp egraph extract cost bridge rewrites passes pipeline cli)
+set(layers base graph interp egraph extract cost bridge rewrites passes pipeline cli)
 
 set(violations 0)
 foreach(layer ${layers})

@@ -14,7 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "passes/recover_view_inplace.hpp"

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/auto_functionalized.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "passes/reinplace.hpp"

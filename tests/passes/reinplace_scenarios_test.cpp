@@ -27,7 +27,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/auto_functionalized.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "passes/reinplace.hpp"

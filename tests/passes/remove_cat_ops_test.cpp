@@ -10,7 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "cost/cost_model.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "passes/remove_cat_ops.hpp"

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "pipeline/optimize.hpp"

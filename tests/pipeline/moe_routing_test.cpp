@@ -15,11 +15,11 @@
 #include <numeric>
 #include <string>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/random_inputs.hpp"
 #include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"
 

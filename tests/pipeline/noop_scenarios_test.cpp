@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "pipeline/optimize.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"

@@ -13,7 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "pipeline/optimize.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "passes/reinplace.hpp"

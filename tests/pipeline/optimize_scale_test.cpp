@@ -12,7 +12,7 @@
 #include "bench/workloads/decoder_stack.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 

@@ -27,10 +27,10 @@
 
 #include "cost/cost_model.hpp"
 #include "graph/exec_mode.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/random_inputs.hpp"
 #include "pipeline/presets.hpp"
 #include "rewrites/rule.hpp"
 

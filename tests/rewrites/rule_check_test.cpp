@@ -119,7 +119,7 @@ rule user/distribute-{0} =>
 }
 
 // Reordered float math is a legitimate rewrite: the criterion is
-// graph/equivalence.hpp's Rounding mode with tolerances of a few ulps, not
+// interp/equivalence.hpp's Rounding mode with tolerances of a few ulps, not
 // bit-exactness; in half precision too, where the checker's default
 // tolerances (about one ulp of the output) refused (x + y) + z = x + (y + z).
 TEST(RuleCheck, ASoundRuleIsProvenAndMayReorderFloatMath) {

@@ -10,7 +10,7 @@
 // here instead, under the stricter modes above.
 #include <gtest/gtest.h>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "rewrites/rule.hpp"
 #include "rewrites/rule_check.hpp"
 #include "tests/support/builtins.hpp"

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "graph/equivalence.hpp"
+#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/input_types.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
-#include "graph/random_inputs.hpp"
+#include "interp/random_inputs.hpp"
 
 namespace eqfuse {
 namespace {

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "graph/fx_parser.hpp"
-#include "graph/interpreter.hpp"
+#include "interp/interpreter.hpp"
 #include "graph/op_registry.hpp"
 #include "tests/support/builtins.hpp"
 
