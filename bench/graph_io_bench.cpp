@@ -21,8 +21,8 @@
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"
 
 namespace {

@@ -7,9 +7,9 @@
 
 #include <fmt/format.h>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "interp/random_inputs.hpp"
 
 namespace eqfuse {

@@ -30,9 +30,9 @@
 #include <vector>
 
 #include "graph/graph.hpp"
+#include "graph/op_registry.hpp"
 #include "interp/input_assumptions.hpp"
 #include "interp/interpreter.hpp"
-#include "graph/op_registry.hpp"
 #include "interp/random_inputs.hpp"
 
 namespace eqfuse {

@@ -8,10 +8,10 @@
 #include <fmt/ranges.h>
 
 #include "base/ascii.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/value_type.hpp"
+#include "interp/interpreter.hpp"
 
 namespace eqfuse {
 namespace {

@@ -12,8 +12,8 @@
 
 #include "base/checked_int.hpp"
 #include "base/json_text.hpp"
-#include "interp/float16.hpp"
 #include "graph/load.hpp"
+#include "interp/float16.hpp"
 
 namespace eqfuse {
 namespace {

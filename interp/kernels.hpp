@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "graph/graph.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/op_schema.hpp"
+#include "interp/interpreter.hpp"
 
 namespace eqfuse {
 

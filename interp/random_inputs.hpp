@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "graph/graph.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/interpreter.hpp"
 
 namespace eqfuse {
 

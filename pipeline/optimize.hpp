@@ -24,8 +24,8 @@
 #include "cost/cost_model.hpp"
 #include "egraph/runner.hpp"
 #include "graph/graph.hpp"
-#include "interp/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/input_assumptions.hpp"
 #include "passes/reinplace.hpp"
 #include "rewrites/config.hpp"
 

@@ -60,8 +60,8 @@
 #include "bridge/tensor_analysis.hpp"
 #include "egraph/rewrite.hpp"
 #include "graph/graph.hpp"
-#include "interp/input_assumptions.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/input_assumptions.hpp"
 #include "rewrites/condition.hpp"
 #include "rewrites/config.hpp"
 

@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "extract/extractor.hpp"
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "pipeline/egraph_problem.hpp"
 #include "tests/support/builtins.hpp"
 

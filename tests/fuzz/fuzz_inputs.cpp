@@ -2,8 +2,8 @@
 // input types (text or JSON), against a small fixed graph.
 #include "fuzz_common.hpp"
 #include "graph/input_types.hpp"
-#include "interp/input_values.hpp"
 #include "graph/load.hpp"
+#include "interp/input_values.hpp"
 
 using namespace eqfuse;
 

@@ -9,10 +9,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/graph_json.hpp"
+#include "interp/equivalence.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"
 #include "tests/support/custom_ops.hpp"

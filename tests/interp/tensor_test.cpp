@@ -80,7 +80,7 @@ TEST(Tensor, InferSizeAndStridesCheckOverflow) {
   const int64_t big = int64_t{1} << 32;
   EXPECT_THROW(infer_size({big, big, -1}, 8), std::invalid_argument);
   EXPECT_THROW(infer_size({big, big}, 0), std::invalid_argument);
-  EXPECT_EQ(infer_size({big, big, 0}, 0), (Dims{big, big, 0}));  // a zero dim: product 0
+  EXPECT_EQ(infer_size({big, big, 0}, 0), (Dims{big, big, 0}));           // a zero dim: product 0
   EXPECT_THROW(infer_size({big, big, 0, -1}, 0), std::invalid_argument);  // -1 could be anything
   EXPECT_THROW(infer_size({0, -1}, 0), std::invalid_argument);  // torch: cannot infer beside 0
   EXPECT_EQ(infer_size({2, -1}, 8), (Dims{2, 4}));

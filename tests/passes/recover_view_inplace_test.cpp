@@ -14,9 +14,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "passes/recover_view_inplace.hpp"
 #include "passes/reinplace.hpp"
 #include "pipeline/explain/html.hpp"

@@ -27,9 +27,9 @@
 #include <gtest/gtest.h>
 
 #include "graph/auto_functionalized.hpp"
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "passes/reinplace.hpp"
 #include "tests/support/cli_runner.hpp"
 

@@ -8,9 +8,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_parser.hpp"
 #include "graph/fx_printer.hpp"
+#include "interp/equivalence.hpp"
 
 namespace eqfuse {
 namespace {

@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "cost/cost_model.hpp"
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "passes/remove_cat_ops.hpp"
 #include "pipeline/explain/reinplace.hpp"
 #include "pipeline/optimize.hpp"

@@ -17,10 +17,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
 #include "graph/value_type.hpp"
+#include "interp/equivalence.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/register_replacement.hpp"
 #include "rewrites/rule.hpp"

@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"
 

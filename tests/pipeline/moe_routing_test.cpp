@@ -15,10 +15,10 @@
 #include <numeric>
 #include <string>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
+#include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"
 #include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"

@@ -13,10 +13,10 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "pipeline/optimize.hpp"
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
+#include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/fusion_scenarios.hpp"
 

@@ -12,11 +12,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "pipeline/optimize.hpp"
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "passes/reinplace.hpp"
+#include "pipeline/optimize.hpp"
 
 namespace eqfuse {
 namespace {

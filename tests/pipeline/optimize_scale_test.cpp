@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/workloads/decoder_stack.hpp"
+#include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
-#include "interp/equivalence.hpp"
-#include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {

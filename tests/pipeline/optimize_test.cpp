@@ -11,9 +11,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/load.hpp"
+#include "interp/equivalence.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
 #include "pipeline/presets.hpp"

@@ -27,9 +27,9 @@
 
 #include "cost/cost_model.hpp"
 #include "graph/exec_mode.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"
 #include "pipeline/presets.hpp"
 #include "rewrites/rule.hpp"

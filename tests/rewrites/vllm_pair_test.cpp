@@ -15,12 +15,12 @@
 #include <string>
 #include <vector>
 
-#include "interp/equivalence.hpp"
 #include "graph/fx_printer.hpp"
 #include "graph/input_types.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/load.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/equivalence.hpp"
+#include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"
 
 namespace eqfuse {

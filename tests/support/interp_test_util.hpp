@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "graph/fx_parser.hpp"
-#include "interp/interpreter.hpp"
 #include "graph/op_registry.hpp"
+#include "interp/interpreter.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing {
