@@ -81,3 +81,24 @@ def without_meta(gm):
     for n in graph.nodes:
         n.meta.clear()
     return torch.fx.GraphModule(gm, graph)
+
+
+def qknorm_rope_prologue():
+    """vllm-ascend's QKNormRopeFusionPass input: the q/k/v split of a fused projection
+    (2 q heads, 1 kv head of 128, bf16, 4 tokens), a per-head npu_rms_norm of q and k,
+    then the rotary embedding of both. Returns the function and its inputs."""
+    def attention_prologue(qkv, q_weight, k_weight, cos_sin_cache, positions):
+        q, k, v = qkv.split([256, 128, 128], -1)
+        qn = torch.ops.npu.npu_rms_norm(q.view(4, 2, 128), q_weight, 1e-6)[0]
+        kn = torch.ops.npu.npu_rms_norm(k.view(4, 1, 128), k_weight, 1e-6)[0]
+        q_rope, k_rope = torch.ops.vllm.npu_rotary_embedding(
+            positions, qn.view(4, 256), kn.view(4, 128), cos_sin_cache, 128, 128, True)
+        return q_rope, k_rope, v
+
+    g = torch.Generator().manual_seed(0)
+    inputs = (torch.randn(4, 512, generator=g).to(torch.bfloat16),
+              torch.randn(128, generator=g).to(torch.bfloat16),
+              torch.randn(128, generator=g).to(torch.bfloat16),
+              torch.randn(64, 128, generator=g).to(torch.bfloat16),
+              torch.tensor([0, 5, 17, 63]))
+    return attention_prologue, inputs

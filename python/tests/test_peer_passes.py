@@ -9,6 +9,7 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import eqfuse
+import models
 import npu_standins  # noqa: F401  (torch.ops.npu / vllm / _C_ascend stand-ins)
 from checks import assert_same_outputs
 
@@ -26,20 +27,7 @@ def _optimize_and_compare(fn, inputs, rule, fewer_kernels=True):
 
 def test_qknorm_rope_fuses_into_qkv_rmsnorm_rope():
     # vllm-ascend QKNormRopeFusionPass: 2 q heads, 1 kv head of 128, bf16, 4 tokens.
-    def attention_prologue(qkv, q_weight, k_weight, cos_sin_cache, positions):
-        q, k, v = qkv.split([256, 128, 128], -1)
-        qn = torch.ops.npu.npu_rms_norm(q.view(4, 2, 128), q_weight, 1e-6)[0]
-        kn = torch.ops.npu.npu_rms_norm(k.view(4, 1, 128), k_weight, 1e-6)[0]
-        q_rope, k_rope = torch.ops.vllm.npu_rotary_embedding(
-            positions, qn.view(4, 256), kn.view(4, 128), cos_sin_cache, 128, 128, True)
-        return q_rope, k_rope, v
-
-    g = torch.Generator().manual_seed(0)
-    inputs = (torch.randn(4, 512, generator=g).to(torch.bfloat16),
-              torch.randn(128, generator=g).to(torch.bfloat16),
-              torch.randn(128, generator=g).to(torch.bfloat16),
-              torch.randn(64, 128, generator=g).to(torch.bfloat16),
-              torch.tensor([0, 5, 17, 63]))
+    attention_prologue, inputs = models.qknorm_rope_prologue()
     r = _optimize_and_compare(attention_prologue, inputs, "vllm/qknorm-rope")
     assert "qkv_rmsnorm_rope" in r.fx_text
 

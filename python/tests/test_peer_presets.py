@@ -12,6 +12,7 @@ import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 
 import eqfuse
+import models
 import npu_standins  # noqa: F401  (torch.ops.npu / vllm / _C_ascend stand-ins)
 
 RULE = "vllm/add-rms-norm-bias-quantize-scale"
@@ -42,6 +43,18 @@ def _assert_peer_equal(expected, actual):
     assert torch.equal(x0, x1)
     assert q0.dtype == q1.dtype == torch.int8 and q0.shape == q1.shape
     assert (q0.int() - q1.int()).abs().max().item() <= 1
+
+
+def _assert_equal_but_int8_step(expected, actual):
+    """Float outputs bit-identical; int8 within one step (the fused norm-quant kernels
+    quantize y before rounding it to the activation dtype)."""
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    actual = actual if isinstance(actual, tuple) else (actual,)
+    assert len(expected) == len(actual)
+    for a, b in zip(expected, actual):
+        tol = 1 if a.dtype == torch.int8 else 0
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert (a.float() - b.float()).abs().max().item() <= tol
 
 
 CASES = [(eps, bias, dtype) for eps in (1e-5, 1e-6) for bias in (True, False)
@@ -190,29 +203,13 @@ def test_npugraph_ex_and_torchair_ge_presets_fuse_as_the_peer(rule):
     assert ge.stats["mode"] == "max-autotune"
     assert ge.stats["fusions"] == ({rule: 1} if in_ge else {}), ge.stats["fusions"]
     for r in (ex, ge):
-        expected, actual = gm(*inputs), r.graph_module(*inputs)
-        expected = expected if isinstance(expected, tuple) else (expected,)
-        actual = actual if isinstance(actual, tuple) else (actual,)
-        for a, b in zip(expected, actual):
-            # The fused norm-quant kernels quantize y before rounding it (one int8 step).
-            tol = 1 if a.dtype == torch.int8 else 0
-            assert a.dtype == b.dtype and a.shape == b.shape
-            assert (a.float() - b.float()).abs().max().item() <= tol
+        _assert_equal_but_int8_step(gm(*inputs), r.graph_module(*inputs))
 
 
 # vllm-ascend's other default passes (QKNormRope, MulsAdd) and vLLM's (RMSNormQuant,
 # ActivationQuant: their NPU kernels) under their presets, outputs bit-identical.
 def _qknorm_rope():
-    def model(qkv, q_weight, k_weight, cos_sin_cache, positions):
-        q, k, v = qkv.split([256, 128, 128], -1)
-        qn = torch.ops.npu.npu_rms_norm(q.view(4, 2, 128), q_weight, 1e-6)[0]
-        kn = torch.ops.npu.npu_rms_norm(k.view(4, 1, 128), k_weight, 1e-6)[0]
-        q_rope, k_rope = torch.ops.vllm.npu_rotary_embedding(
-            positions, qn.view(4, 256), kn.view(4, 128), cos_sin_cache, 128, 128, True)
-        return q_rope, k_rope, v
-    g = torch.Generator().manual_seed(20)
-    return model, (_bf16(g, 4, 512), _bf16(g, 128), _bf16(g, 128), _bf16(g, 64, 128),
-                   torch.tensor([0, 5, 17, 63]))
+    return models.qknorm_rope_prologue()
 
 
 def _muls_add():
@@ -246,13 +243,7 @@ def test_vllm_presets_fuse_their_passes(preset, rule, build):
     gm = make_fx(model)(*inputs)
     r = eqfuse.optimize(gm, inputs, preset=preset)
     assert r.stats["fusions"] == {rule: 1}, r.stats["fusions"]
-    expected, actual = gm(*inputs), r.graph_module(*inputs)
-    expected = expected if isinstance(expected, tuple) else (expected,)
-    actual = actual if isinstance(actual, tuple) else (actual,)
-    for a, b in zip(expected, actual):
-        tol = 1 if a.dtype == torch.int8 else 0
-        assert a.dtype == b.dtype and a.shape == b.shape
-        assert (a.float() - b.float()).abs().max().item() <= tol
+    _assert_equal_but_int8_step(gm(*inputs), r.graph_module(*inputs))
 
 
 def test_vllm_preset_leaves_vllm_ascend_only_passes_off():
