@@ -14,8 +14,8 @@
 #include <string>
 
 #include "base/diagnostics.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "graph/stack.hpp"
 
 int main(int argc, char** argv) {

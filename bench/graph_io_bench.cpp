@@ -18,9 +18,9 @@
 
 #include <fmt/format.h>
 
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/graph_json.hpp"
 #include "graph/op_registry.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"

@@ -7,8 +7,8 @@
 
 #include <fmt/format.h>
 
-#include "graph/fx_parser.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "interp/random_inputs.hpp"
 

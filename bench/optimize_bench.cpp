@@ -7,10 +7,10 @@
 #include <benchmark/benchmark.h>
 
 #include "bench/workloads/decoder_stack.hpp"
+#include "graph/io/load.hpp"
+#include "graph/stack.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/load.hpp"
-#include "graph/stack.hpp"
 
 namespace eqfuse {
 namespace {

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/stack.hpp"
 #include "passes/reinplace.hpp"
 

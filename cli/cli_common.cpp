@@ -12,9 +12,9 @@
 
 #include "base/atomic_file.hpp"
 #include "base/memory_budget.hpp"
-#include "graph/debug_dir.hpp"
-#include "graph/fx_parser.hpp"
-#include "graph/runnable_inputs.hpp"
+#include "graph/io/debug_dir.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/runnable_inputs.hpp"
 #include "pipeline/optimize_config.hpp"
 #include "pipeline/presets.hpp"
 

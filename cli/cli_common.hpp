@@ -16,8 +16,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "graph/input_types.hpp"
-#include "graph/load.hpp"
+#include "graph/io/input_types.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_registry.hpp"
 #include "passes/reinplace.hpp"
 #include "pipeline/optimize.hpp"
@@ -95,7 +95,7 @@ void add_ops_option(CLI::App* cmd);
 OpRegistry cli_registry();
 
 // `--graph N|NAME`: which graph of a TORCH_COMPILE_DEBUG directory input to
-// read (graph/debug_dir.hpp); declared by every command that calls
+// read (graph/io/debug_dir.hpp); declared by every command that calls
 // load_input. Ignored for file inputs.
 void add_graph_option(CLI::App* cmd);
 

@@ -17,7 +17,7 @@
 #include "cost/calibration_report.hpp"
 #include "cost/graph_timings.hpp"
 #include "cost/profile_import.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse::cli {
 

@@ -16,8 +16,8 @@
 
 #include "cli/cli_common.hpp"
 #include "extract/extractor.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/graph_json.hpp"
 #include "pipeline/buckets.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"

@@ -4,8 +4,8 @@
 #include <memory>
 
 #include "cli/cli_common.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/graph_json.hpp"
 
 namespace eqfuse::cli {
 

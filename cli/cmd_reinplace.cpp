@@ -11,8 +11,8 @@
 #include <fmt/format.h>
 
 #include "cli/cli_common.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/graph_json.hpp"
 #include "passes/reinplace.hpp"
 
 namespace eqfuse::cli {

@@ -20,7 +20,7 @@
 
 #include "base/suggest.hpp"
 #include "cli/cli_common.hpp"
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_printer.hpp"
 #include "pipeline/optimize.hpp"
 #include "pipeline/presets.hpp"
 #include "rewrites/rule.hpp"

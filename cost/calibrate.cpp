@@ -29,7 +29,7 @@
 
 #include "base/json_text.hpp"
 #include "cost/least_squares.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_schema.hpp"
 
 namespace eqfuse {

@@ -14,7 +14,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/json_text.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace {

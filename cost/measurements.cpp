@@ -16,7 +16,7 @@
 #include "base/json_text.hpp"
 #include "cost/csv_table.hpp"
 #include "graph/exec_mode.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace {

@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "cost/profile_import_internal.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace profile_import {

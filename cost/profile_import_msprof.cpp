@@ -10,7 +10,7 @@
 
 #include "base/embedded.hpp"
 #include "cost/profile_import_internal.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse::profile_import {
 namespace {

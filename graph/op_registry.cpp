@@ -1,6 +1,6 @@
 // OpRegistry, catalog loading, call normalization (resolve_ops) and type
 // inference driving (infer_types). The catalog format is documented in
-// docs/ops.md; meta functions live in graph/meta_*.cpp.
+// docs/ops.md; meta functions live in graph/meta/meta_*.cpp.
 #include "graph/op_registry.hpp"
 
 #include <algorithm>
@@ -8,10 +8,8 @@
 #include <charconv>
 #include <set>
 
-#include "base/embedded.hpp"
 #include "graph/alias_analysis.hpp"
 #include "graph/auto_functionalized.hpp"
-#include "graph/meta_common.hpp"
 
 namespace eqfuse {
 namespace {
@@ -267,12 +265,8 @@ const ValueType& CallContext::type(std::string_view name) const {
   return type_of_(a.node());
 }
 
-OpRegistry OpRegistry::with_builtin_ops() {
-  OpRegistry reg;
-  for (const EmbeddedFile& f : eqfuse_op_catalog()) reg.load_catalog(f.contents, f.path);
-  attach_builtin_meta(reg);
-  return reg;
-}
+// OpRegistry::with_builtin_ops is defined with the meta functions it attaches
+// (graph/meta/builtin_registry.cpp): shape inference sits above the registry.
 
 OpId OpRegistry::register_op(std::string_view schema, OpTraits traits, MetaFn meta, bool replace) {
   OpSchema s = OpSchema::parse(schema);

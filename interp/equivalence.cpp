@@ -17,7 +17,7 @@ bool is_quantized_int(DType d) {
 }
 
 // Float precision order, coarsest first (bf16 below f16); not type promotion's
-// order, where the two tie (graph/meta_common.cpp).
+// order, where the two tie (graph/meta/meta_common.cpp).
 int precision_rank(DType d) {
   switch (d) {
     case DType::Float8E4M3FN:

@@ -8,7 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "base/ascii.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_schema.hpp"
 #include "graph/value_type.hpp"
 #include "interp/interpreter.hpp"

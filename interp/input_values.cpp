@@ -12,7 +12,7 @@
 
 #include "base/checked_int.hpp"
 #include "base/json_text.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "interp/float16.hpp"
 
 namespace eqfuse {

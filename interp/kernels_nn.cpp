@@ -47,7 +47,7 @@ LayerNorm layer_norm(const KernelCall& c) {
                                                (bias && bias->dtype() == DType::Float32));
   DType stats = mixed ? DType::Float32 : x.dtype();
   // The statistics of a half input are fp32 in graphs traced for CUDA or NPU and in the
-  // input's dtype in CPU graphs (graph/meta_nn.cpp): the node's type, when it says, decides.
+  // input's dtype in CPU graphs (graph/meta/meta_nn.cpp): the node's type, when it says, decides.
   if (const ValueType& t = c.node().type; t.kind == ValueType::Kind::Tuple &&
                                           t.elements.size() == 3 && t.elements[1].is_tensor() &&
                                           dtype_is_floating(t.elements[1].tensor.dtype))

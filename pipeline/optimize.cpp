@@ -17,7 +17,7 @@
 #include "bridge/arg_encoding.hpp"
 #include "bridge/to_graph.hpp"
 #include "extract/checker.hpp"
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_printer.hpp"
 #include "graph/streams.hpp"
 #include "graph/view_safety.hpp"
 #include "passes/remove_cat_ops.hpp"

@@ -12,7 +12,7 @@
 
 #include "base/diagnostics.hpp"
 #include "base/json_text.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "passes/reinplace.hpp"
 #include "rewrites/config.hpp"
 

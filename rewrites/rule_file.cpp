@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/suggest.hpp"
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 
 namespace eqfuse {
 namespace {

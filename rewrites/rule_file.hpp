@@ -21,7 +21,7 @@
 // A block starts at a `rule NAME [<=>|=>]` line in column 1 and holds
 // indented `key: value` lines (labels, description, example, where — `where`
 // may repeat) and the two functions, which are FX print_readable code read by
-// the FX parser (graph/fx_parser.hpp) with their true line numbers, so every
+// the FX parser (graph/io/fx_parser.hpp) with their true line numbers, so every
 // error points into the .rules file.
 //
 // Conditions several rules of a file share are written once, in a block of `where:`

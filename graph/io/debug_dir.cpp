@@ -1,4 +1,4 @@
-#include "graph/debug_dir.hpp"
+#include "graph/io/debug_dir.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -10,8 +10,8 @@
 #include <fmt/format.h>
 
 #include "base/diagnostics.hpp"
-#include "graph/fx_parser.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace {

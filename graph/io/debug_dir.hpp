@@ -10,7 +10,7 @@
 //
 // A folder holding both fx_graph_readable.py and fx_graph_runnable.py lists
 // the readable one only; the runnable one still provides the example-input
-// types (graph/runnable_inputs.hpp) of every graph in that folder.
+// types (graph/io/runnable_inputs.hpp) of every graph in that folder.
 #pragma once
 #include <cstddef>
 #include <string>

@@ -9,16 +9,16 @@
 // The reader is split by stage: fx_parser_lexer.cpp (source text, errors,
 // lexer), this file (entry point, locating the graph, the parser's shared
 // helpers, the fragment and graph() forms), fx_parser_values.cpp (argument
-// values) and fx_parser_code.cpp (the code form); graph/fx_parser_internal.hpp
+// values) and fx_parser_code.cpp (the code form); graph/io/fx_parser_internal.hpp
 // declares the Lexer and Parser they share.
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 
 #include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "graph/fx_parser_internal.hpp"
+#include "graph/io/fx_parser_internal.hpp"
 #include "graph/streams.hpp"
 
 namespace eqfuse {

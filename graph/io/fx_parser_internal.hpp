@@ -1,5 +1,5 @@
 // Internals of the FX text reader shared by its source files. Not part of the
-// public API; include graph/fx_parser.hpp instead.
+// public API; include graph/io/fx_parser.hpp instead.
 //
 //   fx_parser_lexer.cpp   the source text and its errors, the lexer, Python
 //                         string unquoting
@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "base/ascii.hpp"
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 
 namespace eqfuse::fx_detail {
 

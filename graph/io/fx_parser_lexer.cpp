@@ -10,7 +10,7 @@
 #include <optional>
 #include <string>
 
-#include "graph/fx_parser_internal.hpp"
+#include "graph/io/fx_parser_internal.hpp"
 
 namespace eqfuse::fx_detail {
 

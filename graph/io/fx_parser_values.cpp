@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "graph/fx_parser_internal.hpp"
+#include "graph/io/fx_parser_internal.hpp"
 #include "graph/op_schema.hpp"
 
 namespace eqfuse::fx_detail {

@@ -1,4 +1,4 @@
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_printer.hpp"
 
 #include <charconv>
 #include <cmath>

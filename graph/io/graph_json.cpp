@@ -1,4 +1,4 @@
-#include "graph/graph_json.hpp"
+#include "graph/io/graph_json.hpp"
 
 #include <cmath>
 #include <limits>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "base/json_text.hpp"
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {

@@ -1,4 +1,4 @@
-#include "graph/input_types.hpp"
+#include "graph/io/input_types.hpp"
 #include "base/json_text.hpp"
 
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <system_error>
 
-#include "graph/fx_parser.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/graph_json.hpp"
 
 namespace eqfuse {
 

@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
-#include "graph/input_types.hpp"
+#include "graph/io/input_types.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {

@@ -1,4 +1,4 @@
-#include "graph/runnable_inputs.hpp"
+#include "graph/io/runnable_inputs.hpp"
 
 #include <charconv>
 #include <optional>

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "graph/graph.hpp"
-#include "graph/input_types.hpp"
+#include "graph/io/input_types.hpp"
 
 namespace eqfuse {
 

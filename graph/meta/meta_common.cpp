@@ -1,5 +1,5 @@
 // Shared meta-function helpers and the infer_types() driver.
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 #include <algorithm>
 

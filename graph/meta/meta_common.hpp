@@ -1,4 +1,4 @@
-// Helpers shared by the built-in meta functions (graph/meta_*.cpp): reading
+// Helpers shared by the built-in meta functions (graph/meta/meta_*.cpp): reading
 // normalized call arguments as tensors, ints, symbolic ints and dtypes,
 // broadcasting, dim wrapping and building result types. Internal to the
 // graph library; ops registered by users write their own MetaFn.

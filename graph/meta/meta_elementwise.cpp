@@ -3,7 +3,7 @@
 // remainder/floor_divide, bitwise and logical ops.
 #include <algorithm>
 
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

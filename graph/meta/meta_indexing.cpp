@@ -1,7 +1,7 @@
 // Meta functions for advanced indexing (index.Tensor, index_put), gathers
 // (gather, index_select), scatters (scatter*, index_add) and sorting (topk,
 // sort, argsort).
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "base/checked_int.hpp"
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

@@ -4,7 +4,7 @@
 // index_fill, stack, flip, roll, narrow, group norm and the activations.
 #include <set>
 
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

@@ -1,6 +1,6 @@
 // Meta functions for matrix products: mm, bmm, matmul (torch's rank rules
 // with batch broadcasting), addmm, linear, baddbmm and _grouped_mm.
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

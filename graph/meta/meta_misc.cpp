@@ -3,7 +3,7 @@
 // embedding, one_hot and stream scopes.
 #include <cmath>
 
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

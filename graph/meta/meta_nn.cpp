@@ -2,7 +2,7 @@
 // (native_dropout, dropout) and scaled dot-product attention with the fused
 // forms AOTAutograd emits (_scaled_dot_product_{flash_attention_for_cpu,
 // flash_attention, efficient_attention}).
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

@@ -6,7 +6,7 @@
 #include <array>
 #include <string>
 
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

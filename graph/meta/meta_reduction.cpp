@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "graph/meta_common.hpp"
+#include "graph/meta/meta_common.hpp"
 
 namespace eqfuse {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/loaded_egraph.hpp"
 

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "extract/extractor.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/egraph_problem.hpp"
 #include "tests/support/builtins.hpp"

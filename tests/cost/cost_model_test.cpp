@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {
@@ -846,9 +846,9 @@ TEST(SymbolHintsOverflow, SizesThatLeaveInt64UnderTheHintsAreNamed) {
 // A dim that evaluates below 0 under the hints counts as 0 elements, never as
 // negative bytes or flops.
 TEST(SymbolHintsOverflow, CostsNeverGoNegative) {
-  Graph g = parse(fx(R"(a: "bf16[s0 - 8, 64]", b: "bf16[64, s0 - 8]")",
-                     "        mm: \"bf16[s0 - 8, s0 - 8]\" = torch.ops.aten.mm.default(a, b)\n",
-                     "mm"));
+  Graph g =
+      parse(fx(R"(a: "bf16[s0 - 8, 64]", b: "bf16[64, s0 - 8]")",
+               "        mm: \"bf16[s0 - 8, s0 - 8]\" = torch.ops.aten.mm.default(a, b)\n", "mm"));
   SymbolHints hints;
   hints.values["s0"] = 1;
   CostBreakdown c = node_cost(g, "mm", NpuCostModel(b2(), ExecMode::Eager, hints));

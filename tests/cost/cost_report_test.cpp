@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {

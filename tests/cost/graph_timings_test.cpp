@@ -21,7 +21,7 @@
 #include "base/diagnostics.hpp"
 #include "cost/calibrate.hpp"
 #include "cost/device_profile.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
 

@@ -15,7 +15,7 @@
 
 #include "cost/node_measurement.hpp"
 #include "cost/profile_import.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {

@@ -11,11 +11,11 @@
 #include <gtest/gtest.h>
 
 #include "bridge/from_graph.hpp"
-#include "egraph/runner.hpp"
 #include "bridge/tensor_analysis.hpp"
+#include "egraph/runner.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
 #include "rewrites/config.hpp"
 #include "rewrites/register_replacement.hpp"
 #include "rewrites/rule.hpp"

@@ -8,8 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/graph_json.hpp"
-#include "graph/load.hpp"
+#include "graph/io/graph_json.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace {

@@ -1,8 +1,8 @@
 // FX text: read (parse, resolve, type), print, read the print again: the
 // second print must equal the first, and a print must always re-read.
 #include "fuzz_common.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 
 using namespace eqfuse;
 

@@ -1,8 +1,8 @@
 // Graph JSON (with the deep-nesting and edge-number generators): read, save,
 // read the save again; the second save must equal the first.
 #include "fuzz_common.hpp"
-#include "graph/graph_json.hpp"
-#include "graph/load.hpp"
+#include "graph/io/graph_json.hpp"
+#include "graph/io/load.hpp"
 
 using namespace eqfuse;
 

@@ -1,8 +1,8 @@
 // Input values (safetensors bytes or JSON, chosen by the first byte) and
 // input types (text or JSON), against a small fixed graph.
 #include "fuzz_common.hpp"
-#include "graph/input_types.hpp"
-#include "graph/load.hpp"
+#include "graph/io/input_types.hpp"
+#include "graph/io/load.hpp"
 #include "interp/input_values.hpp"
 
 using namespace eqfuse;

@@ -4,7 +4,7 @@
 #include "cost/calibrate.hpp"
 #include "cost/profile_import.hpp"
 #include "fuzz_common.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 
 using namespace eqfuse;
 

@@ -3,8 +3,8 @@
 // more. Inputs starting "H<byte>" also set --hint s0 to an edge value (2^62,
 // int64 max, ...): the hint paths must refuse sizes that leave int64.
 #include "fuzz_common.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/optimize.hpp"
 #include "rewrites/rule.hpp"

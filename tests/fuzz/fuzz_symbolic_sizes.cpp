@@ -7,7 +7,7 @@
 #include "cost/cost_model.hpp"
 #include "cost/device_profile.hpp"
 #include "fuzz_common.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/buckets.hpp"
 
 using namespace eqfuse;

@@ -9,9 +9,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/graph_json.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/graph_json.hpp"
 #include "interp/equivalence.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"

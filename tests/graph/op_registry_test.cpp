@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 
 namespace eqfuse {
 namespace {

@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {
@@ -1243,22 +1243,23 @@ TEST(ShapeInferenceOverflow, AnInputWhoseBytesLeaveInt64IsNamed) {
                                     "torch.ops.aten.view.default(x, [-1])")),
             "size of input 'x' f16[4611686018427387904, 4] does not fit in 63 bits");
   // The largest byte count that fits is accepted.
-  EXPECT_NO_THROW(typed_graph(single_op_text("x: \"i8[9223372036854775807]\"",
-                                             "torch.ops.aten.view.default(x, [-1])")));
+  EXPECT_NO_THROW(typed_graph(
+      single_op_text("x: \"i8[9223372036854775807]\"", "torch.ops.aten.view.default(x, [-1])")));
 }
 
 TEST(ShapeInferenceOverflow, AResultWhoseSizeLeavesInt64NamesTheNode) {
-  std::string view = error_of(single_op_text(
-      "x: \"i8[4611686018427387904]\"", "torch.ops.aten.view.default(x, [4611686018427387904, 4])"));
+  std::string view =
+      error_of(single_op_text("x: \"i8[4611686018427387904]\"",
+                              "torch.ops.aten.view.default(x, [4611686018427387904, 4])"));
   EXPECT_NE(view.find("node 'out' (aten::view)"), std::string::npos) << view;
   EXPECT_NE(view.find("does not fit in 63 bits"), std::string::npos) << view;
-  std::string expand = error_of(single_op_text(
-      "x: \"i8[1, 4611686018427387904]\"",
-      "torch.ops.aten.expand.default(x, [4, 4611686018427387904])"));
+  std::string expand =
+      error_of(single_op_text("x: \"i8[1, 4611686018427387904]\"",
+                              "torch.ops.aten.expand.default(x, [4, 4611686018427387904])"));
   EXPECT_NE(expand.find("'out'"), std::string::npos) << expand;
   EXPECT_NE(expand.find("does not fit in 63 bits"), std::string::npos) << expand;
-  std::string flatten = error_of(single_op_text(
-      "x: \"i8[0, 4611686018427387904, 4]\"", "torch.ops.aten.flatten.using_ints(x, 1, 2)"));
+  std::string flatten = error_of(single_op_text("x: \"i8[0, 4611686018427387904, 4]\"",
+                                                "torch.ops.aten.flatten.using_ints(x, 1, 2)"));
   EXPECT_NE(flatten.find("node 'out' (aten::flatten"), std::string::npos) << flatten;
 }
 

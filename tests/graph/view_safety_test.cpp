@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/view_safety.hpp"
 
 namespace eqfuse {

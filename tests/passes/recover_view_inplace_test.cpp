@@ -14,8 +14,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "passes/recover_view_inplace.hpp"
 #include "passes/reinplace.hpp"

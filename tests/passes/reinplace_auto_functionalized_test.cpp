@@ -8,8 +8,8 @@
 #include <gtest/gtest.h>
 
 #include "graph/auto_functionalized.hpp"
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
 #include "interp/equivalence.hpp"
 #include "passes/reinplace.hpp"
 #include "tests/support/custom_ops.hpp"

@@ -12,8 +12,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "passes/reinplace.hpp"
 #include "tests/support/builtins.hpp"
 

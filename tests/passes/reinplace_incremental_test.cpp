@@ -15,8 +15,8 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "passes/reinplace.hpp"
 
 namespace eqfuse {

@@ -27,8 +27,8 @@
 #include <gtest/gtest.h>
 
 #include "graph/auto_functionalized.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "passes/reinplace.hpp"
 #include "tests/support/cli_runner.hpp"

@@ -8,8 +8,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
 #include "interp/equivalence.hpp"
 
 namespace eqfuse {

@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 
 #include "cost/cost_model.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "passes/remove_cat_ops.hpp"
 #include "pipeline/explain/reinplace.hpp"

@@ -6,7 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/buckets.hpp"
 #include "tests/support/builtins.hpp"
 #include "tests/support/cli_runner.hpp"
@@ -78,9 +78,10 @@ TEST(Buckets, OptimizeCommandPrintsTheTable) {
 // before any optimizer run (was: UB in the cost model, absurd costs).
 TEST(Buckets, BucketsWhoseSizesLeaveInt64AreErrors) {
   const OpRegistry& reg = builtin_registry();
-  Graph g = load_graph(slurp_file(std::string(EQFUSE_SOURCE_DIR) + "/examples/add_rms_norm_cast.fx"),
-                       "add_rms_norm_cast.fx", reg)
-                .graph;
+  Graph g =
+      load_graph(slurp_file(std::string(EQFUSE_SOURCE_DIR) + "/examples/add_rms_norm_cast.fx"),
+                 "add_rms_norm_cast.fx", reg)
+          .graph;
   BucketSpec spec = parse_buckets("s0=1,4611686018427387904");
   OptimizeOptions options;
   try {

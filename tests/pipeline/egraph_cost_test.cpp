@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "bridge/from_graph.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse {

@@ -17,8 +17,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "graph/value_type.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/optimize.hpp"

@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/optimize.hpp"
 #include "tests/support/builtins.hpp"

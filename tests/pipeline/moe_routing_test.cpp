@@ -15,8 +15,8 @@
 #include <numeric>
 #include <string>
 
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/workloads/decoder_stack.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"

@@ -27,7 +27,7 @@
 
 #include "cost/cost_model.hpp"
 #include "graph/exec_mode.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_registry.hpp"
 #include "interp/interpreter.hpp"
 #include "interp/random_inputs.hpp"

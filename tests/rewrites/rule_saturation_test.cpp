@@ -8,7 +8,7 @@
 #include "bridge/from_graph.hpp"
 #include "bridge/tensor_analysis.hpp"
 #include "egraph/runner.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "rewrites/rule.hpp"
 #include "tests/support/builtins.hpp"
 

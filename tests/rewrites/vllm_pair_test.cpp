@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "graph/fx_printer.hpp"
-#include "graph/input_types.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/input_types.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_registry.hpp"
 #include "interp/equivalence.hpp"
 #include "interp/interpreter.hpp"

@@ -8,7 +8,7 @@
 #pragma once
 #include <string_view>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_registry.hpp"
 #include "rewrites/rule.hpp"
 

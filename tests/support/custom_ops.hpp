@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse::testing_support {

@@ -10,9 +10,9 @@
 #include <map>
 #include <string>
 
+#include "graph/io/load.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
-#include "graph/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing_support {

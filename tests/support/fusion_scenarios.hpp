@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/optimize.hpp"
 #include "pipeline/presets.hpp"
 #include "rewrites/config.hpp"

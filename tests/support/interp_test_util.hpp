@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 #include "interp/interpreter.hpp"
 #include "tests/support/builtins.hpp"

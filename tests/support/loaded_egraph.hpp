@@ -10,7 +10,7 @@
 #include "bridge/from_graph.hpp"
 #include "bridge/tensor_analysis.hpp"
 #include "egraph/egraph.hpp"
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
 
 namespace eqfuse::testing_support {

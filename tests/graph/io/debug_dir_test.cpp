@@ -1,7 +1,7 @@
 // Finding the graphs of a TORCH_COMPILE_DEBUG tree and choosing one: which
 // files count, readable over runnable in one folder, the listing, --graph by
 // number and by a part of the path.
-#include "graph/debug_dir.hpp"
+#include "graph/io/debug_dir.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

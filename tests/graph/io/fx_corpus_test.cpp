@@ -11,9 +11,9 @@
 #include <filesystem>
 #include <map>
 
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
+#include "graph/io/load.hpp"
 #include "graph/op_registry.hpp"
 
 namespace eqfuse {

@@ -8,8 +8,8 @@
 #include <limits>
 #include <sstream>
 
-#include "graph/fx_parser.hpp"
-#include "graph/fx_printer.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/fx_printer.hpp"
 #include "graph/op_registry.hpp"
 #include "graph/streams.hpp"
 

@@ -1,6 +1,6 @@
 // The eqfuse-graph JSON format: encodings of every Arg kind and type kind,
 // round trips, and the errors bad documents produce.
-#include "graph/graph_json.hpp"
+#include "graph/io/graph_json.hpp"
 
 #include <cmath>
 #include <limits>

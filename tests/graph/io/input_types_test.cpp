@@ -1,6 +1,6 @@
 // --input-types: the `name=type; ...` text form, the JSON file form, and
 // applying them to a graph's placeholders.
-#include "graph/input_types.hpp"
+#include "graph/io/input_types.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>

@@ -1,13 +1,13 @@
 // Example inputs of runnable repros: the torch 2.x load_args form, the older
 // rand_strided form, dtype mapping, symbolic dims, errors with file:line, and
 // matching the inputs to a graph's unannotated placeholders.
-#include "graph/runnable_inputs.hpp"
+#include "graph/io/runnable_inputs.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
-#include "graph/load.hpp"
+#include "graph/io/fx_parser.hpp"
+#include "graph/io/load.hpp"
 
 namespace eqfuse {
 namespace {

@@ -4,7 +4,7 @@
 // the same graph: the values agree with the inferred types.
 #include <gtest/gtest.h>
 
-#include "graph/fx_parser.hpp"
+#include "graph/io/fx_parser.hpp"
 #include "graph/op_registry.hpp"
 #include "interp/interpreter.hpp"
 #include "tests/support/builtins.hpp"

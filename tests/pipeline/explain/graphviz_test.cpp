@@ -18,7 +18,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/explain/html.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"

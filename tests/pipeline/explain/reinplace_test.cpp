@@ -15,7 +15,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/explain/html.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"

@@ -18,7 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "graph/load.hpp"
+#include "graph/io/load.hpp"
 #include "pipeline/explain/html.hpp"
 #include "pipeline/explain/report.hpp"
 #include "pipeline/optimize.hpp"
