@@ -46,6 +46,15 @@ size_t config_count(const Json& v, std::string_view origin, std::string_view key
       fmt::format("expected {} (a whole number from 0 to {}), got {}", what, max, v.dump()));
 }
 
+// The RuleConfig list a selector key appends to (rule names or labels), or null.
+std::vector<std::string>* selector_list(RuleConfig& rules, std::string_view key) {
+  if (key == "disable_rules") return &rules.disable;
+  if (key == "enable_rules") return &rules.enable;
+  if (key == "only_rules") return &rules.only;
+  if (key == "assume_rules") return &rules.assume;
+  return nullptr;
+}
+
 void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::string_view origin) {
   if (key == "mode") {
     try {
@@ -57,18 +66,9 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     o.rules.pattern_fusion_pass = config_value<bool>(v, origin, key, "true or false");
   } else if (key == "remove_noop_ops" || key == "experimental_config.remove_noop_ops") {
     o.rules.remove_noop_ops = config_value<bool>(v, origin, key, "true or false");
-  } else if (key == "disable_rules") {
+  } else if (std::vector<std::string>* selectors = selector_list(o.rules, key)) {
     for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
-      o.rules.disable.push_back(s);
-  } else if (key == "enable_rules") {
-    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
-      o.rules.enable.push_back(s);
-  } else if (key == "only_rules") {
-    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
-      o.rules.only.push_back(s);
-  } else if (key == "assume_rules") {
-    for (auto& s : config_value<std::vector<std::string>>(v, origin, key, "a list of names"))
-      o.rules.assume.push_back(s);
+      selectors->push_back(std::move(s));
   } else if (key == "preset") {
     // Applied first by apply_config_json, whatever its place in the file.
   } else if (key == "device") {
