@@ -47,7 +47,7 @@ int write_all(int fd, std::string_view text) {
 // The permissions the new file gets: the old file's, else what a plain
 // create would give (0666 less the umask).
 mode_t permissions_for(const std::string& target) {
-  struct stat st{};
+  struct stat st {};
   if (::stat(target.c_str(), &st) == 0) return st.st_mode & 07777;
   const mode_t mask = ::umask(0);
   ::umask(mask);

@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "extract/extractor.hpp"
 #include "base/diagnostics.hpp"
+#include "extract/extractor.hpp"
 
 namespace fs = std::filesystem;
 using namespace eqfuse;

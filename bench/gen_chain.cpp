@@ -48,9 +48,10 @@ void write_fx(long n, bool mixed) {
 // Class c0 holds the leaf; class k (1..n-1) holds f_k (cost 2) and g_k
 // (cost 1 + (k % 3) / 2, sometimes cheaper), both with child class k - 1.
 void write_gym(long n) {
-  std::fputs("{\"nodes\": {\n  \"leaf\": {\"op\": \"x\", \"children\": [], \"eclass\": \"c0\", "
-             "\"cost\": 1}",
-             stdout);
+  std::fputs(
+      "{\"nodes\": {\n  \"leaf\": {\"op\": \"x\", \"children\": [], \"eclass\": \"c0\", "
+      "\"cost\": 1}",
+      stdout);
   std::string prev = "leaf";
   for (long k = 1; k < n; ++k) {
     fmt::print(

@@ -5,10 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "base/diagnostics.hpp"
 #include "bridge/arg_encoding.hpp"
 #include "bridge/tensor_analysis.hpp"
 #include "graph/alias_analysis.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -108,7 +108,9 @@ std::string graph_stem(const Graph& g) {
 
 std::vector<Dims> tensor_input_dims(const Graph& g, NodeRef call) {
   std::vector<Dims> out;
-  for (const Arg& a : g.node(call).args) collect_dims(g, a, [](NodeRef r) { return r; }, out);
+  for (const Arg& a : g.node(call).args)
+    collect_dims(
+        g, a, [](NodeRef r) { return r; }, out);
   return out;
 }
 

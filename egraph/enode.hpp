@@ -20,9 +20,9 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include "base/dtype.hpp"
 #include "egraph/id.hpp"
 #include "egraph/symbol.hpp"
-#include "base/dtype.hpp"
 
 namespace eqfuse {
 

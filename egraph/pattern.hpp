@@ -22,9 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include "base/diagnostics.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/enode.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -8,9 +8,9 @@
 // fixpoint of the tree costs, and the choice is acyclic by construction.
 #include <algorithm>
 
+#include "base/diagnostics.hpp"
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace extract_detail {

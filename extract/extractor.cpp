@@ -10,9 +10,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "base/diagnostics.hpp"
 #include "extract/checker.hpp"
 #include "extract/internal.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 

@@ -38,9 +38,9 @@
 #include <queue>
 #include <utility>
 
+#include "base/diagnostics.hpp"
 #include "extract/extractor.hpp"
 #include "extract/internal.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse::extract_detail {
 namespace {

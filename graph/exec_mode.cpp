@@ -23,8 +23,8 @@ ExecMode parse_exec_mode(std::string_view name) {
   if (name == "max-autotune" || name == "ge") return ExecMode::MaxAutotune;
   if (name == "reduce-overhead" || name == "aclgraph" || name == "npugraph_ex")
     return ExecMode::ReduceOverhead;
-  throw Error(fmt::format("unknown mode '{}': expected eager, max-autotune or reduce-overhead",
-                          name));
+  throw Error(
+      fmt::format("unknown mode '{}': expected eager, max-autotune or reduce-overhead", name));
 }
 
 }  // namespace eqfuse

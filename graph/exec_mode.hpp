@@ -16,8 +16,8 @@ enum class ExecMode {
   ReduceOverhead,  // aclgraph capture and replay (npugraph_ex)
 };
 
-inline constexpr std::array<ExecMode, 3> kAllExecModes = {
-    ExecMode::Eager, ExecMode::MaxAutotune, ExecMode::ReduceOverhead};
+inline constexpr std::array<ExecMode, 3> kAllExecModes = {ExecMode::Eager, ExecMode::MaxAutotune,
+                                                          ExecMode::ReduceOverhead};
 
 // "eager", "max-autotune", "reduce-overhead".
 std::string_view exec_mode_name(ExecMode m);

@@ -42,8 +42,8 @@ struct SchemaArg {
   std::optional<int> list_length;  // `bool[2]`
   std::optional<Arg> default_value;
   std::string default_text;  // the default as written ("1e-06", "[0,1,2]"); printed by to_string
-  bool kwarg_only = false;  // after `*`
-  std::string alias;        // "a" for Tensor(a), "a!" for Tensor(a!)
+  bool kwarg_only = false;   // after `*`
+  std::string alias;         // "a" for Tensor(a), "a!" for Tensor(a!)
   bool mutates() const { return !alias.empty() && alias.back() == '!'; }
 };
 

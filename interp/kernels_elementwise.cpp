@@ -489,7 +489,8 @@ void unary(KernelTable& t, const char* name, bool float_only, F f,
 }
 
 void register_unary(KernelTable& t) {
-  unary(t, "aten::neg", false, [](double x) { return -x; }, [](int64_t x) { return -x; });
+  unary(
+      t, "aten::neg", false, [](double x) { return -x; }, [](int64_t x) { return -x; });
   unary(
       t, "aten::abs", false, [](double x) { return std::fabs(x); },
       [](int64_t x) { return x < 0 ? -x : x; });
@@ -499,7 +500,8 @@ void register_unary(KernelTable& t) {
   // Rounding an integer changes nothing (torch.ceil/floor/round/trunc keep
   // integer dtypes). torch.round rounds half to even, like std::nearbyint in
   // the default rounding mode.
-  unary(t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
+  unary(
+      t, "aten::ceil", false, [](double x) { return std::ceil(x); }, [](int64_t x) { return x; });
   unary(
       t, "aten::floor", false, [](double x) { return std::floor(x); }, [](int64_t x) { return x; });
   unary(

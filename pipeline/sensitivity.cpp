@@ -178,8 +178,8 @@ SweepRange resolve_symbol_range(const Graph& input, const SensitivityParam& sp,
     throw Error(fmt::format("--param '{}': a symbol takes whole sizes >= 1, got {} .. {}",
                             spec_text(sp), r.lo, r.hi));
   if (r.hi > kMaxSweptSize)
-    throw Error(fmt::format("--param '{}': a size must fit in 63 bits; {} does not",
-                            spec_text(sp), r.hi));
+    throw Error(
+        fmt::format("--param '{}': a size must fit in 63 bits; {} does not", spec_text(sp), r.hi));
   if (!(r.lo < r.hi))
     throw Error(fmt::format("--param '{}': empty range [{}, {}]", spec_text(sp), r.lo, r.hi));
   check_sizes_at(input, hints, sp, r.lo);
@@ -302,7 +302,8 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
   for (const SensitivityParam& sp : options.params) {
     bool symbol = !profile.params.contains(sp.name) && symbols.contains(sp.name);
     is_symbol.push_back(symbol);
-    ranges.push_back(symbol ? resolve_symbol_range(input, sp, base.hints) : resolve_range(profile, sp));
+    ranges.push_back(symbol ? resolve_symbol_range(input, sp, base.hints)
+                            : resolve_range(profile, sp));
   }
   for (size_t i = 0; i < options.params.size(); ++i)
     rep.params.push_back(analyze_param(input, reg, base, profile, options.params[i].name,

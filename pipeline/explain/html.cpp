@@ -731,9 +731,7 @@ DotRender render_dot(const std::string& dot_text, double timeout_s) {
     return result;
   }
   ::close(fd);
-  {
-    std::ofstream(tmpl) << dot_text;
-  }
+  { std::ofstream(tmpl) << dot_text; }
   ProgramRun run = run_program({dot, "-Tsvg", tmpl}, timeout_s);
   std::filesystem::remove(tmpl);
   result.failure = dot_failure(dot, run, timeout_s);

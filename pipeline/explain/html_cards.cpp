@@ -164,7 +164,7 @@ PricedGraph price_graph(const Graph& g, std::string_view device, std::string_vie
 std::vector<Bar> time_by_kind(const Graph& before, const PricedGraph& before_cost,
                               const Graph& after, const PricedGraph& after_cost) {
   std::map<std::string, Bar> kinds;
-  auto add = [&](const Graph& g, const PricedGraph& cost, double Bar::* side) {
+  auto add = [&](const Graph& g, const PricedGraph& cost, double Bar::*side) {
     for (size_t i = 0; i < g.size(); ++i) {
       if (!cost.priced || !cost.kernel[i]) continue;
       Bar& b = kinds[short_op(g.nodes()[i].target)];

@@ -364,17 +364,13 @@ TEST(MsprofKernelDetails, GraphModeRows) {
 
 TEST(MsprofKernelDetails, UserKernelTypeTableReplacesBuiltinLines) {
   std::filesystem::path table = std::filesystem::temp_directory_path() / "eqfuse_kt_test.txt";
-  {
-    std::ofstream(table) << "# mine\nMul -> (skip)\n";
-  }
+  { std::ofstream(table) << "# mine\nMul -> (skip)\n"; }
   ImportOptions o = options(ExecMode::ReduceOverhead);
   o.kernel_type_files = {table.string()};
   ImportResult r = import_measurements_file(kProfiles + "block_kernel_details.csv", o);
   EXPECT_FALSE(times(r).contains("block:mul"));
   EXPECT_TRUE(has_note(r, "2 kernels of a type the table marks (skip)"));
-  {
-    std::ofstream(table) << "# mine\nMul -> aten::no_such_op\n";
-  }
+  { std::ofstream(table) << "# mine\nMul -> aten::no_such_op\n"; }
   try {
     import_measurements_file(kProfiles + "block_kernel_details.csv", o);
     FAIL() << "no error";

@@ -34,8 +34,7 @@ std::string sections(const std::string& doc, const std::string& needle) {
 
 TEST(CliDocs, EveryHelpFlagIsDocumented) {
   std::string doc = slurp_file(std::string(EQFUSE_SOURCE_DIR) + "/docs/cli.md");
-  std::string shared =
-      sections(doc, "Loading options shared") + sections(doc, "Inputs: files and");
+  std::string shared = sections(doc, "Loading options shared") + sections(doc, "Inputs: files and");
   for (const char* cmd : {"optimize", "explain", "rules", "print", "check", "ops", "extract",
                           "reinplace", "calibrate", "sensitivity", "cost"}) {
     auto help = run_eqfuse(std::string(cmd) + " --help");

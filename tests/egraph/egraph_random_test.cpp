@@ -8,10 +8,10 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/workloads.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/ematch.hpp"
 #include "egraph/runner.hpp"
+#include "egraph/workloads.hpp"
 
 namespace eqfuse {
 namespace {

@@ -55,7 +55,7 @@ TEST(Matching, GuardsPruneAsSoonAsTheirVariablesAreBound) {
   std::vector<Id> all, kept;
   EXPECT_EQ(plain.search(g, all), 9u);
   EXPECT_EQ(guarded.search(g, kept), 3u);  // ?w1 = w2, any ?w2
-  EXPECT_EQ(calls, 3u);                     // once per first-part binding, not per match
+  EXPECT_EQ(calls, 3u);                    // once per first-part binding, not per match
   const size_t w1_slot = 1 + *plain.pattern().var_index("w1");
   size_t expected = 0;
   for (size_t off = 0; off < all.size(); off += plain.stride())
@@ -64,10 +64,9 @@ TEST(Matching, GuardsPruneAsSoonAsTheirVariablesAreBound) {
   const std::string program = guarded.program_string();
   EXPECT_LT(program.find("guard g0"), program.rfind("scan"));
   // Two guards on one variable set both hold.
-  guarded.add_guard({*guarded.pattern().var_index("w1"), *guarded.pattern().var_index("w2")},
-                    [](const EGraph& eg, std::span<const Id> ids) {
-                      return eg.find(ids[0]) < eg.find(ids[1]);
-                    });
+  guarded.add_guard(
+      {*guarded.pattern().var_index("w1"), *guarded.pattern().var_index("w2")},
+      [](const EGraph& eg, std::span<const Id> ids) { return eg.find(ids[0]) < eg.find(ids[1]); });
   kept.clear();
   EXPECT_EQ(guarded.search(g, kept), 1u);  // w2 with the one class after it
 }

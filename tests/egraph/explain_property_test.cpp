@@ -8,9 +8,9 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/workloads.hpp"
 #include "egraph/explain.hpp"
 #include "egraph/runner.hpp"
+#include "egraph/workloads.hpp"
 
 namespace eqfuse {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/workloads.hpp"
 #include "bridge/from_graph.hpp"
 #include "egraph/runner.hpp"
+#include "egraph/workloads.hpp"
 
 namespace eqfuse {
 namespace {

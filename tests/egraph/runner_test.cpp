@@ -2,10 +2,10 @@
 // time / memory limits, the backoff scheduler, determinism across threads.
 #include <gtest/gtest.h>
 
-#include "egraph/workloads.hpp"
 #include "egraph/egraph.hpp"
 #include "egraph/rewrite.hpp"
 #include "egraph/runner.hpp"
+#include "egraph/workloads.hpp"
 #include "tests/support/egraph_helpers.hpp"
 
 namespace eqfuse {

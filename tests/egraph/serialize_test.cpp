@@ -7,8 +7,8 @@
 
 #include <gtest/gtest.h>
 
-#include "egraph/workloads.hpp"
 #include "egraph/runner.hpp"
+#include "egraph/workloads.hpp"
 #include "extract/problem.hpp"
 
 namespace eqfuse {

@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include "base/diagnostics.hpp"
 #include "extract/checker.hpp"
 #include "extract/extractor.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

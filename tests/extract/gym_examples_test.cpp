@@ -9,9 +9,9 @@
 //                while tree-cost extraction picks g everywhere: 52.
 #include <gtest/gtest.h>
 
+#include "base/diagnostics.hpp"
 #include "extract/checker.hpp"
 #include "extract/extractor.hpp"
-#include "base/diagnostics.hpp"
 
 namespace eqfuse {
 namespace {

@@ -2,8 +2,8 @@
 // including its errors.
 #include <gtest/gtest.h>
 
-#include "extract/problem.hpp"
 #include "base/diagnostics.hpp"
+#include "extract/problem.hpp"
 
 namespace eqfuse {
 namespace {

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include "extract/checker.hpp"
 #include "base/diagnostics.hpp"
+#include "extract/checker.hpp"
 
 namespace eqfuse {
 namespace {

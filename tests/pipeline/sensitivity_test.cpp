@@ -183,7 +183,7 @@ TEST(Sensitivity, LaunchBreakEvenMatchesHandComputation) {
 // Sweeps `spec` and checks the tool's break-even against the hand one,
 // after checking that the hand value really equalizes both sides with the
 // bmm on the side of the roofline the closed form assumes.
-void expect_hand_break_even(const std::string& spec, double D1ByHand::* param,
+void expect_hand_break_even(const std::string& spec, double D1ByHand::*param,
                             double (D1ByHand::*break_even)() const, bool bmm_memory_bound,
                             size_t below, size_t above) {
   Fixture f;
