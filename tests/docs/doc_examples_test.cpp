@@ -1,7 +1,9 @@
 // The usage examples at the top of the public headers, compiled and run.
-// Each function below is the header's example verbatim (plus the context it
-// assumes, declared first); when a header's example changes, change it here
-// too: a header example that no longer compiles fails this test's build.
+// Each example is included from the header's own comment text
+// (doc_examples/<header>.inc, extracted at build time by
+// tests/docs/extract_doc_example.cmake), inside a function that declares what
+// it assumes (its parameters) and returns what it made: an example that no
+// longer compiles fails this test's build, with the header's line in the error.
 #include <iostream>
 #include <span>
 #include <sstream>
@@ -28,50 +30,26 @@ const std::string kLayer = std::string(EQFUSE_SOURCE_DIR) + "/examples/deepseek_
 
 // pipeline/optimize.hpp
 std::string optimize_example(const std::string& text, std::ostream& out, std::ostream& err) {
-  OpRegistry reg = OpRegistry::with_builtin_ops();
-  LoadedGraph in = load_graph(text, "layer.fx", reg);
-  OptimizeOptions opt;                        // defaults: default rules, ascend910b2,
-  opt.rules.mode = ExecMode::ReduceOverhead;  //   reduce-overhead, extractor auto
-  OptimizeResult r = optimize_graph(in.graph, reg, opt);
-  out << print_fx(r.graph, &reg);
-  err << format_summary(r.stats);
+#include "doc_examples/pipeline_optimize.inc"
   return extraction_quality(r.stats);
 }
 
 // rewrites/rule.hpp
 size_t rule_library_example(const OpRegistry& reg, EGraph& g, const std::string& my_rules) {
-  RuleLibrary lib = RuleLibrary::builtin(reg);            // rewrites/library/*.rules
-  lib.load_text(read_file_or_stdin(my_rules), my_rules);  // user rules
-  const std::vector<std::string> streams{"", "stream2"};  // "" = the default stream
-  CompiledRules rules = lib.compile(RuleConfig{}, streams, nullptr);
-  Runner(g).run(rules.rewrites);
+#include "doc_examples/rewrites_rule.inc"
   return rules.rewrites.size();
 }
 
 // rewrites/config.hpp
 RuleToggle config_example(const RuleDef& rule) {
-  RuleConfig cfg;                                           // defaults: fusion on, reduce-overhead
-  cfg.mode = ExecMode::MaxAutotune;                         // GE: rules labelled `no-ge` excluded
-  cfg.disable.push_back("torchair/bmm-transpose");          // a rule name or a label
-  cfg.enable.push_back("opt-in");                           // opt-in rules by name or label
-  RuleToggle t = rule_toggle(rule.name, rule.labels, cfg);  // t.enabled, t.reason
+#include "doc_examples/rewrites_config.inc"
   return t;
 }
 
 // rewrites/register_replacement.hpp
 bool register_replacement_example(const OpRegistry& reg) {
-  RuleLibrary lib = RuleLibrary::builtin(reg);
-  auto search = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
-    Arg add = b.call("aten::add.Tensor", {in[0], in[1]});
-    return {b.call("aten::relu", {add})};
-  };
-  auto replace = [](GraphBuilder& b, std::span<const Arg> in) -> std::vector<Arg> {
-    return {b.call("aten::relu", {b.call("aten::add.Tensor", {in[1], in[0]})})};
-  };
-  const std::vector<ExampleInput> examples{{"a", parse_annotation("f16[8, 64]"), {}},
-                                           {"b", parse_annotation("f16[8, 64]"), {}}};
-  return register_replacement(lib, search, replace, examples,
-                              {.name = "user/add-relu-commuted", .where = {"a.shape == b.shape"}});
+#include "doc_examples/rewrites_register_replacement.inc"
+  return lib.find("user/add-relu-commuted") != nullptr;
 }
 
 TEST(DocExamples, OptimizeHeader) {
