@@ -20,10 +20,10 @@
 #include "graph/io/fx_printer.hpp"
 #include "graph/streams.hpp"
 #include "graph/view_safety.hpp"
-#include "passes/remove_cat_ops.hpp"
 #include "pipeline/egraph_cost.hpp"
 #include "pipeline/fusion_credit.hpp"
 #include "pipeline/optimize_state.hpp"
+#include "pipeline/post_passes.hpp"
 #include "pipeline/symbolic_sizes.hpp"
 
 namespace eqfuse {
@@ -317,26 +317,6 @@ void emit(OptimizeResult& result, OptimizeState& st, const Graph& input, const O
     reshape_unsafe_views(result.graph, input, reg);
 }
 
-// TorchAir's aclgraph pipeline runs the reinplace passes after fusion; so
-// does reduce-overhead here, on the extracted graph.
-void run_reinplace(OptimizeResult& result, const OpRegistry& reg, const OptimizeOptions& opt) {
-  ReinplaceOptions ro = opt.reinplace;
-  ro.mode = opt.rules.mode;
-  ro.time_limit_s = std::min(ro.time_limit_s, opt.phase_time_limit_s);
-  ro.memory_limit_bytes = opt.memory_limit_bytes;
-  ReinplaceResult rr = reinplace(result.graph, reg, ro);
-  result.graph = std::move(rr.graph);
-  result.reinplace_log = std::move(rr.log);
-  OptimizeStats& s = result.stats;
-  if (!result.reinplace_log.stopped.empty())
-    s.notes.push_back("reinplace " + result.reinplace_log.stopped);
-  s.reinplace_ran = true;
-  s.reinplaced_nodes = rr.savings.reinplaced_nodes;
-  s.removed_copies = rr.savings.removed_copies;
-  s.reinplace_saved_bytes = static_cast<double>(opt.hints.evaluate(rr.savings.total_bytes()));
-  s.auto_functionalized = reinplace_counters(result.reinplace_log);
-}
-
 void write_dumps(const std::string& dir, const Graph& input, const Graph& output,
                  const OpRegistry& reg, const OptimizeStats& stats, const OptimizeState& st) {
   std::error_code ec;
@@ -418,24 +398,12 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   emit(result, *st, input, reg, opt);
   stats.phase_ms["emit"] = ms_since(t0);
 
-  if (opt.remove_cat_ops && opt.rules.mode == ExecMode::ReduceOverhead) {
-    // TorchAir's aclgraph pipeline runs it before the reinplace passes.
+  for (const PostExtractionPass& pass : post_extraction_passes()) {
+    if (!pass.runs(opt)) continue;
     t0 = Clock::now();
-    RemoveCatOpsResult rc = remove_cat_ops(result.graph, reg);
-    result.graph = std::move(rc.graph);
-    stats.removed_cats = rc.removed;
-    stats.remove_cat_log = std::move(rc.log);
-    stats.phase_ms["remove_cat"] = ms_since(t0);
+    pass.run(result, reg, opt);
+    stats.phase_ms[std::string(pass.phase)] = ms_since(t0);
   }
-  t0 = Clock::now();
-  if (opt.reinplace_passes && opt.rules.mode == ExecMode::ReduceOverhead) {
-    run_reinplace(result, reg, opt);  // recover_view_inplace runs first inside
-  } else if (opt.reinplace.recover_view_inplace) {
-    // TorchAir's _optimize_fx runs it in every mode, not only with the
-    // aclgraph reinplace passes (docs/reference/torchair-passes.md §1.1 step 3).
-    recover_view_inplace_step(result.graph, reg, opt.reinplace, result.reinplace_log);
-  }
-  stats.phase_ms["reinplace"] = ms_since(t0);
 
   t0 = Clock::now();
   result.before = graph_cost(input, reg, *st->model);
