@@ -1,206 +1,28 @@
-// Parsing and static checking of rule conditions: a hand-written lexer and
-// recursive-descent parser with Python's precedence, producing the tree in
-// condition_internal.hpp. Every error points at the offending token.
+// Parsing of rule conditions: a recursive-descent parser with Python's precedence over the
+// tokens of condition_lexer.hpp, producing the tree in condition_internal.hpp. Every error
+// points at the offending token; condition_error and condition_offset_loc, here too, map
+// a byte offset of the condition to its file position. The static checks of a parsed
+// condition are in condition_check.cpp.
 #include <algorithm>
 #include <array>
-#include <charconv>
-#include <set>
 
-#include <fmt/ranges.h>
-
-#include "base/ascii.hpp"
 #include "rewrites/condition_internal.hpp"
+#include "rewrites/condition_lexer.hpp"
 
 namespace eqfuse {
 namespace {
+
+using condition_detail::describe_token;
+using condition_detail::is_keyword;
+using condition_detail::Lexer;
+using condition_detail::Token;
+using condition_detail::TokKind;
 
 using Node = CondExpr::Node;
 
 // Deeper expressions are rejected: the evaluator recurses over the tree and
 // must not overflow the stack on hostile input.
 constexpr uint32_t kMaxDepth = 100;
-
-enum class TokKind : uint8_t { End, Int, Float, String, Ident, Op, Bad };
-
-struct Token {
-  TokKind kind = TokKind::End;
-  uint32_t begin = 0;
-  uint32_t end = 0;
-  int64_t int_value = 0;
-  double float_value = 0;
-  std::string text;  // identifier / operator spelling, string contents, or Bad's message
-};
-
-// How a token is named in messages: 'foo', '==', end of condition.
-std::string describe_token(const Token& t) {
-  switch (t.kind) {
-    case TokKind::End:
-      return "end of condition";
-    case TokKind::String:
-      return "string literal";
-    default:
-      return "'" + t.text + "'";
-  }
-}
-
-class Lexer {
- public:
-  explicit Lexer(std::string_view text) : text_(text) {}
-
-  Token next() {
-    skip_blanks();
-    Token t;
-    t.begin = t.end = static_cast<uint32_t>(pos_);
-    if (pos_ >= text_.size()) return t;
-    char c = text_[pos_];
-    if (is_digit(c)) return number();
-    if (is_ident_start(c)) return identifier();
-    if (c == '"' || c == '\'') return string_literal();
-    return op();
-  }
-
- private:
-  void skip_blanks() {
-    while (pos_ < text_.size() && (text_[pos_] == ' ' || text_[pos_] == '\t' ||
-                                   text_[pos_] == '\r' || text_[pos_] == '\n'))
-      ++pos_;
-  }
-
-  Token make(TokKind kind, size_t begin) {
-    Token t;
-    t.kind = kind;
-    t.begin = static_cast<uint32_t>(begin);
-    t.end = static_cast<uint32_t>(pos_);
-    if (kind != TokKind::String) t.text = std::string(text_.substr(begin, pos_ - begin));
-    return t;
-  }
-  Token bad(size_t begin, std::string message) {
-    Token t = make(TokKind::Bad, begin);
-    t.text = std::move(message);
-    return t;
-  }
-
-  Token number() {
-    size_t begin = pos_;
-    bool is_float = false;
-    while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-    if (pos_ < text_.size() && text_[pos_] == '.') {
-      is_float = true;
-      ++pos_;
-      while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-    }
-    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
-      size_t exp = pos_ + 1;
-      if (exp < text_.size() && (text_[exp] == '+' || text_[exp] == '-')) ++exp;
-      if (exp < text_.size() && is_digit(text_[exp])) {
-        is_float = true;
-        pos_ = exp;
-        while (pos_ < text_.size() && is_digit(text_[pos_])) ++pos_;
-      }
-    }
-    if (pos_ < text_.size() && is_ident_char(text_[pos_])) {
-      while (pos_ < text_.size() && is_ident_char(text_[pos_])) ++pos_;
-      return bad(begin, fmt::format("invalid number '{}'", text_.substr(begin, pos_ - begin)));
-    }
-    Token t = make(is_float ? TokKind::Float : TokKind::Int, begin);
-    const char* first = text_.data() + begin;
-    const char* last = text_.data() + pos_;
-    if (is_float) {
-      // strtod needs a terminated string; numbers are short.
-      t.float_value = std::strtod(std::string(first, last).c_str(), nullptr);
-      return t;
-    }
-    auto [ptr, ec] = std::from_chars(first, last, t.int_value);
-    if (ec != std::errc() || ptr != last)
-      return bad(begin, fmt::format("integer literal '{}' is too large", t.text));
-    return t;
-  }
-
-  Token identifier() {
-    size_t begin = pos_;
-    while (pos_ < text_.size() && is_ident_char(text_[pos_])) ++pos_;
-    return make(TokKind::Ident, begin);
-  }
-
-  Token string_literal() {
-    size_t begin = pos_;
-    char quote = text_[pos_++];
-    std::string value;
-    while (pos_ < text_.size() && text_[pos_] != quote && text_[pos_] != '\n') {
-      char c = text_[pos_++];
-      if (c != '\\') {
-        value += c;
-        continue;
-      }
-      if (pos_ >= text_.size()) break;
-      char e = text_[pos_++];
-      switch (e) {
-        case 'n':
-          value += '\n';
-          break;
-        case 't':
-          value += '\t';
-          break;
-        case '\\':
-        case '\'':
-        case '"':
-          value += e;
-          break;
-        default:
-          return bad(pos_ - 2, fmt::format("unknown escape '\\{}' in string", e));
-      }
-    }
-    if (pos_ >= text_.size() || text_[pos_] != quote) return bad(begin, "unterminated string");
-    ++pos_;
-    Token t = make(TokKind::String, begin);
-    t.text = std::move(value);
-    return t;
-  }
-
-  Token op() {
-    size_t begin = pos_;
-    std::string_view rest = text_.substr(pos_);
-    static constexpr std::array<std::string_view, 5> kTwoChar = {"==", "!=", "<=", ">=", "//"};
-    for (std::string_view two : kTwoChar) {
-      if (rest.starts_with(two)) {
-        pos_ += 2;
-        return make(TokKind::Op, begin);
-      }
-    }
-    // Spellings from other languages get a pointed hint.
-    static constexpr std::array<std::pair<std::string_view, std::string_view>, 7> kHints = {{
-        {"&&", "use 'and'"},
-        {"||", "use 'or'"},
-        {"**", "powers are not supported"},
-        {"=", "use '==' to compare"},
-        {"!", "use 'not'"},
-        {"&", "use 'and'"},
-        {"|", "use 'or'"},
-    }};
-    for (auto [spelling, hint] : kHints) {
-      if (rest.starts_with(spelling)) {
-        pos_ += spelling.size();
-        return bad(begin, fmt::format("unexpected '{}' ({})", spelling, hint));
-      }
-    }
-    char c = text_[pos_++];
-    if (std::string_view("<>+-*/%()[],.:").find(c) != std::string_view::npos)
-      return make(TokKind::Op, begin);
-    bool printable = c >= 0x20 && c < 0x7f;
-    return bad(begin, printable
-                          ? fmt::format("unexpected character '{}'", c)
-                          : fmt::format("unexpected byte 0x{:02x}", static_cast<unsigned char>(c)));
-  }
-
-  std::string_view text_;
-  size_t pos_ = 0;
-};
-
-bool is_keyword(std::string_view s) {
-  static constexpr std::array<std::string_view, 8> kKeywords = {"and", "or",   "not",   "in",
-                                                                "is",  "True", "False", "None"};
-  return std::find(kKeywords.begin(), kKeywords.end(), s) != kKeywords.end();
-}
 
 // Bare dtype words accepted without `torch.`: torch names (float16),
 // annotation codes (bf16) and the common fp16/fp32/fp64 spellings, but not
@@ -605,163 +427,7 @@ class Parser {
   uint32_t close_ = 0;  // end offset of the last ')' consumed by parse_arguments
 };
 
-// --- static checks ----------------------------------------------------------
-
-std::string join_limited(std::span<const std::string> names) {
-  constexpr size_t kMaxListed = 12;
-  std::string out;
-  for (size_t i = 0; i < names.size() && i < kMaxListed; ++i) {
-    if (i) out += ", ";
-    out += names[i];
-  }
-  if (names.size() > kMaxListed) out += ", ...";
-  return out.empty() ? "none" : out;
-}
-
-std::string arity_text(const BuiltinFunction& f) {
-  if (f.max_args == f.min_args)
-    return fmt::format("{} argument{}", f.min_args, f.min_args == 1 ? "" : "s");
-  if (f.max_args < 0)
-    return fmt::format("at least {} argument{}", f.min_args, f.min_args == 1 ? "" : "s");
-  return fmt::format("{} to {} arguments", f.min_args, f.max_args);
-}
-
-bool arity_ok(const BuiltinFunction& f, size_t n) {
-  return static_cast<int>(n) >= f.min_args && (f.max_args < 0 || static_cast<int>(n) <= f.max_args);
-}
-
-class Checker {
- public:
-  Checker(const CondExpr& e, std::span<const std::string> known, const CondFunctions& fns)
-      : e_(e), known_(known), fns_(fns) {}
-
-  void check(const Node& n) {
-    switch (n.kind) {
-      case CondKind::Name:
-        check_name(n);
-        break;
-      case CondKind::Call:
-        check_call(n);
-        break;
-      case CondKind::Attribute:
-        if (!is_known_attribute(n.name))
-          fail(n.name_begin,
-               fmt::format("unknown attribute '{}' (known: {})", n.name, known_attributes_list()));
-        break;
-      case CondKind::Method:
-        check_method(n);
-        break;
-      default:
-        break;
-    }
-    for (const Node& c : n.children) check(c);
-  }
-
- private:
-  void check_name(const Node& n) {
-    if (std::find(known_.begin(), known_.end(), n.name) != known_.end()) return;
-    if (find_builtin(n.name) || fns_.contains(n.name))
-      fail(n.name_begin, fmt::format("'{}' is a function; call it as {}(...)", n.name, n.name));
-    fail(n.name_begin, fmt::format("unknown name '{}' (known: {})", n.name, join_limited(known_)));
-  }
-  void check_call(const Node& n) {
-    if (const BuiltinFunction* b = find_builtin(n.name)) {
-      if (!arity_ok(*b, n.children.size()))
-        fail(n.name_begin,
-             fmt::format("{}() takes {}, got {}", n.name, arity_text(*b), n.children.size()));
-      return;
-    }
-    if (!fns_.contains(n.name)) fail(n.name_begin, fmt::format("unknown function '{}'", n.name));
-  }
-  void check_method(const Node& n) {
-    const BuiltinFunction* m = find_method(n.name);
-    if (!m)
-      fail(n.name_begin,
-           fmt::format("unknown method '{}' (known: {})", n.name, known_methods_list()));
-    if (!arity_ok(*m, n.children.size() - 1))
-      fail(n.name_begin,
-           fmt::format(".{}() takes {}, got {}", n.name, arity_text(*m), n.children.size() - 1));
-  }
-  [[noreturn]] void fail(uint32_t offset, std::string message) {
-    throw condition_error(e_.text(), e_.loc(), offset, std::move(message));
-  }
-
-  const CondExpr& e_;
-  std::span<const std::string> known_;
-  const CondFunctions& fns_;
-};
-
-void collect_names(const Node& n, std::set<std::string>& out) {
-  if (n.kind == CondKind::Name) out.insert(n.name);
-  for (const Node& c : n.children) collect_names(c, out);
-}
-
 }  // namespace
-
-// --- tables -------------------------------------------------------------------
-
-std::string_view arith_op_text(ArithOp op) {
-  static constexpr std::array<std::string_view, 6> kText = {"+", "-", "*", "//", "%", "/"};
-  return kText[static_cast<int>(op)];
-}
-
-std::string_view compare_op_text(CompareOp op) {
-  static constexpr std::array<std::string_view, 10> kText = {"==", "!=", "<",      "<=", ">",
-                                                             ">=", "in", "not in", "is", "is not"};
-  return kText[static_cast<int>(op)];
-}
-
-const std::vector<BuiltinFunction>& builtin_functions() {
-  static const std::vector<BuiltinFunction> kBuiltins = {
-      {"len", 1, 1},       {"prod", 1, 1},      {"contiguous_strides", 1, 1},
-      {"is_static", 1, 1}, {"canon_dim", 2, 2}, {"canon_dims", 2, 2},
-      {"sorted", 1, 1},    {"min", 1, -1},      {"max", 1, -1},
-      {"all", 1, 1},       {"any", 1, 1},       {"abs", 1, 1},
-      {"int", 1, 1},       {"is_number", 1, 1}, {"is_leaf", 1, 1},
-      {"distinct", 2, -1}, {"ordered", 2, -1},  {"is_power_of_two", 1, 1},
-  };
-  return kBuiltins;
-}
-
-const BuiltinFunction* find_builtin(std::string_view name) {
-  for (const BuiltinFunction& f : builtin_functions())
-    if (f.name == name) return &f;
-  return nullptr;
-}
-
-namespace {
-constexpr std::array<std::string_view, 8> kAttributes = {
-    "dtype", "shape", "rank", "ndim", "itemsize", "numel", "device", "is_floating_point"};
-const std::array<BuiltinFunction, 4> kMethods = {{
-    {"dim", 0, 0},
-    {"size", 0, 1},
-    {"element_size", 0, 0},
-    {"numel", 0, 0},
-}};
-}  // namespace
-
-bool is_known_attribute(std::string_view name) {
-  return std::find(kAttributes.begin(), kAttributes.end(), name) != kAttributes.end();
-}
-
-const BuiltinFunction* find_method(std::string_view name) {
-  for (const BuiltinFunction& m : kMethods)
-    if (m.name == name) return &m;
-  return nullptr;
-}
-
-std::string known_attributes_list() {
-  return fmt::format("{}", fmt::join(kAttributes, ", "));
-}
-
-std::string known_methods_list() {
-  std::string out;
-  for (const BuiltinFunction& m : kMethods) {
-    if (!out.empty()) out += ", ";
-    out += std::string(m.name) + "()";
-  }
-  return out;
-}
 
 // --- locations ------------------------------------------------------------------
 
@@ -804,39 +470,6 @@ CondExpr parse_condition(std::string_view text, const SourceLoc& loc) {
   Parser parser(text, loc);
   auto root = std::make_shared<const Node>(parser.parse());
   return CondExpr(std::move(root), std::string(text), loc);
-}
-
-void check_condition(const CondExpr& e, std::span<const std::string> known_names,
-                     const CondFunctions& fns) {
-  if (!e.root()) return;
-  Checker(e, known_names, fns).check(*e.root());
-}
-
-std::vector<std::string> CondExpr::names() const {
-  std::set<std::string> names;
-  if (root_) collect_names(*root_, names);
-  return {names.begin(), names.end()};
-}
-
-std::optional<std::vector<std::vector<std::string>>> CondExpr::calls_only(
-    std::string_view fn) const {
-  if (!root_) return std::nullopt;
-  std::vector<const Node*> calls;
-  if (root_->kind == CondKind::And) {
-    for (const Node& c : root_->children) calls.push_back(&c);
-  } else {
-    calls.push_back(root_.get());
-  }
-  std::vector<std::vector<std::string>> out;
-  for (const Node* c : calls) {
-    if (c->kind != CondKind::Call || c->name != fn) return std::nullopt;
-    std::vector<std::string>& args = out.emplace_back();
-    for (const Node& a : c->children) {
-      if (a.kind != CondKind::Name) return std::nullopt;
-      args.push_back(a.name);
-    }
-  }
-  return out;
 }
 
 }  // namespace eqfuse
