@@ -217,7 +217,9 @@ int64_t py_remainder(int64_t a, int64_t b) {
   return mod;
 }
 
-void register_binary(KernelTable& t) {
+// add, sub, rsub, mul, div and pow in the promoted dtype (integer add, sub and mul wrap,
+// as torch's do).
+void register_arithmetic(KernelTable& t) {
   t["aten::add"] = [](const KernelCall& c) {
     Alpha al = alpha_of(c);
     return apply(
@@ -277,6 +279,10 @@ void register_binary(KernelTable& t) {
         [](const auto& v) { return std::pow(v[0], v[1]); },
         [](const auto& v) { return int_pow(v[0], v[1]); });
   };
+}
+
+// maximum/minimum (NaN-propagating) and the comparisons, which yield bool tensors.
+void register_min_max_and_comparisons(KernelTable& t) {
   t["aten::maximum"] = [](const KernelCall& c) {
     return apply(
         operands(c, {"self", "other"}), ResultKind::Promoted,
@@ -307,6 +313,10 @@ void register_binary(KernelTable& t) {
   comparison("aten::le", [](auto a, auto b) { return a <= b; });
   comparison("aten::gt", [](auto a, auto b) { return a > b; });
   comparison("aten::ge", [](auto a, auto b) { return a >= b; });
+}
+
+// masked_fill and where: each element chosen from one of two sources by a mask or condition.
+void register_selection(KernelTable& t) {
   // Out of place, self and mask broadcast (ATen's masked_fill expands both).
   t["aten::masked_fill"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self"), mask = c.tensor("mask");
@@ -338,6 +348,12 @@ void register_binary(KernelTable& t) {
         all, out, out, [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; },
         [&](const auto& v) { return v[0] != 0 ? v[1] : v[2]; }));
   };
+}
+
+void register_binary(KernelTable& t) {
+  register_arithmetic(t);
+  register_min_max_and_comparisons(t);
+  register_selection(t);
 }
 
 // clamp(x, lo, hi) as torch: a NaN input stays NaN; a NaN bound makes NaN

@@ -89,7 +89,8 @@ Tensor triangle(const KernelCall& c, bool upper) {
   return out;
 }
 
-void register_views(KernelTable& t) {
+// view, reshape and their aliases, flatten and unflatten: a new shape over the same elements.
+void register_reshapes(KernelTable& t) {
   t["aten::view"] = [](const KernelCall& c) {
     if (c.has("dtype")) throw UnsupportedConfig("view.dtype (bit reinterpretation)");
     return RuntimeValue(c.tensor("self").view(c.int_list("size")));
@@ -100,6 +101,7 @@ void register_views(KernelTable& t) {
   t["aten::_unsafe_view"] = [](const KernelCall& c) {
     return RuntimeValue(c.tensor("self").reshape(c.int_list("size")));
   };
+  // Replaced by register_strided_views' as_strided form, registered after this one.
   t["aten::_reshape_alias"] = t["aten::_unsafe_view"];
   t["aten::view_copy"] = [](const KernelCall& c) {
     return RuntimeValue(c.tensor("self").clone().view(c.int_list("size")));
@@ -129,6 +131,10 @@ void register_views(KernelTable& t) {
     shape.insert(shape.begin() + dim, sizes.begin(), sizes.end());
     return RuntimeValue(x.view(shape));
   };
+}
+
+// Views that move, broadcast, add, drop or index dims without copying.
+void register_dim_views(KernelTable& t) {
   t["aten::transpose"] = [](const KernelCall& c) {
     return RuntimeValue(c.tensor("self").transpose(c.int_arg("dim0"), c.int_arg("dim1")));
   };
@@ -179,6 +185,10 @@ void register_views(KernelTable& t) {
   t["aten::select"] = [](const KernelCall& c) {
     return RuntimeValue(c.tensor("self").select(c.int_arg("dim"), c.int_arg("index")));
   };
+}
+
+// as_strided and _reshape_alias: views with explicit sizes and strides.
+void register_strided_views(KernelTable& t) {
   t["aten::as_strided"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self");
     int64_t offset = opt_int_or(c, "storage_offset", x.offset());
@@ -188,6 +198,10 @@ void register_views(KernelTable& t) {
     Tensor x = c.tensor("self");
     return RuntimeValue(x.as_strided(c.int_list("size"), c.int_list("stride"), x.offset()));
   };
+}
+
+// triu / tril (copies with a triangle zeroed) and contiguous.
+void register_triangles_and_contiguous(KernelTable& t) {
   t["aten::triu"] = [](const KernelCall& c) { return RuntimeValue(triangle(c, true)); };
   t["aten::tril"] = [](const KernelCall& c) { return RuntimeValue(triangle(c, false)); };
   t["aten::contiguous"] = [](const KernelCall& c) {
@@ -195,7 +209,8 @@ void register_views(KernelTable& t) {
   };
 }
 
-void register_split_cat(KernelTable& t) {
+// split, split_with_sizes, chunk and unbind: views of consecutive pieces along a dim.
+void register_splits(KernelTable& t) {
   t["aten::split"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self");
     int64_t dim = opt_int_or(c, "dim", 0);
@@ -235,9 +250,24 @@ void register_split_cat(KernelTable& t) {
     for (int64_t i = 0; i < x.size(static_cast<int>(dim)); ++i) out.emplace_back(x.select(dim, i));
     return RuntimeValue(std::move(out));
   };
+}
+
+// cat and stack: copies of several tensors joined along a dim.
+void register_joins(KernelTable& t) {
   t["aten::cat"] = [](const KernelCall& c) {
     return RuntimeValue(concatenate(c.tensor_list("tensors"), opt_int_or(c, "dim", 0)));
   };
+  t["aten::stack"] = [](const KernelCall& c) {
+    std::vector<Tensor> ts = c.tensor_list("tensors");
+    if (ts.empty()) c.fail("stack expects a non-empty list");
+    int64_t dim = wrap_dim(opt_int_or(c, "dim", 0), ts[0].rank() + 1);
+    for (Tensor& x : ts) x = x.unsqueeze(dim);
+    return RuntimeValue(concatenate(ts, dim));
+  };
+}
+
+// repeat and constant_pad_nd: copies grown (or, for negative pads, cropped) along dims.
+void register_repeat_and_pad(KernelTable& t) {
   t["aten::repeat"] = [](const KernelCall& c) {
     Tensor x = c.tensor("self");
     std::vector<int64_t> reps = c.int_list("repeats");
@@ -283,14 +313,10 @@ void register_split_cat(KernelTable& t) {
     dst.copy_from(src);
     return RuntimeValue(out);
   };
-  t["aten::stack"] = [](const KernelCall& c) {
-    std::vector<Tensor> ts = c.tensor_list("tensors");
-    if (ts.empty()) c.fail("stack expects a non-empty list");
-    int64_t dim = wrap_dim(opt_int_or(c, "dim", 0), ts[0].rank() + 1);
-    for (Tensor& x : ts) x = x.unsqueeze(dim);
-    return RuntimeValue(concatenate(ts, dim));
-  };
-  // Functional inverses of views (reinplace turns them back into view + copy_).
+}
+
+// Functional inverses of views (reinplace turns them back into view + copy_).
+void register_view_scatters(KernelTable& t) {
   t["aten::slice_scatter"] = [](const KernelCall& c) {
     Tensor out = c.tensor("self").clone();
     int64_t dim = opt_int_or(c, "dim", 0);
@@ -325,8 +351,14 @@ void register_metadata(KernelTable& t) {
 }  // namespace
 
 void register_layout_kernels(KernelTable& table) {
-  register_views(table);
-  register_split_cat(table);
+  register_reshapes(table);
+  register_dim_views(table);
+  register_strided_views(table);
+  register_triangles_and_contiguous(table);
+  register_splits(table);
+  register_joins(table);
+  register_repeat_and_pad(table);
+  register_view_scatters(table);
   register_metadata(table);
 }
 
