@@ -125,76 +125,108 @@ std::string field_or(const CsvRow& row, int index, std::string_view fallback = "
   return row.fields[static_cast<size_t>(index)];
 }
 
-}  // namespace
+// The column indices of one CSV (-1: absent).
+struct ColumnIndices {
+  int type = -1, duration = -1, wait = -1, start = -1, shapes = -1, name = -1;
+};
 
-ImportResult import_msprof_csv(std::string_view text, std::string_view origin,
-                               const ImportOptions& options, ProfileFormat format) {
-  require_graph(options, format);
-  const Columns& c = format == ProfileFormat::MsprofOpSummary ? kOpSummary : kKernelDetails;
-  const KernelTypes types = kernel_types(options);
-  CsvTable t = read_csv(text, origin);
-  if (t.header.empty()) throw Error("empty CSV file: no header line", {std::string(origin)});
-  int type_col = t.column(c.type), dur_col = t.column(c.duration), wait_col = t.column(c.wait);
-  int start_col = t.column(c.start), shapes_col = t.column(c.shapes), name_col = t.column(c.name);
+// Looks the format's columns up in the header; throws Error at the header
+// line when one the join cannot do without (type, duration, shapes) is missing.
+ColumnIndices find_columns(const CsvTable& t, const Columns& c, ProfileFormat format,
+                           std::string_view origin) {
+  ColumnIndices col;
+  col.type = t.column(c.type), col.duration = t.column(c.duration), col.wait = t.column(c.wait);
+  col.start = t.column(c.start), col.shapes = t.column(c.shapes), col.name = t.column(c.name);
   // Older msprof versions write the column names without "(us)".
   if (format == ProfileFormat::MsprofOpSummary) {
-    if (dur_col < 0) dur_col = t.column("Task Duration");
-    if (wait_col < 0) wait_col = t.column("Task Wait Time");
+    if (col.duration < 0) col.duration = t.column("Task Duration");
+    if (col.wait < 0) col.wait = t.column("Task Wait Time");
   }
-  for (auto [col, name] : {std::pair{type_col, c.type}, std::pair{dur_col, c.duration},
-                           std::pair{shapes_col, c.shapes}})
-    if (col < 0)
+  for (auto [index, name] : {std::pair{col.type, c.type}, std::pair{col.duration, c.duration},
+                             std::pair{col.shapes, c.shapes}})
+    if (index < 0)
       throw Error(fmt::format("header lacks column '{}' (a {} file needs '{}', '{}', '{}')", name,
                               profile_format_name(format), c.type, c.duration, c.shapes),
                   SourceLoc{std::string(origin), t.header_line, 1}, t.header_text);
+  return col;
+}
 
-  // A kernel with what the join needs; start orders them.
-  struct Kernel {
-    ProfileEvent event;
-    double start = 0;
-    bool fold = false;
-  };
+// A kernel with what the join needs; start orders them.
+struct Kernel {
+  ProfileEvent event;
+  double start = 0;
+  bool fold = false;
+};
+
+// The rows read_kernels leaves out or changes, counted for the notes.
+struct RowSkips {
+  SkipCount unknown_type{"kernels of a type not in the kernel-type table"};
+  SkipCount skipped_type{"kernels of a type the table marks (skip)"};
+  SkipCount no_time{"kernels without a duration (N/A)"};
+  SkipCount bad_shapes{"kernels with unreadable input shapes"};
+  SkipCount capped;
+  std::map<std::string, size_t> unknown_types;  // kernel type -> rows of it
+
+  explicit RowSkips(double max_wait_us)
+      : capped(fmt::format("gaps before a kernel longer than {} us counted as {} us (host "
+                           "stalls, step boundaries)",
+                           max_wait_us, max_wait_us)) {}
+
+  void report(std::vector<std::string>& notes) const {
+    unknown_type.report(notes);
+    if (!unknown_types.empty()) {
+      std::string list;
+      for (const auto& [type, n] : unknown_types)
+        list +=
+            fmt::format("{}{} ({})", list.empty() ? "" : ", ", type.empty() ? "<empty>" : type, n);
+      notes.push_back("kernel types not in the table: " + list +
+                      " (map them with --kernel-types FILE)");
+    }
+    skipped_type.report(notes);
+    no_time.report(notes);
+    bad_shapes.report(notes);
+    capped.report(notes);
+  }
+};
+
+// Every row the kernel-type table maps, with a duration and readable shapes,
+// as a kernel whose time includes the wait before it (capped at max_wait_us);
+// in start order.
+std::vector<Kernel> read_kernels(const CsvTable& t, const ColumnIndices& col, const Columns& c,
+                                 const KernelTypes& types, const ImportOptions& options,
+                                 std::string_view origin, RowSkips& skips) {
   std::vector<Kernel> kernels;
-  SkipCount unknown_type("kernels of a type not in the kernel-type table");
-  SkipCount skipped_type("kernels of a type the table marks (skip)");
-  SkipCount no_time("kernels without a duration (N/A)");
-  SkipCount bad_shapes("kernels with unreadable input shapes");
-  SkipCount capped(
-      fmt::format("gaps before a kernel longer than {} us counted as {} us (host "
-                  "stalls, step boundaries)",
-                  options.max_wait_us, options.max_wait_us));
-  std::map<std::string, size_t> unknown_types;
   for (const CsvRow& row : t.rows) {
-    std::string type = field_or(row, type_col);
+    std::string type = field_or(row, col.type);
     std::string what =
-        fmt::format("{} {} ({}:{})", type, field_or(row, name_col), origin, row.line);
+        fmt::format("{} {} ({}:{})", type, field_or(row, col.name), origin, row.line);
     auto it = types.find(type);
     if (it == types.end()) {
-      unknown_type.add(what);
-      ++unknown_types[type];
+      skips.unknown_type.add(what);
+      ++skips.unknown_types[type];
       continue;
     }
     if (it->second.kind == KernelType::Kind::Skip) {
-      skipped_type.add(what);
+      skips.skipped_type.add(what);
       continue;
     }
-    std::optional<double> dur = parse_duration_field(row, dur_col, c.duration, origin);
-    std::optional<double> wait = parse_duration_field(row, wait_col, c.wait, origin);
+    std::optional<double> dur = parse_duration_field(row, col.duration, c.duration, origin);
+    std::optional<double> wait = parse_duration_field(row, col.wait, c.wait, origin);
     if (!dur) {
-      no_time.add(what);
+      skips.no_time.add(what);
       continue;
     }
-    auto shapes = parse_shapes(field_or(row, shapes_col));
+    auto shapes = parse_shapes(field_or(row, col.shapes));
     if (!shapes) {
-      bad_shapes.add(what);
+      skips.bad_shapes.add(what);
       continue;
     }
     double gap = wait.value_or(0);
     if (gap > options.max_wait_us) {
-      capped.add(what);
+      skips.capped.add(what);
       gap = options.max_wait_us;
     }
-    std::optional<double> start = parse_duration_field(row, start_col, c.start, origin);
+    std::optional<double> start = parse_duration_field(row, col.start, c.start, origin);
     kernels.push_back({.event = {.ops = it->second.ops,
                                  .dims = std::move(*shapes),
                                  .us = *dur + gap,
@@ -205,39 +237,52 @@ ImportResult import_msprof_csv(std::string_view text, std::string_view origin,
   }
   std::stable_sort(kernels.begin(), kernels.end(),
                    [](const Kernel& a, const Kernel& b) { return a.start < b.start; });
+  return kernels;
+}
 
-  // Folded kernels (layout conversions) add their time to the next kernel.
+// The events the join sees: folded kernels (layout conversions) add their
+// time to the next kernel; `pending` is what follows the last one.
+struct FoldedEvents {
   std::vector<ProfileEvent> events;
-  SkipCount folded("layout kernels folded into the next kernel's time");
+  SkipCount folded{"layout kernels folded into the next kernel's time"};
   double pending = 0;
+};
+
+FoldedEvents fold_layout_kernels(std::vector<Kernel>& kernels) {
+  FoldedEvents out;
   for (Kernel& k : kernels) {
     if (k.fold) {
-      folded.add(k.event.what);
-      pending += *k.event.us;
+      out.folded.add(k.event.what);
+      out.pending += *k.event.us;
       continue;
     }
-    *k.event.us += pending;
-    pending = 0;
-    events.push_back(std::move(k.event));
+    *k.event.us += out.pending;
+    out.pending = 0;
+    out.events.push_back(std::move(k.event));
   }
+  return out;
+}
+
+}  // namespace
+
+ImportResult import_msprof_csv(std::string_view text, std::string_view origin,
+                               const ImportOptions& options, ProfileFormat format) {
+  require_graph(options, format);
+  const Columns& c = format == ProfileFormat::MsprofOpSummary ? kOpSummary : kKernelDetails;
+  const KernelTypes types = kernel_types(options);
+  CsvTable t = read_csv(text, origin);
+  if (t.header.empty()) throw Error("empty CSV file: no header line", {std::string(origin)});
+  const ColumnIndices col = find_columns(t, c, format, origin);
+  RowSkips skips(options.max_wait_us);
+  std::vector<Kernel> kernels = read_kernels(t, col, c, types, options, origin, skips);
+  FoldedEvents folded = fold_layout_kernels(kernels);
   std::vector<std::string> notes;
-  unknown_type.report(notes);
-  if (!unknown_types.empty()) {
-    std::string list;
-    for (const auto& [type, n] : unknown_types)
-      list +=
-          fmt::format("{}{} ({})", list.empty() ? "" : ", ", type.empty() ? "<empty>" : type, n);
-    notes.push_back("kernel types not in the table: " + list +
-                    " (map them with --kernel-types FILE)");
-  }
-  skipped_type.report(notes);
-  no_time.report(notes);
-  bad_shapes.report(notes);
-  capped.report(notes);
-  folded.report(notes);
-  if (pending > 0)
-    notes.push_back(fmt::format("{} us of layout kernels after the last kernel dropped", pending));
-  return join_in_order(events, options, format, origin, std::move(notes));
+  skips.report(notes);
+  folded.folded.report(notes);
+  if (folded.pending > 0)
+    notes.push_back(
+        fmt::format("{} us of layout kernels after the last kernel dropped", folded.pending));
+  return join_in_order(folded.events, options, format, origin, std::move(notes));
 }
 
 }  // namespace eqfuse::profile_import

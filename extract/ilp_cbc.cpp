@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
+#include <optional>
+#include <string>
 
 #include <Cbc_C_Interface.h>
 #include <fmt/format.h>
@@ -359,31 +361,32 @@ void add_used_only_constraints(const ExtractionProblem& p, const Reduced& red, R
   }
 }
 
-}  // namespace
-
-Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
-  const Deadline deadline(opt.time_limit_s);
-  ExtractOptions greedy_opt = opt;
-  Extraction best = extract_greedy_dag(p, greedy_opt);  // throws if no extraction exists
-  // CLP asserts (aborting the process) on objective coefficients of 1e25 and
-  // more; such costs are not worth a solver run anyway.
+// Why CBC cannot take `p`, or nothing. CLP asserts (aborting the process) on
+// objective coefficients of 1e25 and more; such costs are not worth a solver
+// run anyway.
+std::optional<std::string> beyond_solver(const ExtractionProblem& p) {
   double largest_cost = 0;
   for (NodeId n = 0; n < p.num_nodes(); ++n)
     largest_cost = std::max(largest_cost, std::abs(p.node_cost(n)));
-  if (!(largest_cost < kMaxSolverCost)) {
-    best.stopped_by =
-        fmt::format("solver skipped: a node cost of {:g} is beyond what CBC handles (< {:g})",
-                    largest_cost, kMaxSolverCost);
-    return best;
-  }
-  const auto derivable = extract_detail::derivable_choice(p);
+  if (!(largest_cost < kMaxSolverCost))
+    return fmt::format("solver skipped: a node cost of {:g} is beyond what CBC handles (< {:g})",
+                       largest_cost, kMaxSolverCost);
+  return std::nullopt;
+}
+
+bool has_negative_costs(const ExtractionProblem& p) {
   bool negative_costs = false;
   for (NodeId n = 0; n < p.num_nodes(); ++n) negative_costs = negative_costs || p.node_cost(n) < 0;
-  const Reduced red = reduce(p, derivable, negative_costs);
+  return negative_costs;
+}
 
-  Columns cols;
+// The 0/1 program of the file comment, before any cycle cut found by solving:
+// one column per x_c / y_n, the choice rows (sum y_n = x_c, y_n <= x_d), the
+// roots fixed to 1, then the optional rows (used-only, short-cycle cuts,
+// levels) in that order.
+void build_model(const ExtractionProblem& p, const Reduced& red, bool negative_costs,
+                 const ExtractOptions& opt, Columns& cols, RowSet& rows) {
   for (int i = 0; i < red.num_cols; ++i) cols.add(0.0, 0.0, 1.0, true);
-  RowSet rows;
   for (std::size_t i = 0; i < red.classes.size(); ++i) {
     const ClassId c = red.classes[i];
     const auto& ns = red.nodes_of[i];
@@ -402,37 +405,97 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
   if (negative_costs) add_used_only_constraints(p, red, rows);
   add_short_cycle_cuts(p, red, rows, 200000);
   if (opt.ilp_levels) add_level_constraints(p, red, cols, rows);
-  if (opt.verbose)
-    std::fprintf(stderr, "ilp: %zu/%zu classes, %d columns, %zu rows after reduction\n",
-                 red.classes.size(), p.num_classes(), red.num_cols, rows.rows.size());
+}
 
-  // The warm start as a value for every column (see MipStart), or nothing
-  // when it uses a node the reduction dropped.
-  auto mip_start = [&](const std::vector<NodeId>& choice) {
-    MipStart start(cols.obj.size(), 0.0);
-    for (ClassId c = 0; c < p.num_classes(); ++c) {
-      if (choice[c] == kNoNode) continue;
-      const int nc = red.node_col[choice[c]];
-      if (nc < 0 || red.class_col[c] < 0) return MipStart{};  // outside the reduced model
-      start[red.class_col[c]] = 1.0;
-      start[nc] = 1.0;
-    }
-    return start;
-  };
-  auto model_objective = [&](const std::vector<double>& values) {
-    double sum = 0;
-    for (std::size_t i = 0; i < values.size() && i < cols.obj.size(); ++i)
-      sum += cols.obj[i] * values[i];
-    return sum;
-  };
-  auto tolerance = [](double v) { return 1e-7 * std::max(1.0, std::abs(v)); };
+// The warm start as a value for every column (see MipStart), or nothing
+// when it uses a node the reduction dropped.
+MipStart mip_start_for(const ExtractionProblem& p, const Reduced& red, const Columns& cols,
+                       const std::vector<NodeId>& choice) {
+  MipStart start(cols.obj.size(), 0.0);
+  for (ClassId c = 0; c < p.num_classes(); ++c) {
+    if (choice[c] == kNoNode) continue;
+    const int nc = red.node_col[choice[c]];
+    if (nc < 0 || red.class_col[c] < 0) return MipStart{};  // outside the reduced model
+    start[red.class_col[c]] = 1.0;
+    start[nc] = 1.0;
+  }
+  return start;
+}
 
+// The objective the model gives a solution's column values.
+double model_objective(const Columns& cols, const std::vector<double>& values) {
+  double sum = 0;
+  for (std::size_t i = 0; i < values.size() && i < cols.obj.size(); ++i)
+    sum += cols.obj[i] * values[i];
+  return sum;
+}
+
+double tolerance(double v) {
+  return 1e-7 * std::max(1.0, std::abs(v));
+}
+
+// The choice per class a solution's column values say (kNoNode where none).
+std::vector<NodeId> decode_choice(const ExtractionProblem& p, const Reduced& red,
+                                  const std::vector<double>& values) {
+  std::vector<NodeId> choice(p.num_classes(), kNoNode);
+  for (std::size_t i = 0; i < red.classes.size(); ++i) {
+    const ClassId c = red.classes[i];
+    for (NodeId n : red.nodes_of[i])
+      if (values[red.node_col[n]] > 0.5 && values[red.class_col[c]] > 0.5) choice[c] = n;
+  }
+  return choice;
+}
+
+// One cut per cycle: not all of its nodes may be chosen together.
+void add_cycle_cuts(const Reduced& red, const std::vector<std::vector<NodeId>>& cycles,
+                    RowSet& rows) {
+  for (const auto& cyc : cycles) {
+    std::vector<std::pair<int, double>> row;
+    for (NodeId n : cyc) row.emplace_back(red.node_col[n], 1.0);
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    rows.add(std::move(row), -1e30, static_cast<double>(cyc.size()) - 1.0);
+  }
+}
+
+// Takes an acyclic solution of the model: keeps it when it beats `best` (or
+// ties with it and is proven), and marks `best` optimal when CBC's proof can
+// be trusted. `bound` is the lower bound so far.
+void take_acyclic_solution(const ExtractionProblem& p, std::vector<NodeId> choice,
+                           const SolveOutcome& out, const Columns& cols, bool verbose,
+                           Extraction& best, double& bound) {
+  Extraction e = finish_extraction(p, std::move(choice));
+  // CBC's optimum is trusted only when the decoded extraction costs what
+  // the model says and nothing known is cheaper.
+  const bool consistent = e.dag_cost <= model_objective(cols, out.values) + tolerance(e.dag_cost);
+  const bool proven =
+      out.proven_optimal && consistent && best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
+  if (verbose)
+    std::fprintf(stderr, "ilp: acyclic solution %.9g (model %.9g), best known %.9g\n", e.dag_cost,
+                 model_objective(cols, out.values), best.dag_cost);
+  if (e.dag_cost < best.dag_cost || (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
+    best = std::move(e);
+  if (proven) {
+    best.optimal = true;
+    bound = std::max(bound, best.dag_cost);
+    best.stopped_by.clear();
+  } else if (out.proven_optimal) {
+    best.stopped_by = "solver inconsistent: its optimum does not match the extraction";
+    bound = 0;  // nothing CBC said can be trusted
+  }
+}
+
+// Solves, cuts the cycles of the solution, and solves again until a solution
+// is acyclic, the solver gives none, or the deadline nears; each round is
+// warm-started with `best`. Returns the lower bound the rounds proved.
+double solve_until_acyclic(const ExtractionProblem& p, const Reduced& red, const Columns& cols,
+                           RowSet& rows, const Deadline& deadline, bool verbose, Extraction& best) {
   double bound = 0;
   best.stopped_by = "time limit";
   while (deadline.remaining_s() > 0.2) {
-    const SolveOutcome out =
-        solve(cols, rows, mip_start(best.choice), deadline.remaining_s(), opt.verbose);
-    if (opt.verbose)
+    const SolveOutcome out = solve(cols, rows, mip_start_for(p, red, cols, best.choice),
+                                   deadline.remaining_s(), verbose);
+    if (verbose)
       std::fprintf(stderr, "ilp: solve done, %.1f s left, solution %d, proven %d, bound %.9g\n",
                    deadline.remaining_s(), out.has_solution, out.proven_optimal, out.best_bound);
     // The model without the cuts still to come is a relaxation: its bound
@@ -442,49 +505,44 @@ Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
       if (out.crashed) best.stopped_by = "solver failed: the CBC process exited abnormally";
       break;
     }
-    std::vector<NodeId> choice(p.num_classes(), kNoNode);
-    for (std::size_t i = 0; i < red.classes.size(); ++i) {
-      const ClassId c = red.classes[i];
-      for (NodeId n : red.nodes_of[i])
-        if (out.values[red.node_col[n]] > 0.5 && out.values[red.class_col[c]] > 0.5) choice[c] = n;
-    }
+    std::vector<NodeId> choice = decode_choice(p, red, out.values);
     // All chosen classes, roots first: with negative costs, cycles outside
     // the roots' reach must be cut too.
     const auto cycles = extract_detail::find_cycles(p, choice, /*roots_only=*/false);
     if (cycles.empty()) {
-      Extraction e = finish_extraction(p, std::move(choice));
-      // CBC's optimum is trusted only when the decoded extraction costs what
-      // the model says and nothing known is cheaper.
-      const bool consistent = e.dag_cost <= model_objective(out.values) + tolerance(e.dag_cost);
-      const bool proven =
-          out.proven_optimal && consistent && best.dag_cost >= e.dag_cost - tolerance(e.dag_cost);
-      if (opt.verbose)
-        std::fprintf(stderr, "ilp: acyclic solution %.9g (model %.9g), best known %.9g\n",
-                     e.dag_cost, model_objective(out.values), best.dag_cost);
-      if (e.dag_cost < best.dag_cost ||
-          (proven && e.dag_cost <= best.dag_cost + tolerance(e.dag_cost)))
-        best = std::move(e);
-      if (proven) {
-        best.optimal = true;
-        bound = std::max(bound, best.dag_cost);
-        best.stopped_by.clear();
-      } else if (out.proven_optimal) {
-        best.stopped_by = "solver inconsistent: its optimum does not match the extraction";
-        bound = 0;  // nothing CBC said can be trusted
-      }
+      take_acyclic_solution(p, std::move(choice), out, cols, verbose, best, bound);
       break;
     }
-    for (const auto& cyc : cycles) {
-      std::vector<std::pair<int, double>> row;
-      for (NodeId n : cyc) row.emplace_back(red.node_col[n], 1.0);
-      std::sort(row.begin(), row.end());
-      row.erase(std::unique(row.begin(), row.end()), row.end());
-      rows.add(std::move(row), -1e30, static_cast<double>(cyc.size()) - 1.0);
-    }
-    if (opt.verbose)
+    add_cycle_cuts(red, cycles, rows);
+    if (verbose)
       std::fprintf(stderr, "ilp: %zu cycle cuts added (%zu rows)\n", cycles.size(),
                    rows.rows.size());
   }
+  return bound;
+}
+
+}  // namespace
+
+Extraction extract_ilp(const ExtractionProblem& p, const ExtractOptions& opt) {
+  const Deadline deadline(opt.time_limit_s);
+  ExtractOptions greedy_opt = opt;
+  Extraction best = extract_greedy_dag(p, greedy_opt);  // throws if no extraction exists
+  if (std::optional<std::string> why = beyond_solver(p)) {
+    best.stopped_by = std::move(*why);
+    return best;
+  }
+  const auto derivable = extract_detail::derivable_choice(p);
+  const bool negative_costs = has_negative_costs(p);
+  const Reduced red = reduce(p, derivable, negative_costs);
+
+  Columns cols;
+  RowSet rows;
+  build_model(p, red, negative_costs, opt, cols, rows);
+  if (opt.verbose)
+    std::fprintf(stderr, "ilp: %zu/%zu classes, %d columns, %zu rows after reduction\n",
+                 red.classes.size(), p.num_classes(), red.num_cols, rows.rows.size());
+
+  const double bound = solve_until_acyclic(p, red, cols, rows, deadline, opt.verbose, best);
   best.lower_bound = best.optimal ? best.dag_cost : std::min(bound, best.dag_cost);
   return best;
 }
