@@ -1,5 +1,6 @@
 // `eqfuse check A B [--trials N] [--seed S] [--mode strict|rounding]
-// [--bind s0=4] [--assume "X == op(Y)"] [--input-types T] [--inputs FILE]`: numeric equivalence of
+// [--bind s0=4] [--assume "X == op(Y)"] [--input-types T] [--inputs FILE]
+// [--world-size N [--replicated X,...]]`: numeric equivalence of
 // two graphs with the reference interpreter (interp/equivalence.hpp). Exit 0 when every output (and
 // every mutated input) agrees on every trial, 1 on the first difference (named on stdout), 2 when
 // the graphs cannot be loaded or compared.
@@ -28,7 +29,9 @@ struct CheckOptions {
   std::string input_types;
   std::string inputs;  // given input values (JSON or .safetensors)
   std::string memory_limit;
-  std::vector<std::string> assume;  // "arg5_1 == reciprocal(arg4_1)" (input_assumptions.hpp)
+  std::vector<std::string> assume;      // "arg5_1 == reciprocal(arg4_1)" (input_assumptions.hpp)
+  int world_size = 1;                   // > 1: a simulated tensor-parallel group
+  std::vector<std::string> replicated;  // inputs every rank shares
 };
 
 // "s0=4" -> {"s0", 4}.
@@ -103,6 +106,10 @@ int run_check(const CheckOptions& o) {
     check_input_assumption(a, reg);
     options.assumptions.push_back(std::move(a));
   }
+  options.world_size = o.world_size;
+  options.replicated_inputs = o.replicated;
+  if (o.world_size == 1 && !o.replicated.empty())
+    throw Error("--replicated names inputs the ranks share: give --world-size above 1");
   RandomInputs given;
   if (!o.inputs.empty()) {
     if (!o.assume.empty())
@@ -121,13 +128,16 @@ int run_check(const CheckOptions& o) {
       fmt::print("no call of the first graph takes the inputs of {} (no reference kernel)\n", call);
     return kMismatch;
   }
-  fmt::print("equivalent: {} trial{}, {} output{} compared ({})\n", r.trials_run,
-             r.trials_run == 1 ? "" : "s", a.graph.output_values().size(),
-             a.graph.output_values().size() == 1 ? "" : "s",
+  fmt::print("equivalent: {} trial{}{}, {} output{} compared ({})\n", r.trials_run,
+             r.trials_run == 1 ? "" : "s",
+             options.world_size > 1 ? fmt::format(" on {} ranks", options.world_size) : "",
+             a.graph.output_values().size(), a.graph.output_values().size() == 1 ? "" : "s",
              options.mode == ToleranceMode::Reference ? "exact under reference numerics"
                                                       : tolerance_mode_name(options.mode));
   print_structural(r.structural_ops);
-  if (options.mode == ToleranceMode::Reference) {
+  if (options.world_size > 1) {
+    fmt::print("real fused numerics: not measured across ranks (run without --world-size)\n");
+  } else if (options.mode == ToleranceMode::Reference) {
     print_deviations(r.deviations);
     if (!r.deviation_not_propagated.empty())
       fmt::print(
@@ -162,6 +172,14 @@ void add_check_command(CLI::App& app, Action& action) {
   cmd->add_option("--assume", o->assume,
                   "Draw inputs that hold a relation, e.g. --assume \"arg5_1 == "
                   "reciprocal(arg4_1)\" (what `optimize` prints as `assumed`; repeatable)");
+  cmd->add_option("--world-size", o->world_size,
+                  "Run both graphs as a simulated tensor-parallel group of N ranks, each on its "
+                  "own inputs, and compare every rank's outputs (collectives computed exactly)")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--replicated", o->replicated,
+                  "With --world-size: inputs every rank holds the same value of (comma-separated)")
+      ->delimiter(',');
   cmd->add_option("--bind", o->binds, "Fix a symbolic size, e.g. --bind s0=4 (repeatable)")
       ->delimiter(',');
   cmd->add_option("--inputs", o->inputs,

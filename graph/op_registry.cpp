@@ -14,7 +14,7 @@
 namespace eqfuse {
 namespace {
 
-constexpr std::array<std::pair<OpKind, std::string_view>, 10> kKindNames = {{
+constexpr std::array<std::pair<OpKind, std::string_view>, 11> kKindNames = {{
     {OpKind::Free, "free"},
     {OpKind::Elementwise, "elementwise"},
     {OpKind::Reduction, "reduction"},
@@ -24,6 +24,7 @@ constexpr std::array<std::pair<OpKind, std::string_view>, 10> kKindNames = {{
     {OpKind::Cast, "cast"},
     {OpKind::Copy, "copy"},
     {OpKind::Creation, "creation"},
+    {OpKind::Collective, "collective"},
     {OpKind::Other, "other"},
 }};
 

@@ -35,6 +35,7 @@ enum class OpKind : uint8_t {
   Cast,         // _to_copy, _npu_dtype_cast, convert_element_type
   Copy,         // copy_, clone, contiguous, cat, split copies
   Creation,     // full, zeros, ones, empty
+  Collective,   // all_reduce, all_gather, reduce_scatter and matmuls fused with them
   Other,
 };
 std::string_view op_kind_name(OpKind k);

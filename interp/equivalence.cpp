@@ -1,11 +1,14 @@
 // Numeric equivalence checking of two graphs on shared random inputs.
 #include "interp/equivalence.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <string_view>
 #include <unordered_map>
 
+#include "interp/collectives.hpp"
 #include "interp/opaque_calls.hpp"
 #include "interp/random_inputs.hpp"
 
@@ -255,6 +258,49 @@ RandomInputs inputs_for_trial(const Graph& a, const OpRegistry& registry,
   return in;
 }
 
+// Rank r's inputs of one trial: drawn with its own seed, except the
+// replicated placeholders, which take rank 0's values.
+std::vector<RandomInputs> rank_inputs_for_trial(const Graph& a, const OpRegistry& registry,
+                                                const EquivalenceOptions& options, uint64_t seed) {
+  std::vector<NodeRef> placeholders = a.placeholders();
+  for (const std::string& name : options.replicated_inputs)
+    if (std::none_of(placeholders.begin(), placeholders.end(),
+                     [&](NodeRef p) { return a.node(p).name == name; }))
+      throw Error(fmt::format("replicated input '{}' is not an input of the graph", name));
+  std::vector<RandomInputs> ranks{inputs_for_trial(a, registry, options, hash_combine(seed, 1000))};
+  EquivalenceOptions same_sizes = options;  // every rank sees the sizes rank 0 drew
+  same_sizes.bindings = ranks[0].bindings;
+  for (int r = 1; r < options.world_size; ++r)
+    ranks.push_back(inputs_for_trial(a, registry, same_sizes, hash_combine(seed, 1000 + r)));
+  for (size_t i = 0; i < placeholders.size(); ++i) {
+    const std::string& name = a.node(placeholders[i]).name;
+    if (std::find(options.replicated_inputs.begin(), options.replicated_inputs.end(), name) ==
+        options.replicated_inputs.end())
+      continue;
+    for (size_t r = 1; r < ranks.size(); ++r) ranks[r].values[i] = deep_copy(ranks[0].values[i]);
+  }
+  return ranks;
+}
+
+// Both graphs as a simulated group: each rank's opaque calls of `b` answered
+// by the same rank's calls of `a`.
+std::pair<std::vector<RunResult>, std::vector<RunResult>> run_pair_tensor_parallel(
+    const Graph& a, const Graph& b, const OpRegistry& registry, const InterpreterOptions& io,
+    std::vector<OpaqueCallLedger>& ledgers, const std::vector<RandomInputs>& in) {
+  std::vector<InterpreterOptions> options(in.size(), io);
+  std::vector<std::vector<RuntimeValue>> values;
+  for (size_t r = 0; r < in.size(); ++r) {
+    options[r].opaque_calls = &ledgers[r];
+    options[r].attr_values = &in[r].attrs;
+    values.push_back(in[r].values);
+  }
+  for (OpaqueCallLedger& l : ledgers) l.start(OpaqueCallLedger::Role::Record);
+  std::vector<RunResult> ra = run_tensor_parallel(registry, options, a, values, in[0].bindings);
+  for (OpaqueCallLedger& l : ledgers) l.start(OpaqueCallLedger::Role::Match);
+  std::vector<RunResult> rb = run_tensor_parallel(registry, options, b, values, in[0].bindings);
+  return {std::move(ra), std::move(rb)};
+}
+
 void record_structural_checks(const OpaqueCallLedger& ledger, EquivalenceResult& result) {
   for (const auto& [op, count] : ledger.counts())
     result.structural_ops.emplace_back(op, count.matched);
@@ -301,6 +347,73 @@ std::string compare_values(const RuntimeValue& a, const RuntimeValue& b,
   return fmt::format("{}: {} vs {}", label, describe(a), describe(b));
 }
 
+namespace {
+
+// The first difference between two runs on the same inputs: outputs, then the
+// final values of inputs either graph mutated; empty when they agree. `prefix`
+// starts each label ("rank 1: ").
+std::string compare_runs(const Graph& a, const RunResult& ra, const RunResult& rb,
+                         const std::vector<RuntimeValue>& inputs, const EquivalenceOptions& options,
+                         DType coarsest, const std::string& prefix) {
+  if (ra.outputs.size() != rb.outputs.size())
+    return fmt::format("{}the graphs return {} and {} values", prefix, ra.outputs.size(),
+                       rb.outputs.size());
+  for (size_t i = 0; i < ra.outputs.size(); ++i) {
+    std::string label =
+        fmt::format("{}output {} ({} vs {})", prefix, i, ra.output_names[i], rb.output_names[i]);
+    std::string m = compare_values(ra.outputs[i], rb.outputs[i], options, coarsest, label);
+    if (!m.empty()) return m;
+  }
+  // Final values of inputs mutated by either graph (unmutated = initial value).
+  std::vector<NodeRef> pa = a.placeholders();
+  std::map<size_t, std::pair<RuntimeValue, RuntimeValue>> finals;
+  for (const auto& [idx, t] : ra.mutated_inputs) finals[idx].first = t;
+  for (const auto& [idx, t] : rb.mutated_inputs) finals[idx].second = t;
+  for (auto& [idx, pair] : finals) {
+    if (pair.first.is_none()) pair.first = inputs[idx];
+    if (pair.second.is_none()) pair.second = inputs[idx];
+    std::string label =
+        fmt::format("{}final value of mutated input {} ({})", prefix, idx, a.node(pa[idx]).name);
+    std::string m = compare_values(pair.first, pair.second, options, coarsest, label);
+    if (!m.empty()) return m;
+  }
+  return {};
+}
+
+// equivalent() for world_size > 1: per trial, both graphs as a simulated
+// group; every rank's outputs compared. The real-numerics deviations and the
+// first differing node are single-process analyses and are not computed.
+EquivalenceResult equivalent_tensor_parallel(const Graph& a, const Graph& b,
+                                             const OpRegistry& registry,
+                                             const EquivalenceOptions& options,
+                                             const InterpreterOptions& io, DType coarsest) {
+  EquivalenceResult result;
+  const int trials = options.given_inputs ? 1 : options.trials;
+  for (int trial = 0; trial < trials; ++trial) {
+    uint64_t seed = hash_combine(options.seed, static_cast<uint64_t>(trial));
+    const std::vector<RandomInputs> in = rank_inputs_for_trial(a, registry, options, seed);
+    std::vector<OpaqueCallLedger> ledgers;
+    for (size_t r = 0; r < in.size(); ++r) ledgers.emplace_back(opaque_distance(options, coarsest));
+    auto [ra, rb] = run_pair_tensor_parallel(a, b, registry, io, ledgers, in);
+    ++result.trials_run;
+    if (trial == 0) record_structural_checks(ledgers[0], result);
+    for (size_t r = 0; r < in.size(); ++r) {
+      std::string m = compare_runs(a, ra[r], rb[r], in[r].values, options, coarsest,
+                                   fmt::format("rank {}: ", r));
+      if (m.empty()) continue;
+      result.ok = false;
+      result.first_mismatch = options.given_inputs
+                                  ? fmt::format("{} (given inputs)", m)
+                                  : fmt::format("{} (trial {}, seed {})", m, trial, seed);
+      result.unmatched_opaque_calls = ledgers[r].unmatched_calls();
+      return result;
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
 EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& registry,
                              const EquivalenceOptions& options) {
   std::vector<NodeRef> pa = a.placeholders(), pb = b.placeholders();
@@ -322,6 +435,8 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
   io.round_like_unfused = options.mode != ToleranceMode::Strict;
   io.allow_opaque = options.mode != ToleranceMode::Strict;
   io.memory_limit_bytes = options.memory_limit_bytes;
+  if (options.world_size > 1)
+    return equivalent_tensor_parallel(a, b, registry, options, io, coarsest);
   EquivalenceResult result;
   const int trials = options.given_inputs ? 1 : options.trials;
   for (int trial = 0; trial < trials; ++trial) {
@@ -340,28 +455,8 @@ EquivalenceResult equivalent(const Graph& a, const Graph& b, const OpRegistry& r
       result.first_differing_node = first_differing_node(a, b, registry, io, in, options, coarsest);
       return result;
     };
-    if (ra.outputs.size() != rb.outputs.size()) {
-      return mismatch(
-          fmt::format("the graphs return {} and {} values", ra.outputs.size(), rb.outputs.size()));
-    }
-    for (size_t i = 0; i < ra.outputs.size(); ++i) {
-      std::string label =
-          fmt::format("output {} ({} vs {})", i, ra.output_names[i], rb.output_names[i]);
-      std::string m = compare_values(ra.outputs[i], rb.outputs[i], options, coarsest, label);
-      if (!m.empty()) return mismatch(m);
-    }
-    // Final values of inputs mutated by either graph (unmutated = initial value).
-    std::map<size_t, std::pair<RuntimeValue, RuntimeValue>> finals;
-    for (const auto& [idx, t] : ra.mutated_inputs) finals[idx].first = t;
-    for (const auto& [idx, t] : rb.mutated_inputs) finals[idx].second = t;
-    for (auto& [idx, pair] : finals) {
-      if (pair.first.is_none()) pair.first = in.values[idx];
-      if (pair.second.is_none()) pair.second = in.values[idx];
-      std::string label =
-          fmt::format("final value of mutated input {} ({})", idx, a.node(pa[idx]).name);
-      std::string m = compare_values(pair.first, pair.second, options, coarsest, label);
-      if (!m.empty()) return mismatch(m);
-    }
+    std::string m = compare_runs(a, ra, rb, in.values, options, coarsest, "");
+    if (!m.empty()) return mismatch(m);
   }
   if (options.mode == ToleranceMode::Reference && trials > 0)
     result.deviations = real_numerics_deviations(a, b, registry, options, result);

@@ -70,6 +70,12 @@ struct EquivalenceOptions {
   // under a peer's assumption, interp/input_assumptions.hpp): random inputs are drawn,
   // then each derived input is computed from its sources. Given inputs are used as they are.
   std::vector<InputAssumption> assumptions;
+  // Above 1: both graphs run as a simulated tensor-parallel group of this many
+  // ranks (interp/collectives.hpp), every rank on its own random inputs except
+  // `replicated_inputs` (placeholder names every rank shares, as activations
+  // after an all_reduce), and every rank's outputs are compared.
+  int world_size = 1;
+  std::vector<std::string> replicated_inputs;
 };
 
 // How far the real fused numerics move one output (Reference mode, trial 0):

@@ -61,6 +61,10 @@ class Evaluation {
                              const ValueType& type);
   ValueType effective_type(const Node& n);
   std::optional<RuntimeValue> eval_family(const Node& n, const OpInfo& info);
+  std::optional<RuntimeValue> eval_aten_style_inplace(const Node& n, const OpSchema& schema,
+                                                      const std::string& family,
+                                                      const OpaqueArgs& args,
+                                                      const std::vector<int>& mutated);
   std::optional<RuntimeValue> eval_builtin(const Node& n) const;
   void check_type(const Node& n, const ValueType& t, const RuntimeValue& v,
                   const std::string& where) const;

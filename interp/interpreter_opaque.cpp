@@ -110,6 +110,30 @@ RuntimeValue Evaluation::opaque_output(const Node& n, const std::string& key, Op
   return make(args.seed);
 }
 
+// An aten-style pair (all_reduce_ / all_reduce, add_ / add): the functional op
+// returns exactly the new value of the one mutated argument, and the in-place
+// op returns that argument. The in-place call then evaluates the functional
+// op's uninterpreted function (same key, same arguments, same result type) and
+// writes it into its argument, so either spelling of the call gives the same
+// value. Nullopt for other pairs.
+std::optional<RuntimeValue> Evaluation::eval_aten_style_inplace(const Node& n,
+                                                                const OpSchema& schema,
+                                                                const std::string& family,
+                                                                const OpaqueArgs& args,
+                                                                const std::vector<int>& mutated) {
+  if (family == schema.qualified_name() || mutated.size() != 1) return std::nullopt;
+  std::optional<OpId> functional = reg_.find(family);
+  if (!functional || reg_.info(*functional).schema.returns.size() != 1) return std::nullopt;
+  const SchemaArg& target_arg = schema.args[static_cast<size_t>(mutated[0])];
+  if (schema.returns.size() != 1 || schema.returns[0].alias != target_arg.alias)
+    return std::nullopt;
+  RuntimeValue target = resolve(n.args.at(static_cast<size_t>(mutated[0])));
+  if (!target.is_tensor()) return std::nullopt;
+  RuntimeValue value = opaque_output(n, family, args, type_of_tensor(target.tensor()));
+  target.tensor().copy_from(value.tensor());
+  return target;
+}
+
 // Functional/in-place pairs without a kernel (npu_kv_rmsnorm_rope_cache_v2,
 // npu_mla_prolog_v3, user ops): both variants evaluate the SAME uninterpreted
 // function (keyed by the functional op) returning (outputs..., new values of
@@ -141,6 +165,8 @@ std::optional<RuntimeValue> Evaluation::eval_family(const Node& n, const OpInfo&
   for (size_t i = 0; i < schema.args.size() && i < n.args.size(); ++i)
     add_opaque_arg(args, schema.args[i].name, n.args[i]);
   if (mutated.empty()) return opaque_output(n, family, std::move(args), effective_type(n));
+  if (std::optional<RuntimeValue> v = eval_aten_style_inplace(n, schema, family, args, mutated))
+    return *v;
   // In-place variant: declared outputs, then one value per mutated tensor.
   std::vector<ValueType> types;
   ValueType type = effective_type(n);

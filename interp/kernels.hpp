@@ -76,9 +76,10 @@ void register_elementwise_kernels(KernelTable& table);
 void register_layout_kernels(KernelTable& table);
 void register_reduction_kernels(KernelTable& table);  // reductions, matmul, softmax, embedding
 void register_npu_kernels(KernelTable& table);
-void register_indexing_kernels(KernelTable& table);  // index, gather, scatter, sort, topk
-void register_nn_kernels(KernelTable& table);        // layer norm, dropout, attention, baddbmm
-void register_llm_kernels(KernelTable& table);       // graph/ops/llm.schemas (issue 16, batch 2)
+void register_indexing_kernels(KernelTable& table);    // index, gather, scatter, sort, topk
+void register_nn_kernels(KernelTable& table);          // layer norm, dropout, attention, baddbmm
+void register_collective_kernels(KernelTable& table);  // graph/ops/collectives.schemas
+void register_llm_kernels(KernelTable& table);         // graph/ops/llm.schemas (issue 16, batch 2)
 
 // The kernel for a schema: exact qualified name first, then the overload
 // packet. In-place `name_` ops without their own kernel reuse the kernel of

@@ -207,6 +207,7 @@ static KernelTable build_kernel_table() {
   register_indexing_kernels(table);
   register_nn_kernels(table);
   register_llm_kernels(table);
+  register_collective_kernels(table);
   // In-place twins `name_` (and `name_.overload`) of every out-of-place kernel.
   std::vector<std::pair<std::string, Kernel>> twins;
   for (const auto& [key, kernel] : table) {

@@ -18,6 +18,7 @@ void attach_builtin_meta(OpRegistry& reg) {
   add_indexing_meta(reg);
   add_nn_meta(reg);
   add_llm_meta(reg);
+  add_collective_meta(reg);
 }
 
 namespace meta {

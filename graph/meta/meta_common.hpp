@@ -25,9 +25,10 @@ void add_reduction_meta(OpRegistry& reg);
 void add_matmul_meta(OpRegistry& reg);
 void add_npu_meta(OpRegistry& reg);
 void add_misc_meta(OpRegistry& reg);
-void add_indexing_meta(OpRegistry& reg);  // index, gather, scatter, sort
-void add_nn_meta(OpRegistry& reg);        // layer norm, dropout, attention
-void add_llm_meta(OpRegistry& reg);       // graph/ops/llm.schemas (issue 16, batch 2)
+void add_indexing_meta(OpRegistry& reg);    // index, gather, scatter, sort
+void add_nn_meta(OpRegistry& reg);          // layer norm, dropout, attention
+void add_llm_meta(OpRegistry& reg);         // graph/ops/llm.schemas (issue 16, batch 2)
+void add_collective_meta(OpRegistry& reg);  // graph/ops/collectives.schemas
 
 namespace meta {
 

@@ -189,5 +189,50 @@ TEST(CheckCli, BadAssumptionsAreErrorsNamingTheFault) {
   EXPECT_THAT(both.err, HasSubstr("--assume and --inputs both given"));
 }
 
+// --world-size: the make_fx trace of a TP-4 layer against its optimized form, as a
+// simulated group of four ranks (docs/tensor-parallel.md).
+TEST(CheckCli, TensorParallelGraphsAreCheckedOnEverySimulatedRank) {
+  const std::string layer = std::string(EQFUSE_TEST_DATA) + "/tp/mlp_allreduce_norm_tp4.fx";
+  const std::string optimized = write_scratch("tp_opt.fx", "").string();
+  testing_support::CliRun opt =
+      run_eqfuse(fmt::format("optimize '{}' -o '{}' -q", layer, optimized));
+  ASSERT_EQ(opt.exit_code, 0) << opt.err;
+  testing_support::CliRun tp = run_eqfuse(fmt::format(
+      "check '{}' '{}' --world-size 4 --replicated residual_1,gamma_1", layer, optimized));
+  EXPECT_EQ(tp.exit_code, 0) << tp.out << tp.err;
+  EXPECT_THAT(tp.out, HasSubstr("equivalent: 3 trials on 4 ranks"));
+  // The graph gathers over 4 ranks: a simulated group of 2 is an error naming the node.
+  testing_support::CliRun two =
+      run_eqfuse(fmt::format("check '{}' '{}' --world-size 2", layer, optimized));
+  EXPECT_EQ(two.exit_code, 2) << two.out;
+  EXPECT_THAT(two.err, HasSubstr("'all_gather_into_tensor'"));
+  EXPECT_THAT(two.err, HasSubstr("group_size is 4, but the simulated group has 2 ranks"));
+  testing_support::CliRun alone =
+      run_eqfuse(fmt::format("check '{}' '{}' --replicated x_1", layer, optimized));
+  EXPECT_EQ(alone.exit_code, 2);
+  EXPECT_THAT(alone.err, HasSubstr("give --world-size above 1"));
+}
+
+// A rewrite that is right on one rank and wrong across ranks: all_reduce(x) is 4x
+// only when every rank holds the same x.
+TEST(CheckCli, TensorParallelMismatchNamesTheRank) {
+  const std::string sum = graph_file(
+      "ar.fx", "x: \"f32[2, 2]\"",
+      R"(        a: "f32[2, 2]" = torch.ops._c10d_functional.all_reduce.default(x, 'sum', '0')
+        return (a,)
+)");
+  const std::string times4 = graph_file("x4.fx", "x: \"f32[2, 2]\"",
+                                        R"(        a: "f32[2, 2]" = torch.ops.aten.mul.Tensor(x, 4)
+        return (a,)
+)");
+  testing_support::CliRun differs =
+      run_eqfuse(fmt::format("check '{}' '{}' --world-size 4", sum, times4));
+  EXPECT_EQ(differs.exit_code, 1) << differs.out << differs.err;
+  EXPECT_THAT(differs.out, HasSubstr("not equivalent: rank 0: output 0"));
+  testing_support::CliRun replicated =
+      run_eqfuse(fmt::format("check '{}' '{}' --world-size 4 --replicated x", sum, times4));
+  EXPECT_EQ(replicated.exit_code, 0) << replicated.out << replicated.err;
+}
+
 }  // namespace
 }  // namespace eqfuse

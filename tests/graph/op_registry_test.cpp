@@ -146,9 +146,9 @@ TEST(OpRegistryTest, TraitsAndInplaceLinksAreConsistent) {
 }
 
 TEST(OpRegistryTest, OpKindNamesRoundTrip) {
-  for (OpKind k :
-       {OpKind::Free, OpKind::Elementwise, OpKind::Reduction, OpKind::Norm, OpKind::Quant,
-        OpKind::Matmul, OpKind::Cast, OpKind::Copy, OpKind::Creation, OpKind::Other})
+  for (OpKind k : {OpKind::Free, OpKind::Elementwise, OpKind::Reduction, OpKind::Norm,
+                   OpKind::Quant, OpKind::Matmul, OpKind::Cast, OpKind::Copy, OpKind::Creation,
+                   OpKind::Collective, OpKind::Other})
     EXPECT_EQ(parse_op_kind(op_kind_name(k)), k);
   EXPECT_EQ(parse_op_kind("bogus"), std::nullopt);
 }

@@ -174,6 +174,39 @@ TEST(Equivalence, ReferenceModeIsExactAndReportsTheRealNumerics) {
 
 // Index inputs address what they index: embedding ids stay below the
 // weight's row count, whatever the id dtype's default range is.
+// world_size > 1: both graphs run as a simulated tensor-parallel group.
+TEST(Equivalence, TensorParallelGraphsAreComparedOnEveryRank) {
+  Graph all_reduce = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[8, 16]"):
+        a: "bf16[8, 16]" = torch.ops._c10d_functional.all_reduce.default(x, 'sum', '0')
+        w: "bf16[8, 16]" = torch.ops._c10d_functional.wait_tensor.default(a)
+        return (w,)
+)FX");
+  Graph sequence_parallel = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[8, 16]"):
+        s: "bf16[2, 16]" = torch.ops._c10d_functional.reduce_scatter_tensor.default(x, 'sum', 4, '0')
+        g: "bf16[8, 16]" = torch.ops._c10d_functional.all_gather_into_tensor.default(s, 4, '0')
+        return (g,)
+)FX");
+  Graph times_four = graph_from(R"FX(class GraphModule(torch.nn.Module):
+    def forward(self, x: "bf16[8, 16]"):
+        m: "bf16[8, 16]" = torch.ops.aten.mul.Tensor(x, 4)
+        return (m,)
+)FX");
+  EquivalenceOptions tp;
+  tp.world_size = 4;
+  EXPECT_TRUE(equivalent(all_reduce, sequence_parallel, registry(), tp).ok);
+  // The sum of four ranks' values is 4x only when every rank holds the same x.
+  EquivalenceResult differs = equivalent(all_reduce, times_four, registry(), tp);
+  EXPECT_FALSE(differs.ok);
+  EXPECT_NE(differs.first_mismatch.find("rank 0: output 0"), std::string::npos)
+      << differs.first_mismatch;
+  tp.replicated_inputs = {"x"};
+  EXPECT_TRUE(equivalent(all_reduce, times_four, registry(), tp).ok);
+  tp.replicated_inputs = {"y"};
+  EXPECT_THROW(equivalent(all_reduce, times_four, registry(), tp), Error);
+}
+
 TEST(RandomInputs, IndicesStayWithinTheIndexedDim) {
   Graph g = graph_from(R"FX(class GraphModule(torch.nn.Module):
     def forward(self, weight: "f32[2, 8]", ids: "i64[40, 3]"):
