@@ -9,8 +9,8 @@
 namespace eqfuse {
 namespace {
 
-[[noreturn]] void conflict(std::string what) {
-  throw AnalysisConflict(std::move(what));
+[[noreturn]] void conflict(const std::string& what) {
+  throw AnalysisConflict(what);
 }
 
 bool provably_different(const SymInt& a, const SymInt& b) {

@@ -181,7 +181,7 @@ void add_rules_command(CLI::App& app, Action& action) {
       "List the rewrite rules with their labels and whether they are on; load and check "
       "user .rules files; --show prints one rule.");
   add_ops_option(cmd);
-  add_toggle_options(cmd, o->toggles, /*with_device=*/false);
+  add_toggle_options(cmd, o->toggles, /*pipeline=*/false);
   cmd->add_option("--rules", o->rule_files, "Also load (and check) this .rules file");
   cmd->add_option("--show", o->show, "Print one rule in full");
   cmd->add_flag("--graph-kernel-passes", o->graph_kernel_passes,

@@ -280,7 +280,7 @@ double from_linear(const Unknown& u, const DeviceProfile& p, double x) {
   }
 }
 
-Unknown make_unknown(std::string param, UnknownKind kind, const DeviceProfile& p,
+Unknown make_unknown(const std::string& param, UnknownKind kind, const DeviceProfile& p,
                      const CalibrateOptions& opt) {
   Unknown u{param, kind};
   u.base = u.value = to_linear(u, p, p.get(param));
@@ -304,8 +304,8 @@ struct Layout {
 
 Layout make_layout(const DeviceProfile& p, const CalibrateOptions& opt) {
   Layout l;
-  auto add = [&](std::string name, UnknownKind kind) {
-    l.unknowns.push_back(make_unknown(std::move(name), kind, p, opt));
+  auto add = [&](const std::string& name, UnknownKind kind) {
+    l.unknowns.push_back(make_unknown(name, kind, p, opt));
     return l.unknowns.size() - 1;
   };
   for (ExecMode m : kAllExecModes) {

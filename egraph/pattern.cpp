@@ -377,7 +377,6 @@ MultiPattern MultiPattern::parse(std::string_view text, const SourceLoc& where) 
       if (c == ')' || c == ']') --depth;
       if (c == ',' && depth == 0) break;
     }
-    SourceLoc part_loc = where;
     std::string_view part_text = text.substr(start, end - start);
     try {
       parts.push_back({root_var, Pattern::parse(part_text)});

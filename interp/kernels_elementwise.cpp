@@ -492,7 +492,7 @@ double sigmoid(double x) {
 // is a template parameter so the element loop calls it directly.
 template <typename F>
 void unary(KernelTable& t, const char* name, bool float_only, F f,
-           std::function<int64_t(int64_t)> fi = {}) {
+           const std::function<int64_t(int64_t)>& fi = {}) {
   t[name] = [float_only, f, fi](const KernelCall& c) {
     Tensor x = c.tensor("self");
     bool to_float = float_only || !fi || x.dtype() == DType::Bool;

@@ -187,7 +187,7 @@ DType accumulate_dtype(DType d) {
 
 // An auxiliary output without math (rng state, debug mask): zeros of the
 // node's type for that element when it is fully known, else `fallback`.
-Tensor aux_zeros(const KernelCall& c, size_t element, DType dtype, Dims fallback) {
+Tensor aux_zeros(const KernelCall& c, size_t element, DType dtype, const Dims& fallback) {
   const ValueType& t = c.node().type;
   if (t.kind == ValueType::Kind::Tuple && element < t.elements.size()) {
     const ValueType& e = t.elements[element];

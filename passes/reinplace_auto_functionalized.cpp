@@ -253,7 +253,7 @@ class HopDecomposition {
   std::set<std::string> taken_;
 };
 
-Arg int_list(std::vector<int64_t> values) {
+Arg int_list(const std::vector<int64_t>& values) {
   std::vector<Arg> items;
   for (int64_t v : values) items.emplace_back(v);
   return Arg::list(std::move(items));

@@ -111,8 +111,8 @@ Truth Evaluator::disjunction(const Node& n) {
   for (const Node& c : n.children) {
     Truth t = guarded_truth(c, first_unknown.has_value());
     if (t.value == Tri::True) return t;
-    if (t.value == Tri::Unknown && !first_unknown) first_unknown = std::move(t);
     if (t.value == Tri::False) failures += (failures.empty() ? "" : "; ") + t.detail;
+    if (t.value == Tri::Unknown && !first_unknown) first_unknown = std::move(t);
   }
   if (first_unknown) return std::move(*first_unknown);
   return {Tri::False, std::move(failures)};

@@ -263,10 +263,11 @@ ValueType squeeze_dim_list(const CallContext& ctx) {
 
 // Length of x[start:end:step] along a dim of size `size`; nullopt when it
 // depends on how symbolic bounds compare.
-std::optional<SymInt> slice_length(const SymInt& size, std::optional<SymInt> start,
-                                   std::optional<SymInt> end, int64_t step) {
+std::optional<SymInt> slice_length(const SymInt& size, const std::optional<SymInt>& start,
+                                   const std::optional<SymInt>& end, int64_t step) {
   constexpr int64_t kHuge = std::numeric_limits<int64_t>::max() / 2;
-  auto normalize = [&](std::optional<SymInt> v, const SymInt& dflt) -> std::optional<SymInt> {
+  auto normalize = [&](const std::optional<SymInt>& v,
+                       const SymInt& dflt) -> std::optional<SymInt> {
     if (!v) return dflt;
     auto c = v->constant();
     if (c && *c >= kHuge) return size;

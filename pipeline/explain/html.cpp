@@ -31,7 +31,6 @@ namespace {
 
 using html_detail::escape_dot;
 using html_detail::escape_html;
-using html_detail::short_op;
 
 // The label lines of html_detail::node_label_lines, as one DOT label.
 std::string dot_node_label(const Node& n) {
