@@ -218,7 +218,7 @@ TEST(RulesCli, GraphKernelPassesListsMindSporesPassesWithOnOff) {
                                     "mindspore/add-layer-norm-functional"));
   }
   EXPECT_THAT(r.out, HasSubstr("off MatMulAllReduce"));
-  EXPECT_THAT(r.out, HasSubstr("no FX equivalent: needs a collective"));
+  EXPECT_THAT(r.out, HasSubstr("not implemented yet: the collectives are in the catalog"));
   // One line per pass (22 passes) after the header.
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1 + 22);
 
