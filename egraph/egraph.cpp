@@ -8,18 +8,6 @@
 #include "base/diagnostics.hpp"
 
 namespace eqfuse {
-namespace {
-
-inline uint64_t mix64(uint64_t h) {
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  h ^= h >> 33;
-  return h;
-}
-
-}  // namespace
 
 std::string Constant::to_string() const {
   switch (kind) {
@@ -44,12 +32,6 @@ std::string Constant::to_string() const {
   return "?";
 }
 
-uint32_t EGraph::hash_node(Symbol op, uint64_t payload, std::span<const Id> children) {
-  uint64_t h = mix64(op.id() * 0x9E3779B97F4A7C15ull ^ payload);
-  for (Id c : children) h = (h ^ c) * 0xbf58476d1ce4e5b9ull + 0x94d049bb133111ebull;
-  return static_cast<uint32_t>(mix64(h));
-}
-
 bool EGraph::same_node(Id n, Symbol op, uint64_t payload, std::span<const Id> children) const {
   const NodeRec& r = nodes_[n];
   if (r.op != op || r.payload != payload || r.arity != children.size()) return false;
@@ -64,22 +46,31 @@ Id EGraph::hashcons_find(uint32_t h, Symbol op, uint64_t payload, std::span<cons
   return table_.find(h, [&](Id n) { return same_node(n, op, payload, ch); });
 }
 
-Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
+Id EGraph::add_large(Symbol op, std::span<const Id> children, uint64_t payload) {
   ChildVec canon(children.size());
   for (size_t i = 0; i < children.size(); ++i) canon[i] = uf_.find_compress(children[i]);
   uint32_t h = hash_node(op, payload, as_span(canon));
   Id hit = hashcons_find(h, op, payload, as_span(canon));
-  if (hit != kNoId) return uf_.find_compress(hit);
+  if (hit != kNoId) return class_of_hit(hit);
+  return add_new(op, as_span(canon), payload, h);
+}
 
+Id EGraph::add_new(Symbol op, std::span<const Id> canon, uint64_t payload, uint32_t h) {
   Id id = uf_.make_set();
+  if ((id & 63) == 0) {
+    dead_.push_back(0);
+    root_.push_back(0);
+  }
+  root_[id >> 6] |= uint64_t{1} << (id & 63);
   NodeRec rec;
   rec.op = op;
   rec.arity = static_cast<uint32_t>(canon.size());
   rec.payload = payload;
-  rec.hash = h;
+  rec.hint = id;
   rec.stamp = epoch_;
+  // Element loops, not range inserts: two ids are not worth a memcpy call.
   if (canon.size() <= kInlineArity) {
-    std::copy(canon.begin(), canon.end(), rec.kids);
+    for (size_t i = 0; i < canon.size(); ++i) rec.kids[i] = canon[i];
   } else {
     rec.kids[0] = static_cast<uint32_t>(children_.size());
     children_.insert(children_.end(), canon.begin(), canon.end());
@@ -87,7 +78,7 @@ Id EGraph::add(Symbol op, std::span<const Id> children, uint64_t payload) {
   nodes_.push_back(rec);
   class_stamp_.push_back(epoch_);
   original_first_.push_back(static_cast<uint32_t>(original_children_.size()));
-  original_children_.insert(original_children_.end(), canon.begin(), canon.end());
+  for (Id c : canon) original_children_.push_back(c);
   classes_.emplace_back();
   classes_[id].nodes.push_back(id);
   for (size_t i = 0; i < canon.size(); ++i) {
@@ -112,22 +103,24 @@ void EGraph::reserve(size_t ids) {
   nodes_.reserve(ids);
   classes_.reserve(ids);
   class_stamp_.reserve(ids);
+  dead_.reserve(ids / 64 + 1);
+  root_.reserve(ids / 64 + 1);
   original_first_.reserve(ids);
   original_children_.reserve(ids * kInlineArity);
+  // Every effective union retires a class, so there are fewer than `ids`.
+  union_log_.reserve(ids);
 }
 
-std::optional<Id> EGraph::lookup(Symbol op, std::span<const Id> children, uint64_t payload) const {
+std::optional<Id> EGraph::lookup_large(Symbol op, std::span<const Id> children,
+                                       uint64_t payload) const {
   ChildVec canon(children.size());
   for (size_t i = 0; i < children.size(); ++i) canon[i] = uf_.find(children[i]);
   Id hit = hashcons_find(hash_node(op, payload, as_span(canon)), op, payload, as_span(canon));
   if (hit == kNoId) return std::nullopt;
-  return uf_.find(hit);
+  return uf_.find(nodes_[hit].hint);
 }
 
-bool EGraph::merge(Id a0, Id b0, const Reason& why) {
-  Id a = uf_.find_compress(a0);
-  Id b = uf_.find_compress(b0);
-  if (a == b) return false;
+bool EGraph::merge_roots(Id a0, Id b0, Id a, Id b, const Reason& why) {
   // The class with more parents stays root, so fewer parents are re-queued.
   size_t pa = classes_[a].parents.size();
   size_t pb = classes_[b].parents.size();
@@ -143,6 +136,7 @@ bool EGraph::merge(Id a0, Id b0, const Reason& why) {
     }
   }
   uf_.link(other, root);
+  root_[other >> 6] &= ~(uint64_t{1} << (other & 63));
   ClassRec& r = classes_[root];
   ClassRec& o = classes_[other];
   if (analysis_ != nullptr) {
@@ -153,10 +147,10 @@ bool EGraph::merge(Id a0, Id b0, const Reason& why) {
   pending_.insert(pending_.end(), o.parents.begin(), o.parents.end());
   for (Id n : o.nodes) nodes_[n].stamp = epoch_;  // their class changed
   class_stamp_[root] = epoch_;
-  r.nodes.insert(r.nodes.end(), o.nodes.begin(), o.nodes.end());
-  r.parents.insert(r.parents.end(), o.parents.begin(), o.parents.end());
-  std::vector<Id>().swap(o.nodes);
-  std::vector<Id>().swap(o.parents);
+  r.nodes.append(o.nodes);
+  r.parents.append(o.parents);
+  o.nodes.reset();
+  o.parents.reset();
   o.nodes_sorted = o.parents_sorted = 0;
   dirty_classes_.push_back(root);
   --num_classes_;
@@ -181,8 +175,9 @@ void EGraph::raise_conflict(const AnalysisConflict& e, Id a, Id b, const Reason&
 
 void EGraph::recanonicalize(Id n) {
   NodeRec& r = nodes_[n];
-  if (r.dead) return;
-  table_.erase(r.hash, n);
+  if (is_dead(n)) return;
+  // The hash of the key n is filed under, before its children change.
+  table_.erase(hash_node(r.op, r.payload, children_of(r)), n);
   Id* ch = children_of(r).data();
   bool changed = false;
   for (uint32_t i = 0; i < r.arity; ++i) {
@@ -195,10 +190,10 @@ void EGraph::recanonicalize(Id n) {
     class_stamp_[uf_.find_compress(n)] = epoch_;
   }
   std::span<const Id> view(ch, r.arity);
-  r.hash = hash_node(r.op, r.payload, view);
-  Id hit = hashcons_find(r.hash, r.op, r.payload, view);
+  uint32_t h = hash_node(r.op, r.payload, view);
+  Id hit = hashcons_find(h, r.op, r.payload, view);
   if (hit == kNoId) {
-    table_.insert(r.hash, n);
+    table_.insert(h, n);
     return;
   }
   // n is now congruent to an existing node: retire one and union classes.
@@ -207,12 +202,12 @@ void EGraph::recanonicalize(Id n) {
   // input nodes on ties, and names them after the input).
   Id keep = hit, retire = n;
   if (n < hit) {
-    table_.erase(nodes_[hit].hash, hit);
-    table_.insert(r.hash, n);
+    table_.erase(h, hit);  // the same key, so the same hash
+    table_.insert(h, n);
     keep = n;
     retire = hit;
   }
-  nodes_[retire].dead = 1;
+  dead_[retire >> 6] |= uint64_t{1} << (retire & 63);
   for (Id c : view) dirty_classes_.push_back(c);
   dirty_classes_.push_back(uf_.find_compress(retire));
   merge(keep, retire, Reason{Reason::Kind::Congruence, 0, {}});
@@ -221,6 +216,10 @@ void EGraph::recanonicalize(Id n) {
 void EGraph::process_pending() {
   while (!pending_.empty() || !analysis_pending_.empty()) {
     while (!pending_.empty()) {
+      // Parents lie far apart in the node array: start loading the record
+      // popped a few steps from now (a hint; merges may push others first).
+      if (pending_.size() > kPendingAhead)
+        __builtin_prefetch(&nodes_[pending_[pending_.size() - 1 - kPendingAhead]]);
       Id n = pending_.back();
       pending_.pop_back();
       recanonicalize(n);
@@ -228,7 +227,7 @@ void EGraph::process_pending() {
     while (!analysis_pending_.empty() && pending_.empty()) {
       Id n = analysis_pending_.back();
       analysis_pending_.pop_back();
-      if (nodes_[n].dead) continue;
+      if (is_dead(n)) continue;
       Id cls = uf_.find_compress(n);
       bool changed = false;
       try {
@@ -247,42 +246,55 @@ void EGraph::process_pending() {
 }
 
 template <typename Less>
-void EGraph::settle_list(std::vector<Id>& list, uint32_t& sorted, Less less, bool unique) {
-  size_t write = 0;
-  size_t kept_sorted = 0;
-  for (size_t i = 0; i < list.size(); ++i) {
-    if (nodes_[list[i]].dead) continue;
+void EGraph::settle_list(detail::IdList& list, uint32_t& sorted, Less less, bool unique) {
+  Id* ids = list.data();
+  uint32_t write = 0;
+  uint32_t kept_sorted = 0;
+  for (uint32_t i = 0; i < list.size(); ++i) {
+    if (is_dead(ids[i])) continue;
     if (i < sorted) ++kept_sorted;
-    list[write++] = list[i];
+    ids[write++] = ids[i];
   }
-  list.resize(write);
-  if (kept_sorted < list.size()) {
-    auto mid = list.begin() + static_cast<std::ptrdiff_t>(kept_sorted);
-    std::sort(mid, list.end(), less);
+  list.truncate(write);
+  if (kept_sorted < write) {
+    Id* mid = ids + kept_sorted;
+    std::sort(mid, ids + write, less);
     if (kept_sorted != 0 && less(*mid, *(mid - 1))) {
       // Merge from the back with the new run in scratch_, so nothing is allocated
       // once scratch_ has grown.
-      scratch_.assign(mid, list.end());
-      size_t i = kept_sorted, j = scratch_.size(), k = list.size();
+      scratch_.assign(mid, ids + write);
+      size_t i = kept_sorted, j = scratch_.size(), k = write;
       while (j > 0) {
-        if (i > 0 && less(scratch_[j - 1], list[i - 1])) {
-          list[--k] = list[--i];
+        if (i > 0 && less(scratch_[j - 1], ids[i - 1])) {
+          ids[--k] = ids[--i];
         } else {
-          list[--k] = scratch_[--j];
+          ids[--k] = scratch_[--j];
         }
       }
     }
   }
-  if (unique) list.erase(std::unique(list.begin(), list.end()), list.end());
-  sorted = static_cast<uint32_t>(list.size());
+  if (unique) list.truncate(static_cast<uint32_t>(std::unique(ids, ids + write) - ids));
+  sorted = list.size();
 }
 
 void EGraph::rebuild_classes() {
+  // The queue holds an entry per union and per congruence child, mostly
+  // repeats: keep the first of each canonical class by marking, then sort
+  // only the distinct ones (the order a sort + unique of the queue gives).
   std::vector<Id> dirty;
-  dirty.swap(dirty_classes_);
-  for (Id& c : dirty) c = uf_.find_compress(c);
+  dirty.swap(dirty_unique_);  // its capacity; a nested rebuild starts empty
+  dirty.clear();
+  if (dirty_mark_.size() < uf_.size()) dirty_mark_.resize(uf_.size());
+  for (Id c : dirty_classes_) {
+    c = uf_.find_compress(c);
+    if (dirty_mark_[c] == 0) {
+      dirty_mark_[c] = 1;
+      dirty.push_back(c);
+    }
+  }
+  dirty_classes_.clear();
+  for (Id c : dirty) dirty_mark_[c] = 0;
   std::sort(dirty.begin(), dirty.end());
-  dirty.erase(std::unique(dirty.begin(), dirty.end()), dirty.end());
   auto by_op_then_id = [&](Id x, Id y) {
     Symbol ox = nodes_[x].op, oy = nodes_[y].op;
     return ox != oy ? ox < oy : x < y;
@@ -295,21 +307,23 @@ void EGraph::rebuild_classes() {
   if (analysis_ != nullptr) {
     for (Id c : dirty) analysis_->modify(*this, uf_.find_compress(c));
   }
+  dirty.swap(dirty_unique_);
 }
 
 void EGraph::rebuild_op_index() {
   for (auto& [op, list] : op_index_) list.clear();
-  for (Id c = 0; c < uf_.size(); ++c) {
-    if (uf_.find(c) != c) continue;
-    Symbol last;
-    bool first = true;
-    for (Id n : classes_[c].nodes) {
-      Symbol op = nodes_[n].op;
-      if (first || op != last) op_index_[op.id()].push_back(c);
-      last = op;
-      first = false;
+  for_each_root([&](Id c) {
+    // The lists are sorted by op here (rebuild_classes ran): jump from one
+    // op's run to the next instead of visiting every node.
+    const Id* p = classes_[c].nodes.begin();
+    const Id* end = classes_[c].nodes.end();
+    while (p != end) {
+      Symbol op = nodes_[*p].op;
+      op_index_[op.id()].push_back(c);
+      if (nodes_[end[-1]].op == op) break;
+      p = std::partition_point(p, end, [&](Id n) { return nodes_[n].op == op; });
     }
-  }
+  });
   index_stale_ = false;
 }
 
@@ -326,14 +340,18 @@ size_t EGraph::rebuild() {
 std::vector<Id> EGraph::class_ids() const {
   std::vector<Id> out;
   out.reserve(num_classes_);
-  for (Id c = 0; c < uf_.size(); ++c) {
-    if (uf_.find(c) == c) out.push_back(c);
-  }
+  for_each_root([&](Id c) { out.push_back(c); });
   return out;
 }
 
 std::span<const Id> EGraph::class_nodes_with_op(Id root, Symbol op) const {
   const auto& ns = classes_[root].nodes;
+  if (ns.empty()) return {};
+  // Most classes hold one operator: the ends decide without a search.
+  Symbol first = nodes_[ns[0]].op;
+  Symbol last = nodes_[ns[ns.size() - 1]].op;
+  if (op < first || last < op) return {};
+  if (first == op && last == op) return ns;
   auto lo = std::partition_point(ns.begin(), ns.end(), [&](Id n) { return nodes_[n].op < op; });
   auto hi = std::partition_point(lo, ns.end(), [&](Id n) { return nodes_[n].op == op; });
   return {ns.data() + (lo - ns.begin()), static_cast<size_t>(hi - lo)};
@@ -351,13 +369,13 @@ std::optional<Constant> EGraph::constant_of(Id cls) const {
   // so its first live node decides it; nodes merged in since are scanned.
   for (size_t i = 0; i < cr.nodes_sorted; ++i) {
     const NodeRec& r = nodes_[cr.nodes[i]];
-    if (r.dead) continue;
+    if (is_dead(cr.nodes[i])) continue;
     if (is_constant_op(r.op)) return node(cr.nodes[i]).constant();
     if (r.op.id() > const_ops::kNone.id()) break;  // past every constant op
   }
   for (size_t i = cr.nodes_sorted; i < cr.nodes.size(); ++i) {
     const NodeRec& r = nodes_[cr.nodes[i]];
-    if (!r.dead && is_constant_op(r.op)) return node(cr.nodes[i]).constant();
+    if (!is_dead(cr.nodes[i]) && is_constant_op(r.op)) return node(cr.nodes[i]).constant();
   }
   return std::nullopt;
 }
@@ -367,7 +385,7 @@ std::string EGraph::term_string(Id cls, int depth) const {
   const auto& ns = classes_[root].nodes;
   Id best = kNoId;
   for (Id n : ns) {
-    if (nodes_[n].dead) continue;
+    if (is_dead(n)) continue;
     if (best == kNoId || nodes_[n].arity < nodes_[best].arity) best = n;
   }
   if (best == kNoId) return fmt::format("#{}", root);
@@ -445,7 +463,7 @@ void EGraph::check_invariants() const {
     if (classes_[c].nodes.empty()) bad(fmt::format("class #{} is empty", c));
     Symbol prev;
     for (Id n : classes_[c].nodes) {
-      if (nodes_[n].dead) bad(fmt::format("dead node #{} listed in class #{}", n, c));
+      if (is_dead(n)) bad(fmt::format("dead node #{} listed in class #{}", n, c));
       if (owner[n] != kNoId) bad(fmt::format("node #{} listed twice", n));
       owner[n] = c;
       if (uf_.find(n) != c)
@@ -454,13 +472,13 @@ void EGraph::check_invariants() const {
       prev = nodes_[n].op;
     }
     for (Id p : classes_[c].parents) {
-      if (nodes_[p].dead) bad(fmt::format("dead parent #{} in class #{}", p, c));
+      if (is_dead(p)) bad(fmt::format("dead parent #{} in class #{}", p, c));
     }
   }
   if (roots != num_classes_) bad(fmt::format("class count {} != roots {}", num_classes_, roots));
   std::map<std::tuple<uint32_t, uint64_t, std::vector<Id>>, Id> seen;
   for (Id n = 0; n < nodes_.size(); ++n) {
-    if (nodes_[n].dead) continue;
+    if (is_dead(n)) continue;
     ++live;
     if (owner[n] == kNoId) bad(fmt::format("live node #{} in no class", n));
     NodeView v = node(n);
@@ -471,9 +489,8 @@ void EGraph::check_invariants() const {
         bad(fmt::format("node #{} missing from parents of #{}", n, ch));
       }
     }
-    if (hash_node(v.op, v.payload, v.children) != nodes_[n].hash)
-      bad(fmt::format("stale hash #{}", n));
-    if (hashcons_find(nodes_[n].hash, v.op, v.payload, v.children) != n) {
+    if (uf_.find(nodes_[n].hint) != owner[n]) bad(fmt::format("node #{} has a stale hint", n));
+    if (hashcons_find(hash_node(v.op, v.payload, v.children), v.op, v.payload, v.children) != n) {
       bad(fmt::format("node #{} not in hashcons", n));
     }
     auto key = std::make_tuple(v.op.id(), v.payload,

@@ -1,6 +1,7 @@
 #include "egraph/ematch.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -102,6 +103,9 @@ void Matcher::compile_node(const Pattern& p, uint32_t node, uint32_t reg) {
   }
 }
 
+// Bind loads node records this many entries ahead of the one it matches.
+constexpr size_t kPrefetchAhead = 4;
+
 // One execution of the program.
 struct Matcher::Run {
   const Matcher& m;
@@ -113,14 +117,28 @@ struct Matcher::Run {
   Id only_root = kNoId;
   std::vector<Id> regs;
   std::vector<Id> guard_args;
+  // Matches are staged here and appended to `out` a block at a time: a match
+  // costs a few stores instead of a push_back (and a size update) per id.
+  std::array<Id, 1024> staged;
+  size_t staged_used = 0;
 
   bool full() const { return found > limit; }
 
   void emit() {
-    out.push_back(regs[0]);
-    for (uint32_t r : m.var_reg_) out.push_back(regs[r]);
+    const size_t vars = m.var_reg_.size();
+    if (staged_used + 1 + vars > staged.size()) flush();
+    Id* dst = staged.data() + staged_used;
+    dst[0] = regs[0];
+    for (size_t i = 0; i < vars; ++i) dst[1 + i] = regs[m.var_reg_[i]];
+    staged_used += 1 + vars;
     ++found;
   }
+  void flush() {
+    out.insert(out.end(), staged.data(), staged.data() + staged_used);
+    staged_used = 0;
+  }
+  // Every match reaches `out`, also when a guard throws.
+  ~Run() { flush(); }
 
   // `newest`: the newest stamp among nodes bound so far.
   void exec(size_t pc, uint32_t newest) {
@@ -159,13 +177,23 @@ struct Matcher::Run {
         // Last chance to bind something new: old classes cannot help.
         bool need_new = pc == m.last_bind_ && newest < since;
         if (need_new && g.class_stamp(cls) < since) return;
-        for (Id n : g.class_nodes_with_op(cls, in.op)) {
+        // The last instruction emits in place: no call per match.
+        const bool last = pc + 1 == m.program_.size();
+        std::span<const Id> nodes = g.class_nodes_with_op(cls, in.op);
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          // A class's node records lie far apart: start loading a few ahead.
+          if (i + kPrefetchAhead < nodes.size()) g.prefetch_node(nodes[i + kPrefetchAhead]);
+          Id n = nodes[i];
           uint32_t stamp = g.node_stamp(n);
           if (need_new && stamp < since) continue;
           NodeView v = g.node(n);
           if (v.payload != in.payload || v.children.size() != in.arity) continue;
           for (uint32_t k = 0; k < in.arity; ++k) regs[in.out + k] = v.children[k];
-          exec(pc + 1, std::max(newest, stamp));
+          if (last) {
+            emit();
+          } else {
+            exec(pc + 1, std::max(newest, stamp));
+          }
           if (full()) return;
         }
         return;
@@ -188,14 +216,14 @@ struct Matcher::Run {
 
 size_t Matcher::search(const EGraph& g, std::vector<Id>& out, size_t limit, uint32_t since) const {
   if (!supports_semi_naive()) since = 0;
-  Run run{*this, g, out, limit, since, 0, kNoId, {}, {}};
+  Run run{*this, g, out, limit, since, 0, kNoId, {}, {}, {}, 0};
   run.regs.assign(num_regs_, kNoId);
   run.exec(0, 0);
   return run.found;
 }
 
 size_t Matcher::search_class(const EGraph& g, Id cls, std::vector<Id>& out) const {
-  Run run{*this, g, out, std::numeric_limits<size_t>::max(), 0, 0, kNoId, {}, {}};
+  Run run{*this, g, out, std::numeric_limits<size_t>::max(), 0, 0, kNoId, {}, {}, {}, 0};
   run.regs.assign(num_regs_, kNoId);
   run.only_root = g.find(cls);
   const Instr& first = program_.front();

@@ -79,20 +79,6 @@ class OpenAddressingTable {
     while (n * 2 > want) want *= 2;
     if (want != slots_.size()) rehash(want);
   }
-  // Starts loading the home slot of `hash` into the cache (a hint only).
-  void prefetch(uint32_t hash) const {
-    __builtin_prefetch(slots_.data() + (hash & (slots_.size() - 1)));
-  }
-  // The first id stored under `hash` (a likely match), or kNoId; for
-  // prefetching the candidate's node record.
-  Id first_with_hash(uint32_t hash) const {
-    size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      uint64_t s = slots_[i];
-      if (s == kEmpty) return kNoId;
-      if (static_cast<uint32_t>(s >> 32) == hash) return static_cast<Id>(s);
-    }
-  }
 
  private:
   static constexpr uint64_t kEmpty = ~uint64_t{0};
@@ -163,8 +149,6 @@ class SetTable {
   size_t size() const { return set_.size(); }
   size_t memory_bytes() const { return set_.bucket_count() * (sizeof(HashedId) + 8); }
   void reserve(size_t n) { set_.reserve(n); }
-  void prefetch(uint32_t /*hash*/) const {}
-  Id first_with_hash(uint32_t /*hash*/) const { return kNoId; }
 
  private:
   Set set_;

@@ -1,6 +1,7 @@
 #include "egraph/rewrite.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -98,9 +99,12 @@ void Rewrite::validate_and_compile() {
       for (const auto& v : eq.lhs->vars())
         c.lhs_var_map.push_back(slot_of(v, "an equality's left term"));
     }
-    collect_var_only_nodes(eq.rhs, c.var_map);
+    c.rhs = flatten(eq.rhs, c.var_map);
     compiled_eqs_.push_back(std::move(c));
   }
+  flat_only_ = computed_.empty() && !custom_;
+  for (size_t i = 0; i < equalities_.size(); ++i)
+    flat_only_ = flat_only_ && !equalities_[i].lhs && !compiled_eqs_[i].rhs.generic;
   for (const Condition& cond : conditions_) {
     std::vector<uint32_t> slots;
     for (const auto& v : cond.vars)
@@ -109,33 +113,61 @@ void Rewrite::validate_and_compile() {
   }
 }
 
-void Rewrite::collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_t> var_map) {
-  const auto bound = static_cast<uint32_t>(matcher_.vars().size());
-  for (const PatternNode& n : rhs.nodes()) {
-    if (n.is_var || n.arity > 4) continue;
-    VarOnlyNode v{n.op, n.payload, n.arity, {}};
-    bool all_vars = true;
-    auto kids = rhs.children(n);
-    for (uint32_t k = 0; k < n.arity && all_vars; ++k) {
-      const PatternNode& kid = rhs.nodes()[kids[k]];
-      all_vars = kid.is_var && var_map[kid.var] <= bound;  // computed ones are not known yet
-      if (all_vars) v.slots[k] = var_map[kid.var];
+Rewrite::FlatTerm Rewrite::flatten(const Pattern& p, std::span<const uint32_t> var_map) {
+  FlatTerm t;
+  std::vector<uint32_t> where(p.nodes().size());  // pattern node -> src
+  for (size_t i = 0; i < p.nodes().size(); ++i) {
+    const PatternNode& n = p.nodes()[i];
+    if (n.is_var) {
+      where[i] = var_map[n.var];
+      continue;
     }
-    if (all_vars) var_only_nodes_.push_back(v);
+    if (n.arity > FlatTerm::kMaxArity || t.nodes.size() == FlatTerm::kMaxNodes) {
+      t.generic = true;
+      return t;
+    }
+    FlatTerm::Node f{n.op, n.payload, n.arity, {}};
+    auto kids = p.children(n);
+    for (uint32_t k = 0; k < n.arity; ++k) f.src[k] = where[kids[k]];
+    where[i] = FlatTerm::kFromNode + static_cast<uint32_t>(t.nodes.size());
+    t.nodes.push_back(f);
   }
+  if (p.root_node().is_var) t.root_slot = where.back();
+  return t;
 }
 
-void Rewrite::prefetch_match(const EGraph& g, std::span<const Id> match, int stage) const {
-  std::array<Id, 4> kids{};
-  for (const VarOnlyNode& v : var_only_nodes_) {
-    for (uint32_t k = 0; k < v.arity; ++k) kids[k] = match[v.slots[k]];
-    std::span<const Id> ch(kids.data(), v.arity);
-    if (stage == 0) {
-      g.prefetch_add(v.op, ch, v.payload);
-    } else {
-      g.prefetch_add_candidate(v.op, ch, v.payload);
+Id Rewrite::instantiate_flat(EGraph& g, const FlatTerm& t, std::span<const Id> match) {
+  const FlatTerm::Node* nodes = t.nodes.data();
+  const size_t count = t.nodes.size();
+  if (count == 0) return match[t.root_slot];
+  std::array<Id, FlatTerm::kMaxNodes> made;
+  auto value = [&](uint32_t src) {
+    return src >= FlatTerm::kFromNode ? made[src - FlatTerm::kFromNode] : match[src];
+  };
+  for (size_t i = 0; i < count; ++i) {
+    const FlatTerm::Node& n = nodes[i];
+    std::array<Id, FlatTerm::kMaxArity> kids;
+    // A constant arity per case lets the inlined add() unroll its loops.
+    switch (n.arity) {
+      case 0:
+        made[i] = g.add(n.op, {}, n.payload);
+        break;
+      case 1:
+        kids[0] = value(n.src[0]);
+        made[i] = g.add(n.op, std::span<const Id>(kids.data(), 1), n.payload);
+        break;
+      case 2:
+        kids[0] = value(n.src[0]);
+        kids[1] = value(n.src[1]);
+        made[i] = g.add(n.op, std::span<const Id>(kids.data(), 2), n.payload);
+        break;
+      default:
+        for (uint32_t k = 0; k < n.arity; ++k) kids[k] = value(n.src[k]);
+        made[i] = g.add(n.op, {kids.data(), n.arity}, n.payload);
+        break;
     }
   }
+  return made[count - 1];
 }
 
 Rewrite Rewrite::parse(std::string name, std::string_view lhs, std::string_view rhs,
@@ -169,7 +201,7 @@ std::string Rewrite::to_string() const {
   return fmt::format("{}: {} => {}", name_, matcher_.pattern().to_string(), rhs);
 }
 
-int Rewrite::failing_condition(const EGraph& g, std::span<const Id> match) const {
+int Rewrite::first_failing_condition(const EGraph& g, std::span<const Id> match) const {
   for (size_t i = 0; i < conditions_.size(); ++i) {
     cond_scratch_.clear();
     for (uint32_t s : condition_slots_[i]) cond_scratch_.push_back(match[s]);
@@ -179,6 +211,30 @@ int Rewrite::failing_condition(const EGraph& g, std::span<const Id> match) const
 }
 
 size_t Rewrite::apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const {
+  return apply_matches(g, match, rule_id, std::numeric_limits<size_t>::max()).unions;
+}
+
+Rewrite::Applied Rewrite::apply_matches(EGraph& g, std::span<const Id> matches, uint32_t rule_id,
+                                        size_t node_limit) const {
+  const size_t stride = matcher_.stride();
+  Applied done;
+  for (size_t off = 0; off < matches.size(); off += stride) {
+    std::span<const Id> match(matches.data() + off, stride);
+    if (flat_only_) {
+      Reason why = Reason::by_rule(rule_id, match.subspan(1));
+      for (const CompiledEq& c : compiled_eqs_) {
+        if (g.merge(match[c.target], instantiate_flat(g, c.rhs, match), why)) ++done.unions;
+      }
+    } else {
+      done.unions += apply_match_general(g, match, rule_id);
+    }
+    ++done.matches;
+    if (g.num_nodes() >= node_limit) break;
+  }
+  return done;
+}
+
+size_t Rewrite::apply_match_general(EGraph& g, std::span<const Id> match, uint32_t rule_id) const {
   std::vector<Id> extended;
   if (!computed_.empty()) {  // the match, then each computed variable
     extended.assign(match.begin(), match.end());
@@ -199,7 +255,8 @@ size_t Rewrite::apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_
     const CompiledEq& c = compiled_eqs_[i];
     const Equality& eq = equalities_[i];
     Id lhs = eq.lhs ? eq.lhs->instantiate_mapped(g, match, c.lhs_var_map) : match[c.target];
-    Id rhs = eq.rhs.instantiate_mapped(g, match, c.var_map);
+    Id rhs = c.rhs.generic ? eq.rhs.instantiate_mapped(g, match, c.var_map)
+                           : instantiate_flat(g, c.rhs, match);
     if (g.merge(lhs, rhs, why)) ++unions;
   }
   return unions;

@@ -106,32 +106,55 @@ class Rewrite {
   std::string to_string() const;
 
   // Index of the first failing condition, or -1 if all hold.
-  int failing_condition(const EGraph& g, std::span<const Id> match) const;
+  int failing_condition(const EGraph& g, std::span<const Id> match) const {
+    return conditions_.empty() ? -1 : first_failing_condition(g, match);
+  }
   // Applies the equalities for one match (conditions not checked).
   // `rule_id` is this rule's id in g (EGraph::register_rule).
   size_t apply_match(EGraph& g, std::span<const Id> match, uint32_t rule_id) const;
-  // Cache hint for a match that will be applied soon: prefetches the
-  // hashcons slots of the right-side nodes whose children are all
-  // variables (their keys are known before anything is added).
-  // `stage` 0 loads hashcons slots; stage 1 (issued later, closer to the
-  // apply) loads the node records those slots point at.
-  void prefetch_match(const EGraph& g, std::span<const Id> match, int stage = 0) const;
+  // apply_match on each match of `matches` (stride() ids each) in order,
+  // stopping after the one that brings g to `node_limit` live nodes.
+  // Conditions are not checked. One call per batch keeps the per-match
+  // overhead out of the loop.
+  struct Applied {
+    size_t matches = 0;  // matches applied
+    size_t unions = 0;   // effective unions they made
+  };
+  Applied apply_matches(EGraph& g, std::span<const Id> matches, uint32_t rule_id,
+                        size_t node_limit) const;
 
  private:
-  // A right-side node whose children are all match variables.
-  struct VarOnlyNode {
-    Symbol op;
-    uint64_t payload = 0;
-    uint32_t arity = 0;
-    std::array<uint32_t, 4> slots{};  // match slot of each child
+  // A right side compiled for apply_match: its operator nodes in post-order
+  // (the order Pattern::instantiate_mapped adds them), each child reading a
+  // match slot or the class of an earlier node, so applying a match is one
+  // add() per node and no pattern walk. Bigger terms keep the generic walk.
+  struct FlatTerm {
+    static constexpr uint32_t kMaxNodes = 16;
+    static constexpr uint32_t kMaxArity = 4;
+    static constexpr uint32_t kFromNode = 1u << 31;  // src >= kFromNode: node src - kFromNode
+    struct Node {
+      Symbol op;
+      uint64_t payload = 0;
+      uint32_t arity = 0;
+      std::array<uint32_t, kMaxArity> src{};
+    };
+    std::vector<Node> nodes;
+    uint32_t root_slot = 0;  // the root is a variable: this match slot
+    bool generic = false;
   };
   struct CompiledEq {
     uint32_t target;                    // 0 = root, else 1 + var index (match slot)
     std::vector<uint32_t> var_map;      // rhs var -> match slot
     std::vector<uint32_t> lhs_var_map;  // lhs var -> match slot (Equality::lhs set)
+    FlatTerm rhs;
   };
+  int first_failing_condition(const EGraph& g, std::span<const Id> match) const;
+  // apply_match() of rules with computed variables, custom appliers,
+  // equality left terms or right sides too big to flatten.
+  size_t apply_match_general(EGraph& g, std::span<const Id> match, uint32_t rule_id) const;
+  static FlatTerm flatten(const Pattern& p, std::span<const uint32_t> var_map);
+  static Id instantiate_flat(EGraph& g, const FlatTerm& t, std::span<const Id> match);
   void validate_and_compile();
-  void collect_var_only_nodes(const Pattern& rhs, std::span<const uint32_t> var_map);
 
   std::string name_;
   std::vector<std::string> labels_;
@@ -144,7 +167,7 @@ class Rewrite {
   std::vector<Condition> conditions_;
   std::vector<CompiledEq> compiled_eqs_;
   std::vector<std::vector<uint32_t>> condition_slots_;
-  std::vector<VarOnlyNode> var_only_nodes_;
+  bool flat_only_ = false;  // every equality is `target = flat right side`
   mutable std::vector<Id> cond_scratch_;
 };
 

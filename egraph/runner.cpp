@@ -50,7 +50,14 @@ void Runner::search_all(const std::vector<Rewrite>& rules, size_t iteration,
                         std::vector<std::vector<Id>>& results, IterationReport& it) {
   bool backoff = config_.scheduler.kind == SchedulerConfig::Kind::Backoff;
   auto search_one = [&](size_t i) {
+    // Growing by doubling copies a rule's matches (millions of ids when
+    // saturating) into fresh pages at every step. When the buffer has less
+    // than twice the last iteration's count, reserve address space for four
+    // times it (pages are only touched as matches arrive); otherwise keep
+    // the buffer, whose pages are already mapped.
+    size_t last = results[i].size();
     results[i].clear();
+    if (results[i].capacity() < 2 * last) results[i].reserve(4 * last);
     RuleState& st = state_[i];
     if (st.disabled || (backoff && st.banned_until > iteration)) {
       it.rules[i].banned = !st.disabled;
@@ -91,45 +98,52 @@ void Runner::search_all(const std::vector<Rewrite>& rules, size_t iteration,
 std::optional<StopReason> Runner::apply_all(const std::vector<Rewrite>& rules,
                                             std::vector<std::vector<Id>>& results,
                                             IterationReport& it, RunReport& report) {
-  const RunnerLimits& lim = config_.limits;
   for (size_t i = 0; i < rules.size(); ++i) {
-    const Rewrite& rw = rules[i];
-    const std::vector<Id>& ms = results[i];
-    size_t stride = rw.searcher().stride();
-    RuleTotals& totals = report.rules[i];
     size_t applied_here = 0;
-    // Software pipelining: the hashcons probes of a match's right side are
-    // cache misses, so load the slots kSlotsAhead matches ahead and the node
-    // records they point at kNodesAhead matches ahead.
-    constexpr size_t kSlotsAhead = 8;
-    constexpr size_t kNodesAhead = 4;
-    auto prefetch_at = [&](size_t k, int stage) {
-      if ((k + 1) * stride <= ms.size())
-        rw.prefetch_match(g_, {ms.data() + k * stride, stride}, stage);
-    };
-    for (size_t k = 0; k < kSlotsAhead; ++k) prefetch_at(k, 0);
-    for (size_t k = 0; k < kNodesAhead; ++k) prefetch_at(k, 1);
-    for (size_t off = 0, k = 0; off < ms.size(); off += stride, ++k) {
-      std::span<const Id> match(ms.data() + off, stride);
-      prefetch_at(k + kSlotsAhead, 0);
-      prefetch_at(k + kNodesAhead, 1);
-      int failed = rw.failing_condition(g_, match);
-      if (failed >= 0) {
-        ++totals.condition_failures[failed];
-        continue;
-      }
-      applied_here += rw.apply_match(g_, match, state_[i].egraph_rule_id);
-      if (g_.num_nodes() >= lim.nodes) {
-        it.rules[i].applications = applied_here;
-        return StopReason::NodeLimit;
-      }
-      if ((k & 1023) == 1023 && elapsed() > lim.seconds) {
-        it.rules[i].applications = applied_here;
-        return StopReason::TimeLimit;
-      }
-    }
+    std::optional<StopReason> stop =
+        rules[i].conditions().empty()
+            ? apply_unconditional(rules[i], state_[i].egraph_rule_id, results[i], applied_here)
+            : apply_conditional(rules[i], state_[i].egraph_rule_id, results[i], applied_here,
+                                report.rules[i]);
     it.rules[i].applications = applied_here;
+    if (stop) return stop;
     if (!it.rules[i].banned) state_[i].applied_epoch = g_.epoch();
+  }
+  return std::nullopt;
+}
+
+// The limits are checked as if after every match: nodes after each one (so
+// the limit is overshot by at most one right side), time after every 1024th.
+std::optional<StopReason> Runner::apply_unconditional(const Rewrite& rw, uint32_t rule_id,
+                                                      const std::vector<Id>& ms, size_t& applied) {
+  const RunnerLimits& lim = config_.limits;
+  const size_t stride = rw.searcher().stride();
+  for (size_t off = 0; off < ms.size(); off += kTimeCheckEvery * stride) {
+    size_t len = std::min(kTimeCheckEvery * stride, ms.size() - off);
+    Rewrite::Applied done = rw.apply_matches(g_, {ms.data() + off, len}, rule_id, lim.nodes);
+    applied += done.unions;
+    if (g_.num_nodes() >= lim.nodes) return StopReason::NodeLimit;
+    if (len == kTimeCheckEvery * stride && elapsed() > lim.seconds) return StopReason::TimeLimit;
+  }
+  return std::nullopt;
+}
+
+std::optional<StopReason> Runner::apply_conditional(const Rewrite& rw, uint32_t rule_id,
+                                                    const std::vector<Id>& ms, size_t& applied,
+                                                    RuleTotals& totals) {
+  const RunnerLimits& lim = config_.limits;
+  const size_t stride = rw.searcher().stride();
+  for (size_t off = 0, k = 0; off < ms.size(); off += stride, ++k) {
+    std::span<const Id> match(ms.data() + off, stride);
+    int failed = rw.failing_condition(g_, match);
+    if (failed >= 0) {
+      ++totals.condition_failures[failed];
+      continue;
+    }
+    applied += rw.apply_match(g_, match, rule_id);
+    if (g_.num_nodes() >= lim.nodes) return StopReason::NodeLimit;
+    if (k % kTimeCheckEvery == kTimeCheckEvery - 1 && elapsed() > lim.seconds)
+      return StopReason::TimeLimit;
   }
   return std::nullopt;
 }

@@ -129,6 +129,14 @@ class Runner {
   std::optional<StopReason> apply_all(const std::vector<Rewrite>& rules,
                                       std::vector<std::vector<Id>>& results, IterationReport& it,
                                       RunReport& report);
+  // apply_all for one rule, by whether it has conditions; `applied` counts
+  // effective unions.
+  std::optional<StopReason> apply_unconditional(const Rewrite& rw, uint32_t rule_id,
+                                                const std::vector<Id>& ms, size_t& applied);
+  std::optional<StopReason> apply_conditional(const Rewrite& rw, uint32_t rule_id,
+                                              const std::vector<Id>& ms, size_t& applied,
+                                              RuleTotals& totals);
+  static constexpr size_t kTimeCheckEvery = 1024;  // matches between clock reads
   double elapsed() const;
 
   EGraph& g_;

@@ -26,11 +26,17 @@ class UnionFind {
     return x;
   }
   Id find_compress(Id x) {
-    while (parent_[x] != x) {
-      parent_[x] = parent_[parent_[x]];  // path halving
-      x = parent_[x];
+    for (;;) {
+      Id p = parent_[x];
+      if (p == x) return x;
+      Id grand = parent_[p];
+      // One step below the root there is nothing to shorten: skip the store
+      // (the common case after a hashcons hit; a redundant store still
+      // dirties the cache line).
+      if (grand == p) return p;
+      parent_[x] = grand;  // path halving
+      x = grand;
     }
-    return x;
   }
   void link(Id child, Id root) { parent_[child] = root; }
   size_t memory_bytes() const { return parent_.capacity() * sizeof(Id); }
