@@ -124,6 +124,15 @@ std::vector<bool> reduction_mask(const std::optional<std::vector<int64_t>>& dims
 // broadcasting, accumulated in double; result rounded to `out_dtype`.
 Tensor batched_matmul(const Tensor& a, const Tensor& b, DType out_dtype);
 
+// torch.cat of `inputs` along `dim` (legacy empty 1-D tensors skipped, dtypes
+// promoted); kernels_layout.cpp.
+Tensor concatenate(const std::vector<Tensor>& inputs, int64_t dim);
+
+// beta * base + alpha * product_exact (a double tensor), summed before one
+// rounding to `out`, as addmm and linear round; kernels_reduction.cpp.
+Tensor add_scaled(const Tensor& base, double beta, const Tensor& product_exact, double alpha,
+                  DType out);
+
 // Repeats each head (dim -3) of [..., heads, S, D] `times` times, as attention with
 // grouped key/value heads reads them: query head h reads kv head h / times.
 Tensor repeat_heads(const Tensor& t, int64_t times);

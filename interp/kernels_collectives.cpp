@@ -83,19 +83,6 @@ Tensor reduce_parts(std::span<const Tensor> parts, ReduceOp op) {
   return out;
 }
 
-// The contributions side by side along `dim`, in rank order.
-Tensor concat_parts(std::span<const Tensor> parts, int64_t dim) {
-  Dims shape = parts[0].shape();
-  const int64_t len = shape[static_cast<size_t>(dim)];
-  shape[static_cast<size_t>(dim)] = len * static_cast<int64_t>(parts.size());
-  Tensor out = Tensor::zeros(parts[0].dtype(), shape);
-  for (size_t r = 0; r < parts.size(); ++r) {
-    const int64_t start = static_cast<int64_t>(r) * len;
-    out.slice(dim, start, start + len, 1).copy_from(parts[r]);
-  }
-  return out;
-}
-
 std::vector<Tensor> same_for_every_rank(const Tensor& t, size_t ranks) {
   std::vector<Tensor> out;
   for (size_t r = 0; r < ranks; ++r) out.push_back(t.clone());
@@ -114,10 +101,8 @@ std::vector<Tensor> scatter_chunks(const Tensor& t, int64_t dim, size_t ranks) {
 }
 
 int64_t wrapped_dim(const KernelCall& c, const Tensor& t, int64_t dim) {
-  const int64_t rank = t.rank();
-  if (rank == 0) c.fail("a collective along a dim needs a tensor of at least 1 dim");
-  if (dim < -rank || dim >= rank) c.fail(fmt::format("dim {} is out of range", dim));
-  return dim < 0 ? dim + rank : dim;
+  if (t.rank() == 0) c.fail("a collective along a dim needs a tensor of at least 1 dim");
+  return wrap_dim(dim, t.rank());
 }
 
 Tensor all_reduce(const KernelCall& c, const Tensor& x, ReduceOp op) {
@@ -131,7 +116,7 @@ Tensor all_gather(const KernelCall& c, const Tensor& x, int64_t dim) {
   const RankContext& rank = rank_of();
   dim = wrapped_dim(c, x, dim);
   return rank.group->exchange(rank.rank, collective_name(c), x, [dim](std::span<const Tensor> p) {
-    return same_for_every_rank(concat_parts(p, dim), p.size());
+    return same_for_every_rank(concatenate({p.begin(), p.end()}, dim), p.size());
   });
 }
 
@@ -156,13 +141,8 @@ Tensor local_product(const KernelCall& c, const Tensor& x1, const Tensor& x2) {
   if (x1.dtype() == DType::Int8) throw UnsupportedConfig("an int8 matmul + communication");
   if (x2.rank() != 2) c.fail("x2 must be 2-D");
   Tensor exact = batched_matmul(x1, x2, DType::Float64);
-  if (std::optional<Tensor> bias = c.opt_tensor("bias")) {
-    const std::vector<double> b = bias->to(DType::Float64).expand(exact.shape()).values();
-    const std::vector<double> p = exact.values();
-    exact = make_tensor(DType::Float64, exact.shape(), [&](int64_t i) {
-      return p[static_cast<size_t>(i)] + b[static_cast<size_t>(i)];
-    });
-  }
+  if (std::optional<Tensor> bias = c.opt_tensor("bias"))
+    return add_scaled(*bias, 1.0, exact, 1.0, x1.dtype());
   return exact.to(x1.dtype());
 }
 

@@ -34,41 +34,6 @@ std::vector<Tensor> split_by_sizes(const Tensor& x, const std::vector<int64_t>& 
   return out;
 }
 
-Tensor concatenate(const std::vector<Tensor>& inputs, int64_t dim) {
-  // torch skips legacy empty 1-D tensors of shape (0,) in cat.
-  std::vector<Tensor> ts;
-  for (const Tensor& t : inputs) {
-    if (!(t.rank() == 1 && t.numel() == 0)) ts.push_back(t);
-  }
-  if (ts.empty()) return inputs.empty() ? Tensor::zeros(DType::Float32, {0}) : inputs[0].clone();
-  DType d = ts[0].dtype();
-  for (const Tensor& t : ts) d = promote_types(d, t.dtype());
-  dim = wrap_dim(dim, ts[0].rank());
-  Dims shape = ts[0].shape();
-  int64_t total = 0;
-  for (const Tensor& t : ts) {
-    if (t.rank() != ts[0].rank())
-      throw std::invalid_argument("cat: tensors must have the same rank");
-    for (int i = 0; i < t.rank(); ++i) {
-      if (i != dim && t.shape()[static_cast<size_t>(i)] != shape[static_cast<size_t>(i)]) {
-        throw std::invalid_argument(fmt::format("cat: shapes {} and {} differ outside dim {}",
-                                                dims_to_string(t.shape()), dims_to_string(shape),
-                                                dim));
-      }
-    }
-    total += t.size(static_cast<int>(dim));
-  }
-  shape[static_cast<size_t>(dim)] = total;
-  Tensor out = Tensor::zeros(d, shape);
-  int64_t start = 0;
-  for (const Tensor& t : ts) {
-    int64_t len = t.size(static_cast<int>(dim));
-    out.slice(dim, start, start + len, 1).copy_from(t);
-    start += len;
-  }
-  return out;
-}
-
 // triu (upper) / tril: zeros where the element of the last two dims lies
 // below (above) the diagonal shifted by `diagonal`.
 Tensor triangle(const KernelCall& c, bool upper) {
@@ -349,6 +314,41 @@ void register_metadata(KernelTable& t) {
 }
 
 }  // namespace
+
+Tensor concatenate(const std::vector<Tensor>& inputs, int64_t dim) {
+  // torch skips legacy empty 1-D tensors of shape (0,) in cat.
+  std::vector<Tensor> ts;
+  for (const Tensor& t : inputs) {
+    if (!(t.rank() == 1 && t.numel() == 0)) ts.push_back(t);
+  }
+  if (ts.empty()) return inputs.empty() ? Tensor::zeros(DType::Float32, {0}) : inputs[0].clone();
+  DType d = ts[0].dtype();
+  for (const Tensor& t : ts) d = promote_types(d, t.dtype());
+  dim = wrap_dim(dim, ts[0].rank());
+  Dims shape = ts[0].shape();
+  int64_t total = 0;
+  for (const Tensor& t : ts) {
+    if (t.rank() != ts[0].rank())
+      throw std::invalid_argument("cat: tensors must have the same rank");
+    for (int i = 0; i < t.rank(); ++i) {
+      if (i != dim && t.shape()[static_cast<size_t>(i)] != shape[static_cast<size_t>(i)]) {
+        throw std::invalid_argument(fmt::format("cat: shapes {} and {} differ outside dim {}",
+                                                dims_to_string(t.shape()), dims_to_string(shape),
+                                                dim));
+      }
+    }
+    total += t.size(static_cast<int>(dim));
+  }
+  shape[static_cast<size_t>(dim)] = total;
+  Tensor out = Tensor::zeros(d, shape);
+  int64_t start = 0;
+  for (const Tensor& t : ts) {
+    int64_t len = t.size(static_cast<int>(dim));
+    out.slice(dim, start, start + len, 1).copy_from(t);
+    start += len;
+  }
+  return out;
+}
 
 void register_layout_kernels(KernelTable& table) {
   register_reshapes(table);

@@ -509,18 +509,6 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
   return r;
 }
 
-// beta * self + alpha * (m1 @ m2), summed before the single rounding.
-Tensor add_scaled(const Tensor& base, double beta, const Tensor& product_exact, double alpha,
-                  DType out) {
-  std::vector<double> b = base.expand(product_exact.shape()).values();
-  std::vector<double> p = product_exact.values();
-  return make_tensor(out, product_exact.shape(), [&](int64_t i) {
-    size_t k = static_cast<size_t>(i);
-    double acc = alpha * p[k];
-    return beta == 0.0 ? acc : acc + beta * b[k];
-  });
-}
-
 void register_matmul(KernelTable& t) {
   t["aten::mm"] = [](const KernelCall& c) {
     Tensor a = c.tensor("self"), b = c.tensor("mat2");
@@ -580,6 +568,18 @@ void register_indexing(KernelTable& t) {
 }
 
 }  // namespace
+
+// beta * self + alpha * (m1 @ m2), summed before the single rounding.
+Tensor add_scaled(const Tensor& base, double beta, const Tensor& product_exact, double alpha,
+                  DType out) {
+  std::vector<double> b = base.expand(product_exact.shape()).values();
+  std::vector<double> p = product_exact.values();
+  return make_tensor(out, product_exact.shape(), [&](int64_t i) {
+    size_t k = static_cast<size_t>(i);
+    double acc = alpha * p[k];
+    return beta == 0.0 ? acc : acc + beta * b[k];
+  });
+}
 
 void register_reduction_kernels(KernelTable& table) {
   register_reductions(table);
