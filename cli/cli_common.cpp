@@ -53,6 +53,10 @@ void add_toggle_options(CLI::App* cmd, ToggleOptions& t, bool pipeline) {
                     "or repeated; what is computed from them alone is priced once")
         ->delimiter(',');
     add_memory_limit_option(cmd, t.memory_limit);
+    cmd->add_option("--world-size", t.world_size,
+                    "Ranks of the tensor-parallel group, for the price of collectives that do not "
+                    "size their group (all_reduce); default: the device profile's comm.world_size")
+        ->check(CLI::Range(1, 1'000'000));
   }
 }
 
@@ -96,6 +100,7 @@ OptimizeOptions options_from_toggles(const ToggleOptions& t, OpRegistry& reg) {
   apply_multi_stream(opt.reinplace, t.multi_stream);  // the config's section is applied above
   if (!t.mode.empty()) opt.rules.mode = parse_exec_mode(t.mode);
   if (!t.device.empty()) opt.device = t.device;
+  if (t.world_size > 0) opt.world_size = t.world_size;
   opt.rules.disable.insert(opt.rules.disable.end(), t.disable.begin(), t.disable.end());
   opt.rules.enable.insert(opt.rules.enable.end(), t.enable.begin(), t.enable.end());
   apply_graph_kernel_flags(opt.rules, t.graph_kernel_flags);

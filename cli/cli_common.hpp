@@ -57,6 +57,7 @@ struct ToggleOptions {
   std::vector<std::string> hints;       // --hint s0=N (pipeline commands)
   std::vector<std::string> frozen;      // --frozen-inputs patterns (pipeline commands)
   std::string memory_limit;             // --memory-limit SIZE (pipeline commands)
+  int world_size = 0;                   // --world-size N (pipeline commands)
 };
 
 // Declares --mode, --preset, --disable-rule, --enable-rule, --graph-kernel-flags and --config on

@@ -27,8 +27,15 @@ struct CostCliOptions {
   std::string mode, device, input_types, output, measured;
   std::vector<std::string> hints;
   std::vector<std::string> frozen;  // --frozen-inputs
+  int world_size = 0;               // --world-size: comm.world_size of the profile
   bool json = false;
 };
+
+DeviceProfile profile_of(const CostCliOptions& o) {
+  DeviceProfile p = load_device_profile(o.device.empty() ? kDefaultDevice : o.device);
+  if (o.world_size > 0) p.set("comm.world_size", o.world_size);
+  return p;
+}
 
 std::string predictions_json(std::span<const GraphPrediction> predictions) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
@@ -56,7 +63,7 @@ int run_measured(const CostCliOptions& o, const OpRegistry& reg, const SymbolHin
     for (TimedGraph& g : graphs)
       std::erase_if(g.timings, [&](const GraphTiming& t) { return t.mode != only; });
   }
-  DeviceProfile profile = load_device_profile(o.device.empty() ? kDefaultDevice : o.device);
+  DeviceProfile profile = profile_of(o);
   std::vector<GraphPrediction> p = predict_graphs(profile, graphs, reg, hints);
   write_output(o.output, o.json ? predictions_json(p)
                                 : fmt::format("whole graphs on {}:\n{}", profile.name,
@@ -71,8 +78,7 @@ int run_cost(const CostCliOptions& o) {
   if (!o.measured.empty()) return run_measured(o, reg, hints);
   if (o.file_a.empty()) throw Error("cost needs a graph A (or --measured TIMES.json)");
   ExecMode mode = o.mode.empty() ? ExecMode::ReduceOverhead : parse_exec_mode(o.mode);
-  NpuCostModel model(load_device_profile(o.device.empty() ? kDefaultDevice : o.device), mode,
-                     hints);
+  NpuCostModel model(profile_of(o), mode, hints);
   model.set_frozen_inputs(o.frozen);
   LoadedGraph a = load_input(o.file_a, reg, o.input_types);
   check_frozen_inputs(a.graph, o.frozen);
@@ -107,6 +113,10 @@ void add_cost_command(CLI::App& app, Action& action) {
   cmd->add_option("--hint", o->hints,
                   "Value of a symbolic dim, e.g. s0=16 (default 1024; repeatable)");
   cmd->add_option("--input-types", o->input_types, "Input types for untyped dumps, or a file");
+  cmd->add_option("--world-size", o->world_size,
+                  "Ranks of the tensor-parallel group, for collectives that do not size their "
+                  "group (default: the profile's comm.world_size)")
+      ->check(CLI::Range(1, 1'000'000));
   cmd->add_option("--frozen-inputs", o->frozen,
                   "Graph inputs that are the same on every call (placeholder names or get_attr "
                   "targets, * and ? wildcards, comma-separated or repeated): nodes computed from "

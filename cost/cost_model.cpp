@@ -10,8 +10,30 @@
 
 #include <fmt/format.h>
 
+#include "cost/collective_cost.hpp"
+#include "cost/cost_model_internal.hpp"
+
 namespace eqfuse {
+namespace cost_detail {
+
+// Computed in double by the callers, so a product of dims cannot wrap;
+// hints.evaluate itself is exact or throws IntOverflow.
+double dim_estimate(const SymInt& d, const SymbolHints& hints) {
+  return static_cast<double>(std::max<int64_t>(hints.evaluate(d), 0));
+}
+
+std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints) {
+  if (!t.shape) return std::nullopt;
+  double n = 1;
+  for (const SymInt& d : *t.shape) n *= dim_estimate(d, hints);
+  return n;
+}
+
+}  // namespace cost_detail
 namespace {
+
+using cost_detail::dim_estimate;
+using cost_detail::numel_of;
 
 // Non-op queries that never launch anything: graph structure, constants
 // and the list/tuple wrappers of the e-graph encoding.
@@ -43,21 +65,6 @@ struct Traffic {
   double bytes = 0;
   int unknown_tensors = 0;  // tensors without dtype or shape: counted as 0 bytes
 };
-
-// A dim under the hints, as an estimate: never negative (a symbolic dim such as
-// `s0 - 8` may evaluate below 0 under the default hint), and computed in double
-// by the callers, so a product of dims cannot wrap. hints.evaluate itself is
-// exact or throws IntOverflow.
-double dim_estimate(const SymInt& d, const SymbolHints& hints) {
-  return static_cast<double>(std::max<int64_t>(hints.evaluate(d), 0));
-}
-
-std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints) {
-  if (!t.shape) return std::nullopt;
-  double n = 1;
-  for (const SymInt& d : *t.shape) n *= dim_estimate(d, hints);
-  return n;
-}
 
 // Adds the bytes of every tensor in `v`. `expect_tensor`: an Unknown value
 // here is a tensor whose type is not known (not a literal or None).
@@ -311,7 +318,8 @@ NpuCostModel::NpuCostModel(DeviceProfile profile, ExecMode mode, SymbolHints hin
     : profile_(std::move(profile)),
       mode_(mode),
       hints_(std::move(hints)),
-      params_(resolve(profile_, mode_)) {}
+      params_(resolve(profile_, mode_)),
+      comm_(comm_params_of(profile_)) {}
 
 // DeviceProfile::get throws naming the profile and a missing parameter.
 NpuCostModel::Params NpuCostModel::resolve(const DeviceProfile& p, ExecMode mode) {
@@ -371,10 +379,27 @@ CostBreakdown NpuCostModel::cost(const CostQuery& q) const {
     return opaque_cost(q);
   }
   const OpCostOverride* ov = profile_.override_for(q.op);
+  if (q.info->traits.kind == OpKind::Collective) return collective_cost(q, ov);
   double per_elem = ov != nullptr && ov->flops_per_elem
                         ? *ov->flops_per_elem
                         : params_.flops_per_elem[flops_index(q.info)];
   return kernel_cost(q, kernel_class_of(q, ov), per_elem, {});
+}
+
+// Communication (cost/collective_cost.hpp), unless the profile fixes the op's time.
+CostBreakdown NpuCostModel::collective_cost(const CostQuery& q, const OpCostOverride* ov) const {
+  CostBreakdown c = kernel_cost(q, KernelClass::Vector, 0, {});
+  if (ov != nullptr && (ov->fixed_us || ov->fixed_us_in[static_cast<size_t>(mode_)])) return c;
+  const ValueType* lhs = matmul_lhs(q);
+  cost_detail::MatmulRates rates;
+  rates.peak_tflops = params_.peak_cube[peak_index(
+      lhs != nullptr && lhs->is_tensor() ? lhs->tensor.dtype : DType::Unknown)];
+  rates.efficiency = ov != nullptr && ov->efficiency ? *ov->efficiency : params_.eff_cube;
+  rates.bytes_per_us = params_.bytes_per_us;
+  rates.overlap = params_.overlap;
+  rates.fixed_us = params_.fixed_us[static_cast<size_t>(KernelClass::Cube)];
+  cost_detail::price_collective(c, q, hints_, comm_, rates);
+  return c;
 }
 
 double NpuCostModel::host_of(const OpCostOverride* ov, bool kernel) const {

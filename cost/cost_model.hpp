@@ -43,6 +43,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cost/comm_params.hpp"
 #include "cost/device_profile.hpp"
 #include "graph/exec_mode.hpp"
 #include "graph/graph.hpp"
@@ -167,6 +168,8 @@ class NpuCostModel : public CostModel {
 
  private:
   CostBreakdown opaque_cost(const CostQuery& q) const;
+  // An op of kind `collective`: communication, and the matmul an MC2 kernel pipelines.
+  CostBreakdown collective_cost(const CostQuery& q, const OpCostOverride* ov) const;
   // A free op: host dispatch only (0 in modes without a host side).
   CostBreakdown free_cost(std::string_view op) const;
   // Host dispatch of one call of `ov`'s op; `kernel` picks the default.
@@ -193,6 +196,7 @@ class NpuCostModel : public CostModel {
   ExecMode mode_;
   SymbolHints hints_;
   Params params_;
+  CommParams comm_;
 };
 
 // The query for an FX node of a normalized, typed graph (placeholders,

@@ -2,6 +2,8 @@
 // against the parameters the cost model reads, and writing back.
 #include "cost/device_profile.hpp"
 
+#include "cost/comm_params.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
@@ -244,7 +246,14 @@ std::optional<KernelClass> parse_kernel_class(std::string_view text) {
 // Divisors must be positive and efficiencies fractions, or costs turn
 // infinite or negative far from the mistake.
 ParamDomain param_domain(std::string_view param) {
-  if (param == "overlap") return {.min = 0, .max = 1};
+  if (param == "overlap" || param == "comm.overlap.mc2" || param == "comm.ring")
+    return {.min = 0, .max = 1};
+  if (param == "comm.algorithm_efficiency" || param == "comm.inter.efficiency")
+    return {.min = 0, .max = 1, .min_exclusive = true};
+  if (param == "comm.intra.bw_gbps" || param == "comm.inter.bw_gbps")
+    return {.min = 0, .min_exclusive = true};
+  if (param == "comm.world_size" || param == "comm.node_size" || param == "comm.mc2.comm_slowdown")
+    return {.min = 1};
   if (param.starts_with("eff_")) return {.min = 0, .max = 1, .min_exclusive = true};
   if (param.starts_with("peak_tflops.") || param == "hbm_bw_gbps")
     return {.min = 0, .min_exclusive = true};
@@ -325,6 +334,23 @@ const std::map<std::string, double, std::less<>>& optional_device_params() {
     for (ExecMode mode : kAllExecModes)
       for (const char* p : {"host_us", "host_free_us", "host_node_us"})
         m[fmt::format("{}.{}", p, exec_mode_name(mode))] = 0.0;
+    // Communication (cost/comm_params.hpp): a profile without them prices collectives
+    // as an 8-NPU 910B node does (docs/reference/collectives-cost.md §5).
+    const CommParams comm;
+    m["comm.world_size"] = comm.world_size;
+    m["comm.fixed_us"] = comm.fixed_us;
+    m["comm.latency_us"] = comm.latency_us;
+    m["comm.intra.bw_gbps"] = comm.intra_bw_gbps;
+    m["comm.intra.links"] = comm.intra_links;
+    m["comm.algorithm_efficiency"] = comm.efficiency;
+    m["comm.ring"] = comm.ring;
+    m["comm.node_size"] = comm.node_size;
+    m["comm.inter.bw_gbps"] = comm.inter_bw_gbps;
+    m["comm.inter.latency_us"] = comm.inter_latency_us;
+    m["comm.inter.efficiency"] = comm.inter_efficiency;
+    m["comm.overlap.mc2"] = comm.mc2_overlap;
+    m["comm.mc2.comm_slowdown"] = comm.mc2_comm_slowdown;
+    m["comm.mc2.min_split_rows"] = comm.mc2_min_split_rows;
     return m;
   }();
   return kParams;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -21,11 +22,33 @@ int64_t parse_value(std::string_view item, std::string_view text) {
   return v;
 }
 
-BucketDecision& decision_for(BucketReport& rep, const std::string& rule, const std::string& site) {
-  for (BucketDecision& d : rep.decisions)
-    if (d.rule == rule && d.site == site) return d;
-  size_t n = rep.spec.values.size();
-  rep.decisions.push_back({rule, site, std::vector<char>(n, 0), std::vector<std::string>(n)});
+// The input nodes of each decision's site, seen over all buckets (aligned with
+// BucketReport::decisions). A site is one place in the input graph: a chosen fusion
+// is named by the fused node it became, a fusion not chosen by the input node it would
+// replace, and the fused node's name can differ between buckets (two sites of one
+// rule number their fused nodes in the order they are chosen). So a site is found by
+// the input nodes it replaces, not by a name.
+using SiteNodes = std::vector<std::set<std::string>>;
+
+BucketDecision& site_for(BucketReport& rep, SiteNodes& nodes, const std::string& rule,
+                         const std::string& label, const std::vector<std::string>& replaced) {
+  for (size_t i = 0; i < rep.decisions.size(); ++i) {
+    if (rep.decisions[i].rule != rule) continue;
+    if (std::any_of(replaced.begin(), replaced.end(),
+                    [&](const std::string& n) { return nodes[i].contains(n); })) {
+      nodes[i].insert(replaced.begin(), replaced.end());
+      return rep.decisions[i];
+    }
+  }
+  // A label another site of the rule already has (its fused node was numbered the
+  // same in another bucket) gives way to the input node the site replaces last.
+  const bool taken = std::any_of(rep.decisions.begin(), rep.decisions.end(),
+                                 [&](const auto& d) { return d.rule == rule && d.site == label; });
+  const size_t n = rep.spec.values.size();
+  rep.decisions.push_back({rule, taken ? replaced.back() : label, std::vector<char>(n, 0),
+                           std::vector<std::string>(n)});
+  nodes.resize(rep.decisions.size());
+  nodes.back().insert(replaced.begin(), replaced.end());
   return rep.decisions.back();
 }
 
@@ -72,6 +95,7 @@ BucketReport optimize_buckets(const Graph& g, const OpRegistry& reg, OptimizeOpt
   rep.spec = spec;
   options.record_explanations = true;
   options.dump_dir.clear();
+  SiteNodes site_nodes;
   for (size_t b = 0; b < spec.values.size(); ++b) {
     options.hints.values[spec.symbol] = spec.values[b];
     OptimizeResult r = optimize_graph(g, reg, options);
@@ -82,9 +106,13 @@ BucketReport optimize_buckets(const Graph& g, const OpRegistry& reg, OptimizeOpt
     ExplainOptions eo;
     eo.proofs = false;
     ExplainReport ex = explain_run(r, reg, eo);
-    for (const ChosenFusion& c : ex.chosen) decision_for(rep, c.rule, c.node).chosen[b] = 1;
+    for (const ChosenFusion& c : ex.chosen) {
+      std::vector<std::string> replaced = c.replaces;
+      if (replaced.empty()) replaced.push_back(c.node);
+      site_for(rep, site_nodes, c.rule, c.node, replaced).chosen[b] = 1;
+    }
     for (const UnchosenFusion& u : ex.not_chosen)
-      decision_for(rep, u.rule, u.for_node).why_not[b] = u.reason;
+      site_for(rep, site_nodes, u.rule, u.for_node, {u.for_node}).why_not[b] = u.reason;
   }
   return rep;
 }

@@ -354,6 +354,8 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
     st->library = opt.library;
   }
   DeviceProfile profile = opt.profile != nullptr ? *opt.profile : load_device_profile(opt.device);
+  // An in-memory profile (a sensitivity sweep, a calibration) already says it.
+  if (opt.world_size > 0 && opt.profile == nullptr) profile.set("comm.world_size", opt.world_size);
   stats.device = profile.name;
   st->model = std::make_unique<NpuCostModel>(profile, opt.rules.mode, opt.hints);
   check_frozen_inputs(input, opt.frozen_inputs);

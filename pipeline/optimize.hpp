@@ -38,8 +38,12 @@ struct OptimizeOptions {
   RuleConfig rules;                      // toggles and mode
   const RuleLibrary* library = nullptr;  // null: the default rule library
   std::string device{kDefaultDevice};    // profile name or JSON path
-  SymbolHints hints;                     // values for symbolic dims in costs
-  std::string extractor = "auto";        // bottom-up|greedy-dag|ilp|auto
+  // Ranks of the tensor-parallel group the graph runs in, for the price of collectives
+  // that do not size their group themselves (all_reduce); 0 keeps the profile's
+  // comm.world_size (docs/tensor-parallel.md). Ignored with `profile` set (set it there).
+  int world_size = 0;
+  SymbolHints hints;               // values for symbolic dims in costs
+  std::string extractor = "auto";  // bottom-up|greedy-dag|ilp|auto
   double extract_time_limit_s = 10.0;
   // Seconds for each later phase: emitting the extracted graph, and the
   // reinplace passes. Emit stopped by it keeps the input graph; reinplace
@@ -178,7 +182,7 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
 // rewrites/config.hpp and docs/cli.md): "mode", "pattern_fusion_pass" /
 // "experimental_config.pattern_fusion_pass" / {"experimental_config":
 // {"pattern_fusion_pass": ..}}, "remove_noop_ops" (likewise), "disable_rules",
-// "enable_rules", "device",
+// "enable_rules", "device", "world_size",
 // "extractor", "node_limit", "iter_limit", "time_limit" (docs/cli.md has
 // them all). Unknown keys and wrong value types are errors naming the key and
 // `origin`. The keys that name files or belong to vllm-ascend ("ops",

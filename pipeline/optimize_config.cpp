@@ -73,6 +73,8 @@ void apply_key(OptimizeOptions& o, const std::string& key, const Json& v, std::s
     // Applied first by apply_config_json, whatever its place in the file.
   } else if (key == "device") {
     o.device = config_value<std::string>(v, origin, key, "a profile name or path");
+  } else if (key == "world_size") {
+    o.world_size = static_cast<int>(config_count(v, origin, key, "a rank count", 1'000'000));
   } else if (key == "extractor") {
     o.extractor = config_value<std::string>(v, origin, key, "an extractor name");
   } else if (key == "node_limit") {

@@ -293,6 +293,8 @@ SensitivityReport analyze_sensitivity(const Graph& input, const OpRegistry& reg,
                                       const SensitivityOptions& options) {
   DeviceProfile profile =
       base.profile != nullptr ? *base.profile : load_device_profile(base.device);
+  if (base.world_size > 0 && base.profile == nullptr)
+    profile.set("comm.world_size", base.world_size);
   SensitivityReport rep;
   rep.device = profile.name;
   rep.mode = std::string(exec_mode_name(base.rules.mode));

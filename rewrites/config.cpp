@@ -39,9 +39,7 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"MindSpore", "rms_norm_quant_fusion", ""},
     {"MindSpore", "add_rms_norm_fusion", ""},
     {"MindSpore", "add_cast_rms_norm_cast_fusion", ""},
-    {"MindSpore", "MatMulAllReduce",
-     "not implemented yet: the collectives are in the catalog, their rules are not written "
-     "yet (docs/tensor-parallel.md)"},
+    {"MindSpore", "MatMulAllReduce", ""},
     {"MindSpore", "split_concat_fusion",
      "no gain in FX: split's outputs are views and cat is one copy; the reshape/transpose/reshape "
      "form also costs one copy (MindSpore's Split is a kernel, FX's is not)"},
@@ -51,7 +49,8 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"MindSpore", "matmul_elem_gelu_fusion", ""},
     {"MindSpore", "inference_qbmm_add_fusion", ""},
     {"MindSpore", "inference_qbmm_allreduce_add_fusion",
-     "not implemented yet: no rule over all_reduce yet (docs/tensor-parallel.md)"},
+     "not implemented yet: moving the bias before the all_reduce needs the group's size in the "
+     "rule (docs/tensor-parallel.md)"},
     {"MindSpore", "transpose_batch_matmul_transpose", ""},
     // vllm-ascend (HEAD and open pull requests), pass classes and config keys.
     {"vllm-ascend", "AddRMSNormQuantFusionPass", ""},
@@ -62,23 +61,23 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"vllm-ascend", "MulsAddFusionPass", ""},
     {"vllm-ascend", "fuse_muls_add", ""},
     {"vllm-ascend", "AllGatherChunkNoOpCleanupPass",
-     "not implemented yet: no rule over all_gather yet (docs/tensor-parallel.md)"},
+     "not implemented yet: vLLM's sequence_parallel_chunk op is not in the catalog "
+     "(docs/tensor-parallel.md)"},
     {"vllm-ascend", "MatmulAllReduceAddRMSNormPass",
-     "not implemented yet: no rule over all_reduce yet (docs/tensor-parallel.md)"},
+     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
+     "(docs/tensor-parallel.md)"},
     {"vllm-ascend", "fuse_allreduce_rms",
-     "not implemented yet: no rule over all_reduce yet (docs/tensor-parallel.md)"},
+     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
+     "(docs/tensor-parallel.md)"},
     {"vllm-ascend", "SwiGluDynamicMXQuantFusionPass", ""},
     {"vllm-ascend", "fuse_swiglu_dynamic_mx_quant", ""},
-    {"vllm-ascend", "AllGatherMatmulFusionPass",
-     "not implemented yet: no rule over all_gather yet (docs/tensor-parallel.md)"},
-    {"vllm-ascend", "fuse_all_gather_matmul",
-     "not implemented yet: no rule over all_gather yet (docs/tensor-parallel.md)"},
-    {"vllm-ascend", "MatmulReduceScatterFusionPass",
-     "not implemented yet: no rule over reduce_scatter yet (docs/tensor-parallel.md)"},
-    {"vllm-ascend", "fuse_matmul_reduce_scatter",
-     "not implemented yet: no rule over reduce_scatter yet (docs/tensor-parallel.md)"},
+    {"vllm-ascend", "AllGatherMatmulFusionPass", ""},
+    {"vllm-ascend", "fuse_all_gather_matmul", ""},
+    {"vllm-ascend", "MatmulReduceScatterFusionPass", ""},
+    {"vllm-ascend", "fuse_matmul_reduce_scatter", ""},
     {"vllm-ascend", "SequenceParallelismPass",
-     "not implemented yet: no rule over reduce_scatter, all_gather yet (docs/tensor-parallel.md)"},
+     "not implemented yet: sequence parallelism needs an op for a rank's slice of a replicated "
+     "tensor (docs/tensor-parallel.md)"},
     // vLLM's PassConfig names (compilation_config.pass_config), as its pass manager reads
     // them; the ones with rules are labels of the NPU analogues.
     {"vLLM", "eliminate_noops", ""},
@@ -86,11 +85,12 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"vLLM", "fuse_act_quant", ""},
     {"vLLM", "enable_qk_norm_rope_fusion", ""},
     {"vLLM", "enable_sp",
-     "not implemented yet: no rule over reduce_scatter, all_gather yet (docs/tensor-parallel.md)"},
-    {"vLLM", "fuse_gemm_comms",
-     "not implemented yet: no rule over all_gather, reduce_scatter yet (docs/tensor-parallel.md)"},
+     "not implemented yet: sequence parallelism needs an op for a rank's slice of a replicated "
+     "tensor (docs/tensor-parallel.md)"},
+    {"vLLM", "fuse_gemm_comms", ""},
     {"vLLM", "fuse_allreduce_rms",
-     "not implemented yet: no rule over all_reduce yet (docs/tensor-parallel.md)"},
+     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
+     "(docs/tensor-parallel.md)"},
     {"vLLM", "fuse_attn_quant",
      "not implemented yet: no NPU attention kernel with its output quantization in the catalog"},
     {"vLLM", "fuse_rope_kvcache", "no NPU kernel: vLLM fuses it with ROCm AITER only"},

@@ -199,6 +199,48 @@ std::optional<RuleProof> run_trial(const RuleDef& rule, const RuleExample& ex,
                    r.first_mismatch};
 }
 
+// A rule over collectives is run as a simulated tensor-parallel group
+// (interp/collectives.hpp): outside one a collective has no peers and is only
+// compared structurally, which proves nothing.
+bool calls_collective(const RuleExample& ex, const OpRegistry& reg) {
+  for (const Graph* g : {&ex.search, &ex.replace})
+    for (const Node& n : g->nodes())
+      if (n.kind == NodeKind::Call)
+        if (std::optional<OpId> id = reg.find(n.target))
+          if (reg.info(*id).traits.kind == OpKind::Collective) return true;
+  return false;
+}
+
+// Every rank draws its own inputs (the strongest check; rules that need an input
+// the same on every rank are not written). A group size in the example must be
+// kRuleProofWorldSize.
+RuleProof prove_tensor_parallel(const RuleExample& ex, const OpRegistry& reg,
+                                const EquivalenceOptions& options) {
+  EquivalenceOptions tp = options;
+  tp.world_size = kRuleProofWorldSize;
+  EquivalenceResult r;
+  try {
+    r = equivalent(ex.search, ex.replace, reg, tp);
+  } catch (const Error& e) {
+    return not_checked(
+        fmt::format("the rule does not run as a {}-rank group: {}", kRuleProofWorldSize, e.what()));
+  }
+  if (!r.structural_ops.empty())
+    return not_checked(fmt::format("op {} has no reference kernel for these arguments",
+                                   r.structural_ops[0].first));
+  if (!r.unmatched_opaque_calls.empty())
+    return not_checked(
+        fmt::format("{} has no reference kernel for these arguments", r.unmatched_opaque_calls[0]));
+  if (!r.ok)
+    return RuleProof{RuleProof::Verdict::Unsound,
+                     fmt::format("as a {}-rank group: {}", kRuleProofWorldSize,
+                                 first_difference(r.first_mismatch)),
+                     r.trials_run, r.first_mismatch};
+  RuleProof proof;
+  proof.trials_run = r.trials_run;
+  return proof;
+}
+
 }  // namespace
 
 RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
@@ -211,6 +253,7 @@ RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
                     untyped_input(rule)));
   if (auto op = op_without_kernel(*ex))
     return not_checked(fmt::format("op {} has no reference kernel", *op));
+  if (calls_collective(*ex, reg)) return prove_tensor_parallel(*ex, reg, options);
   RuleProof proof;
   for (int trial = 0; trial < options.trials; ++trial) {
     if (std::optional<RuleProof> refuted = run_trial(rule, *ex, reg, options, trial))

@@ -24,6 +24,10 @@
 // 3 trials, fixed seed: the same rule always gets the same verdict, and
 // symbolic sizes take sizes 2..5 chosen from the seed.
 //
+// A rule that calls a collective (op kind `collective`) runs as a simulated group of
+// kRuleProofWorldSize ranks (interp/collectives.hpp), each rank on its own random
+// inputs, every rank's outputs compared; a group size in its example must be that.
+//
 // Not every rule can be run: an op without a reference kernel, or an input
 // without an annotation or example value, makes the verdict NotChecked, with
 // the reason ("op npu::foo has no reference kernel"), reported as a note.
@@ -34,6 +38,8 @@
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {
+
+inline constexpr int kRuleProofWorldSize = 4;
 
 struct RuleProof {
   enum class Verdict { Sound, Unsound, NotChecked };

@@ -77,6 +77,7 @@ TEST_P(FusionScenario, OptimizesAsExpectedAndStaysEquivalent) {
   }
   EquivalenceOptions eo;
   eo.trials = 2;
+  eo.world_size = testing_support::scenario_world_size(s);
   eo.mode = ToleranceMode::Rounding;
   // A site fused under a peer's assumption is equal on inputs that hold it.
   for (const UsedAssumption& a : r.stats.assumptions) eo.assumptions.push_back(a.assumption);

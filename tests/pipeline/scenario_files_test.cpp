@@ -194,7 +194,11 @@ class SchemaChecker {
     only_keys(entry, where,
               {"id", "file", "description", "spec", "mode", "rules", "kind", "expected"},
               {"disable_labels", "disable_rules", "enable_rules", "preset", "why",
-               "torchair_differs", "upstream"});
+               "torchair_differs", "upstream", "world_size"});
+    if (entry.contains("world_size") &&
+        (!entry["world_size"].is_number_integer() || entry["world_size"].get<int64_t>() < 2 ||
+         entry["world_size"].get<int64_t>() > 64))
+      fail(where, "\"world_size\" must be an integer from 2 to 64");
     check_identity(entry, where, ids, files);
     nonempty_string(entry, "description", where);
     if (nonempty_string(entry, "spec", where) &&
@@ -325,7 +329,7 @@ TEST(ScenarioManifest, FollowsTheSchema) {
   for (const json& entry : doc["scenarios"])
     letters.insert(entry["id"].get<std::string>().substr(0, 1));
   EXPECT_EQ(letters, (std::set<std::string>{"A", "B", "C", "D", "E", "F", "K", "L", "M", "N", "P",
-                                            "S", "V"}));
+                                            "S", "T", "V"}));
 }
 
 // Issue 20: every built-in fusion rule has a positive scenario (it fires) and

@@ -8,6 +8,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "graph/op_registry.hpp"
 #include "rewrites/register_replacement.hpp"
 #include "rewrites/rule.hpp"
@@ -244,6 +246,49 @@ TEST(RuleCheck, TheUserCriterionAcceptsEveryBuiltinRule) {
     RuleProof p = prove_rule(r, builtin_registry(), user_rule_check_options());
     EXPECT_EQ(p.verdict, RuleProof::Verdict::Sound) << r.name << ": " << p.detail;
   }
+}
+
+// A rule over collectives is run as a simulated group (kRuleProofWorldSize ranks): the
+// matmul fused with its all_reduce is proven, and a replacement that leaves the
+// all_reduce out (right on one rank, wrong on a group) is refused.
+std::string collective_rule(std::string_view name, std::string_view replace_body) {
+  return fmt::format(R"(rule {} =>
+    example: group = '0'
+
+    def search(x: "f32[4, 8]", w: "f32[8, 6]", group):
+        mm = torch.ops.aten.mm.default(x, w)
+        ar = torch.ops._c10d_functional.all_reduce.default(mm, 'sum', group)
+        wait = torch.ops._c10d_functional.wait_tensor.default(ar)
+        return (wait,)
+
+    def replace(x, w, group):
+{}
+)",
+                     name, replace_body);
+}
+
+TEST(RuleCheck, ARuleOverCollectivesIsProvenAsAGroupOfRanks) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  lib.load_text(collective_rule("user/mc2",
+                                "        r = torch.ops.npu.npu_mm_all_reduce_base."
+                                "default(x, w, group)\n        return (r,)"),
+                "mc2.rules");
+  const RuleDef* rule = lib.find("user/mc2");
+  ASSERT_NE(rule, nullptr);
+  const RuleProof p = prove_rule(*rule, builtin_registry(), user_rule_check_options());
+  EXPECT_EQ(p.verdict, RuleProof::Verdict::Sound) << p.detail;
+}
+
+TEST(RuleCheck, ARuleThatDropsACollectiveIsRefusedOnTheGroup) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  const Error e = load_error(
+      lib,
+      collective_rule("user/no-reduce",
+                      "        mm = torch.ops.aten.mm.default(x, w)\n        return (mm,)"),
+      "drop.rules");
+  EXPECT_THAT(e.what(), HasSubstr("rule 'user/no-reduce' is unsound"));
+  EXPECT_THAT(e.what(),
+              HasSubstr(fmt::format("as a {}-rank group: rank 0: output 0", kRuleProofWorldSize)));
 }
 
 }  // namespace

@@ -466,7 +466,8 @@ TEST(RuleRegistry, BuiltinFilesLoadInTheListedOrder) {
   EXPECT_EQ(paths, (std::vector<std::string>{
                        "rewrites/library/layout.rules", "rewrites/library/noop.rules",
                        "rewrites/library/mindspore.rules", "rewrites/library/npu.rules",
-                       "rewrites/library/vllm.rules", "rewrites/library/torchair.rules"}));
+                       "rewrites/library/collectives.rules", "rewrites/library/vllm.rules",
+                       "rewrites/library/torchair.rules"}));
   // One file per family: every rule lives in the file named after its
   // family, carries the family as a label, and the families come in file order.
   std::vector<std::string> families;
@@ -476,8 +477,8 @@ TEST(RuleRegistry, BuiltinFilesLoadInTheListedOrder) {
     EXPECT_TRUE(r.has_label(family)) << r.name;
     if (families.empty() || families.back() != family) families.push_back(family);
   }
-  EXPECT_EQ(families,
-            (std::vector<std::string>{"layout", "noop", "mindspore", "npu", "vllm", "torchair"}));
+  EXPECT_EQ(families, (std::vector<std::string>{"layout", "noop", "mindspore", "npu", "collectives",
+                                                "vllm", "torchair"}));
   for (const EmbeddedFile& f : eqfuse_default_rules()) {
     if (f.path != kBuiltinRuleRegistry) continue;
     for (const RuleRegistryEntry& e : parse_rule_registry(f.contents, f.path))

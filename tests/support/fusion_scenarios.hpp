@@ -39,6 +39,12 @@ inline std::vector<nlohmann::json> fusion_scenarios() {
   return scenario_entries(kFusionScenarioDir);
 }
 
+// The ranks of a tensor-parallel scenario ("world_size"; 1 without one): the price of its
+// collectives and the simulated group its result is checked on.
+inline int scenario_world_size(const nlohmann::json& s) {
+  return s.contains("world_size") ? s.at("world_size").get<int>() : 1;
+}
+
 inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
   OptimizeOptions opt;
   // A peer preset is the base; the scenario's mode and toggles apply on top.
@@ -51,6 +57,7 @@ inline OptimizeOptions fusion_scenario_options(const nlohmann::json& s) {
   if (s.contains("enable_rules")) {
     for (const auto& x : s.at("enable_rules")) opt.rules.enable.push_back(x.get<std::string>());
   }
+  opt.world_size = scenario_world_size(s);
   return opt;
 }
 
