@@ -165,6 +165,7 @@ class NpuCostModel : public CostModel {
   const DeviceProfile& profile() const { return profile_; }
   ExecMode mode() const { return mode_; }
   const SymbolHints& hints() const { return hints_; }
+  const CommParams& comm_params() const { return comm_; }
 
  private:
   CostBreakdown opaque_cost(const CostQuery& q) const;

@@ -369,7 +369,10 @@ OptimizeResult optimize_graph(const Graph& input, const OpRegistry& reg,
   st->egraph->rebuild();
   st->input_node_ids = st->egraph->num_ids();
   stats.notes = st->library->check_selectors(opt.rules);
-  st->rules = st->library->compile(opt.rules, rule_streams(input), st->types.get(), &st->loaded);
+  // Rules over collectives read the group's size as the cost model prices it.
+  RuleConfig rules = opt.rules;
+  rules.world_size = static_cast<int>(st->model->comm_params().world_size);
+  st->rules = st->library->compile(rules, rule_streams(input), st->types.get(), &st->loaded);
   stats.phase_ms["load"] = ms_since(t0);
 
   t0 = Clock::now();

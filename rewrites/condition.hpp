@@ -21,6 +21,10 @@
 //   functions     len(list)  prod(list)  is_static(v)  canon_dim(d, rank)
 //                 canon_dims(list, rank)  sorted(list)  min(a, b)  max(a, b)
 //                 plus named C++ predicates registered in a CondFunctions.
+// One name is not a value of the rule's: `world_size`, the ranks of the tensor-parallel
+// group the run prices collectives for (RuleConfig::world_size; kRuleProofWorldSize in a
+// rule's example and its proof), which a rule over collectives may need (a bias
+// shared out over the ranks). Unknown where the run gives none.
 // Values: None, bool, int, float, symbolic int (graph/symint.hpp), dtype,
 // string, list, tensor (dtype + shape) and Unknown.
 //
@@ -52,6 +56,12 @@
 #include "graph/value_type.hpp"
 
 namespace eqfuse {
+
+// The run fact every condition and `let:` may read (above).
+inline constexpr std::string_view kWorldSizeName = "world_size";
+// The group a rule over collectives is proven on (rewrites/rule_check.hpp), and the
+// `world_size` its example is checked with.
+inline constexpr int kRuleProofWorldSize = 4;
 
 struct CondValue;
 using CondList = std::vector<CondValue>;

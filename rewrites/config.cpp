@@ -48,9 +48,7 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"MindSpore", "matmul_elem_relu_fusion", ""},
     {"MindSpore", "matmul_elem_gelu_fusion", ""},
     {"MindSpore", "inference_qbmm_add_fusion", ""},
-    {"MindSpore", "inference_qbmm_allreduce_add_fusion",
-     "not implemented yet: moving the bias before the all_reduce needs the group's size in the "
-     "rule (docs/tensor-parallel.md)"},
+    {"MindSpore", "inference_qbmm_allreduce_add_fusion", ""},
     {"MindSpore", "transpose_batch_matmul_transpose", ""},
     // vllm-ascend (HEAD and open pull requests), pass classes and config keys.
     {"vllm-ascend", "AddRMSNormQuantFusionPass", ""},

@@ -66,6 +66,10 @@ struct RuleConfig {
   // assumption about the model (rewrites/rule.hpp RuleDef::assumes).
   std::vector<std::string> assume;
   std::string preset;  // the peer preset these came from, for the reasons ("" = none)
+  // The ranks of the tensor-parallel group the run prices collectives for, which rule
+  // conditions and `let:` read as `world_size` (rewrites/condition.hpp); 0: not known.
+  // optimize_graph sets it from OptimizeOptions::world_size or the profile.
+  int world_size = 0;
 };
 
 // Why a rule is on or off under a config, for `eqfuse rules` and the logs.

@@ -223,6 +223,7 @@ std::vector<std::string> condition_names(const RuleDef& r) {
     for (const Node& n : g->nodes())
       if (n.kind != NodeKind::Output) names.push_back(n.name);
   std::erase_if(names, [&](const std::string& n) { return r.find_let(n) != nullptr; });
+  names.emplace_back(kWorldSizeName);
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
@@ -240,6 +241,7 @@ void check_lets(const RuleDef& r, const CondFunctions& fns) {
   std::vector<std::string> bound;
   for (const std::string& n : r.inputs)
     if (in_search.count(n)) bound.push_back(n);
+  bound.emplace_back(kWorldSizeName);
   for (const RuleDef::Let& l : r.lets) {
     if (std::count_if(r.lets.begin(), r.lets.end(),
                       [&](const RuleDef::Let& o) { return o.name == l.name; }) > 1)
@@ -340,6 +342,9 @@ bool RuleLibrary::add(RuleDef rule, bool skip_duplicates) {
     if (std::find(rule.inputs.begin(), rule.inputs.end(), name) == rule.inputs.end())
       rule_error(rule, fmt::format("example value for '{}', which is not an input", name));
   }
+  for (const std::string& name : rule.replicated)
+    if (std::find(rule.inputs.begin(), rule.inputs.end(), name) == rule.inputs.end())
+      rule_error(rule, fmt::format("`replicated: {}` names no input of the rule", name));
   std::vector<std::string> names = condition_names(rule);
   for (const CondExpr& c : rule.where) check_condition(c, names, functions_);
   check_example(rule, *reg_, functions_);

@@ -123,6 +123,11 @@ struct RuleDef {
   // a preset, or --enable-rule); it is proven on inputs that hold it, and every site it
   // rewrites is reported with it (OptimizeResult::assumptions, explain).
   std::vector<InputAssumption> assumes;
+  // `replicated: bias`: inputs of a rule over collectives that hold the same value on
+  // every rank of the group (a row-parallel layer's bias, an activation after an
+  // all_reduce). The rule is an equality only then; its proof gives every rank the same
+  // value for them (EquivalenceOptions::replicated_inputs).
+  std::vector<std::string> replicated;
   ExtraCheck extra_check;        // C++ predicate (register_replacement)
   std::string extra_check_name;  // for logs: "extra_check"
   Graph search, replace;         // resolved (normalized) FX graphs

@@ -211,13 +211,14 @@ bool calls_collective(const RuleExample& ex, const OpRegistry& reg) {
   return false;
 }
 
-// Every rank draws its own inputs (the strongest check; rules that need an input
-// the same on every rank are not written). A group size in the example must be
+// Every rank draws its own inputs (the strongest check), except the rule's
+// `replicated:` ones, the same on every rank. A group size in the example must be
 // kRuleProofWorldSize.
-RuleProof prove_tensor_parallel(const RuleExample& ex, const OpRegistry& reg,
+RuleProof prove_tensor_parallel(const RuleDef& rule, const RuleExample& ex, const OpRegistry& reg,
                                 const EquivalenceOptions& options) {
   EquivalenceOptions tp = options;
   tp.world_size = kRuleProofWorldSize;
+  tp.replicated_inputs = rule.replicated;
   EquivalenceResult r;
   try {
     r = equivalent(ex.search, ex.replace, reg, tp);
@@ -253,7 +254,7 @@ RuleProof prove_rule(const RuleDef& rule, const OpRegistry& reg,
                     untyped_input(rule)));
   if (auto op = op_without_kernel(*ex))
     return not_checked(fmt::format("op {} has no reference kernel", *op));
-  if (calls_collective(*ex, reg)) return prove_tensor_parallel(*ex, reg, options);
+  if (calls_collective(*ex, reg)) return prove_tensor_parallel(rule, *ex, reg, options);
   RuleProof proof;
   for (int trial = 0; trial < options.trials; ++trial) {
     if (std::optional<RuleProof> refuted = run_trial(rule, *ex, reg, options, trial))

@@ -26,7 +26,8 @@
 //
 // A rule that calls a collective (op kind `collective`) runs as a simulated group of
 // kRuleProofWorldSize ranks (interp/collectives.hpp), each rank on its own random
-// inputs, every rank's outputs compared; a group size in its example must be that.
+// inputs (its `replicated:` inputs the same on every rank), every rank's outputs
+// compared; a group size in its example must be that.
 //
 // Not every rule can be run: an op without a reference kernel, or an input
 // without an annotation or example value, makes the verdict NotChecked, with
@@ -38,8 +39,6 @@
 #include "rewrites/rule.hpp"
 
 namespace eqfuse {
-
-inline constexpr int kRuleProofWorldSize = 4;
 
 struct RuleProof {
   enum class Verdict { Sound, Unsound, NotChecked };

@@ -160,6 +160,7 @@ struct ConditionContext {
   Named anchor;                                     // for the rejection log
   const CondFunctions* functions = nullptr;
   const TensorAnalysis* types = nullptr;
+  int world_size = 0;  // RuleConfig::world_size
   std::shared_ptr<RejectionLog> log;
 
   std::optional<Id> value_class(const EGraph& g, std::string_view name,
@@ -174,6 +175,10 @@ struct ConditionContext {
   CondEnv env(const EGraph& g, std::span<const Id> values) const {
     return [this, &g, values](std::string_view name) -> std::optional<CondValue> {
       std::optional<Id> c = value_class(g, name, values);
+      if (!c && name == kWorldSizeName)
+        return world_size > 0
+                   ? CondValue{int64_t{world_size}}
+                   : CondValue{CondValue::Unknown{"the run gives no world size (--world-size)"}};
       if (!c) return CondValue{CondValue::Unknown{fmt::format("'{}' is not in the e-graph", name)}};
       return class_cond_value(g, types, *c);
     };
@@ -351,7 +356,8 @@ Condition assumption_recorder(const RuleDef& rule, const std::shared_ptr<Assumpt
 
 Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool reverse,
                           const std::string& stream, const CondFunctions& fns,
-                          const TensorAnalysis* types, const std::shared_ptr<RejectionLog>& log,
+                          const TensorAnalysis* types, int world_size,
+                          const std::shared_ptr<RejectionLog>& log,
                           const std::shared_ptr<AssumptionLog>& assumptions,
                           const LoadedEGraph* graph) {
   uint64_t payload = stream_payload(stream);
@@ -375,6 +381,7 @@ Rewrite compile_direction(const RuleDef& rule, const OpRegistry& reg, bool rever
   ctx->vars = lhs.vars();
   ctx->functions = &fns;
   ctx->types = types;
+  ctx->world_size = world_size;
   ctx->log = log;
   ctx->anchor = named_pattern(from, anchor_nodes.front(), ctx->vars);
   std::set<std::string> wanted;
@@ -493,7 +500,8 @@ CompiledRules RuleLibrary::compile(const RuleConfig& cfg, std::span<const std::s
       for (bool reverse : {false, true}) {
         if (reverse && !rule.bidirectional) continue;
         out.rewrites.push_back(compile_direction(rule, *reg_, reverse, stream, functions_, types,
-                                                 out.rejections, out.assumptions, graph));
+                                                 cfg.world_size, out.rejections, out.assumptions,
+                                                 graph));
         out.base_name.push_back(rule.name);
         out.reverse.push_back(reverse);
       }

@@ -86,6 +86,7 @@ std::map<std::string, Arg> let_literals(const RuleDef& rule,
       return arg_cond_value(it->second);
     if (auto it = types.find(std::string(name)); it != types.end())
       return type_cond_value(it->second);
+    if (name == kWorldSizeName) return CondValue{int64_t{kRuleProofWorldSize}};
     return std::nullopt;
   };
   for (const RuleDef::Let& l : rule.lets) {
@@ -201,6 +202,7 @@ void check_example(const RuleDef& rule, const OpRegistry& reg, const CondFunctio
     if (auto it = rule.example_values.find(std::string(name)); it != rule.example_values.end())
       return arg_cond_value(it->second);
     if (const ValueType* t = named_type(*ex, name)) return type_cond_value(*t);
+    if (name == kWorldSizeName) return CondValue{int64_t{kRuleProofWorldSize}};
     return std::nullopt;
   };
   // The example's inputs are distinct graph inputs; its intermediates are neither.

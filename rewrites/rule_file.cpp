@@ -235,11 +235,9 @@ class RulesReader {
     std::string_view body = l.text.substr(ind);
     size_t colon = body.find(':');
     if (colon == std::string_view::npos)
-      fail_at(
-          l, ind,
-          "expected `key: value` (labels, description, example, where, uses, let, assume, trust) "
-          "or "
-          "`def`");
+      fail_at(l, ind,
+              "expected `key: value` (labels, description, example, where, uses, let, assume, "
+              "replicated, trust) or `def`");
     std::string_view key = trim_blanks(body.substr(0, colon));
     size_t value_col = ind + colon + 1;
     while (value_col < l.text.size() && l.text[value_col] == ' ') ++value_col;
@@ -260,6 +258,8 @@ class RulesReader {
       rule.assumes.push_back(parse_input_assumption(value, loc_of(l, value_col)));
     } else if (key == "uses") {
       read_uses(l, value_col, value, rule);
+    } else if (key == "replicated") {
+      read_replicated(l, value_col, value, rule);
     } else if (key == "trust") {
       // A knowingly inexact rule the load-time soundness check would refuse.
       if (value != "true" && value != "false")
@@ -268,8 +268,22 @@ class RulesReader {
     } else {
       fail_at(l, ind,
               fmt::format("unknown key '{}': expected labels, description, example, "
-                          "where, uses, let, assume, trust, or a `def`",
+                          "where, uses, let, assume, replicated, trust, or a `def`",
                           key));
+    }
+  }
+
+  // `replicated: bias, residual`: comma-separated input names (checked against the
+  // rule's inputs when it is added).
+  void read_replicated(const Line& l, size_t value_col, std::string_view value, RuleDef& rule) {
+    size_t pos = 0;
+    while (pos <= value.size()) {
+      size_t comma = std::min(value.find(',', pos), value.size());
+      std::string_view name = trim_blanks(value.substr(pos, comma - pos));
+      if (name.empty())
+        fail_at(l, value_col + pos, "`replicated:` expects input names, e.g. `bias`");
+      rule.replicated.emplace_back(name);
+      pos = comma + 1;
     }
   }
 

@@ -194,7 +194,10 @@ class SchemaChecker {
     only_keys(entry, where,
               {"id", "file", "description", "spec", "mode", "rules", "kind", "expected"},
               {"disable_labels", "disable_rules", "enable_rules", "preset", "why",
-               "torchair_differs", "upstream", "world_size"});
+               "torchair_differs", "upstream", "world_size", "replicated"});
+    if (entry.contains("replicated") && !entry.contains("world_size"))
+      fail(where, "\"replicated\" needs a \"world_size\"");
+    string_list(entry, "replicated", where);
     if (entry.contains("world_size") &&
         (!entry["world_size"].is_number_integer() || entry["world_size"].get<int64_t>() < 2 ||
          entry["world_size"].get<int64_t>() > 64))

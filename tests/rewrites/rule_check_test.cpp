@@ -291,5 +291,40 @@ TEST(RuleCheck, ARuleThatDropsACollectiveIsRefusedOnTheGroup) {
               HasSubstr(fmt::format("as a {}-rank group: rank 0: output 0", kRuleProofWorldSize)));
 }
 
+// `replicated:` inputs hold one value on every rank of the proof's group, and `world_size`
+// is the group's size there: the mean of a replicated value over the group is the value.
+// Without `replicated:` the same rule is refused (each rank draws its own x).
+std::string mean_rule(std::string_view replicated) {
+  return fmt::format(R"(rule user/mean =>
+    example: group = '0'
+    where: world_size == 4
+{}
+    def search(x: "f32[4, 8]", group):
+        ar = torch.ops._c10d_functional.all_reduce.default(x, 'sum', group)
+        wait = torch.ops._c10d_functional.wait_tensor.default(ar)
+        mean = torch.ops.aten.mul.Tensor(wait, 0.25)
+        return (mean,)
+
+    def replace(x, group):
+        return (x,)
+)",
+                     replicated);
+}
+
+TEST(RuleCheck, ReplicatedInputsAreTheSameOnEveryRankOfTheProof) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  lib.load_text(mean_rule("    replicated: x\n"), "mean.rules");
+  ASSERT_NE(lib.find("user/mean"), nullptr);
+  RuleLibrary other = RuleLibrary::builtin(builtin_registry());
+  const Error e = load_error(other, mean_rule(""), "mean.rules");
+  EXPECT_THAT(e.what(), HasSubstr("rule 'user/mean' is unsound"));
+}
+
+TEST(RuleCheck, ReplicatedNamesAnInput) {
+  RuleLibrary lib = RuleLibrary::builtin(builtin_registry());
+  const Error e = load_error(lib, mean_rule("    replicated: y\n"), "mean.rules");
+  EXPECT_THAT(e.what(), HasSubstr("`replicated: y` names no input of the rule"));
+}
+
 }  // namespace
 }  // namespace eqfuse

@@ -33,7 +33,11 @@ TEST_P(RuleSoundness, SearchEqualsReplaceOnRandomInputs) {
   const RuleLibrary& lib = builtin_rules();
   const RuleDef* rule = lib.find(GetParam());
   ASSERT_NE(rule, nullptr);
-  EquivalenceOptions opt;
+  // An `inexact` rule rounds in another order than its chain: it is held to the user
+  // rules' criterion, a few units in the last place of its inputs' magnitude (a bias
+  // shared out over the ranks is rounded with each rank's partial sum, not the total).
+  EquivalenceOptions opt =
+      rule->has_label("inexact") ? user_rule_check_options() : EquivalenceOptions{};
   opt.trials = 4;
   opt.seed = 7;
   opt.mode = needs_rounding_mode(*rule) ? ToleranceMode::Rounding : ToleranceMode::Strict;

@@ -631,7 +631,8 @@ TEST(RuleToggle, InexactRulesAreOffUnlessAskedForByNameOrLabel) {
 
 // In the built-in library, the inexact rules are the division by a rounded reciprocal,
 // MindSpore's add-cast-rms-norm-cast (gamma rounded to the half type), its
-// matmul-elem-biasadd (addmm rounds once where mm + bias rounds twice) and vllm-ascend's
+// matmul-elem-biasadd (addmm rounds once where mm + bias rounds twice), its
+// qbmm_allreduce_add (a bias shared out over the ranks) and vllm-ascend's
 // two rewrites that trust scale * scale_reciprocal == 1 (docs/rules.md
 // "The `inexact` label" says why the fusions with a more precise fused kernel are not):
 // off by default, on by name and by label.
@@ -640,10 +641,11 @@ TEST(RuleToggle, TheBuiltinInexactRuleIsOffByDefault) {
   std::vector<std::string> inexact;
   for (const RuleDef& r : lib.rules())
     if (r.has_label("inexact")) inexact.push_back(r.name);
-  EXPECT_EQ(inexact, (std::vector<std::string>{
-                         "layout/div-is-mul-by-reciprocal", "mindspore/add-cast-rms-norm-cast",
-                         "mindspore/matmul-elem-biasadd", "vllm/quantize-mul-as-div",
-                         "vllm/add-rms-norm-bias-quantize"}));
+  EXPECT_EQ(inexact,
+            (std::vector<std::string>{
+                "layout/div-is-mul-by-reciprocal", "mindspore/add-cast-rms-norm-cast",
+                "mindspore/matmul-elem-biasadd", "collectives/quant-matmul-all-reduce-bias",
+                "vllm/quantize-mul-as-div", "vllm/add-rms-norm-bias-quantize"}));
   const RuleDef* r = lib.find("vllm/quantize-mul-as-div");
   ASSERT_NE(r, nullptr);
   auto compiled = [&](const RuleConfig& cfg) {
