@@ -27,6 +27,9 @@ struct CollectiveKind {
   std::string_view size_arg;  // the argument naming the group's size, if any
   MessageOf message;
   bool matmul = false;  // an MC2 kernel: x1/input @ x2 pipelined with the collective
+  // After the collective: + residual and an rms norm (npu_mm_all_reduce_add_rms_norm),
+  // a pass over the reduced rows that reads the residual and writes both outputs.
+  bool norm_epilogue = false;
 };
 
 // The collectives of graph/ops/collectives.schemas.
@@ -44,7 +47,7 @@ constexpr std::array<CollectiveKind, 13> kCollectives = {{
     {"npu::npu_all_gather_base_mm", "all_gather", "world_size", MessageOf::GatheredInput, true},
     {"npu::npu_mm_reduce_scatter_base", "reduce_scatter", "world_size", MessageOf::ScatteredResult,
      true},
-    {"npu::npu_mm_all_reduce_add_rms_norm", "all_reduce", "", MessageOf::Input, true},
+    {"npu::npu_mm_all_reduce_add_rms_norm", "all_reduce", "", MessageOf::Result, true, true},
 }};
 
 // An op declared `kind=collective` but not listed (a user's --ops): priced as an
@@ -195,6 +198,12 @@ void price_collective(CostBreakdown& c, const CostQuery& q, const SymbolHints& h
     // Fewer rows than two minimum tiles: the kernel runs matmul, then communication.
     const double overlap = mm.rows >= comm.mc2_min_split_rows ? comm.mc2_overlap : 0.0;
     exec = std::max(t_mm, t_fused_comm) + (1 - overlap) * std::min(t_mm, t_fused_comm);
+    if (k.norm_epilogue) {
+      const double epilogue_bytes =
+          bytes_of(arg_named(q, "residual"), hints) + 2 * bytes_of(first_result(q.result), hints);
+      c.memory_us += epilogue_bytes / mm_rates.bytes_per_us;
+      exec += epilogue_bytes / mm_rates.bytes_per_us;
+    }
     what = fmt::format("matmul {:.3g} µs pipelined with {} (x{} inside MC2, overlap {})", t_mm,
                        what, comm.mc2_comm_slowdown, overlap);
     c.kernel_class = KernelClass::Cube;

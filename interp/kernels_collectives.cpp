@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "interp/kernels.hpp"
+#include "interp/kernels_npu_internal.hpp"
 #include "interp/simulated_group.hpp"
 
 namespace eqfuse {
@@ -159,6 +160,18 @@ RuntimeValue mm_all_reduce(const KernelCall& c) {
   return all_reduce(c, local, reduce_op(c, "reduce_op"));
 }
 
+// (y, normOut) with y = all_reduce(x1 @ x2 + bias) + residual: the reduced product
+// then npu_add_rms_norm's own arithmetic, so that it rounds as that chain does.
+RuntimeValue mm_all_reduce_add_rms_norm(const KernelCall& c) {
+  using npu_kernels::add_rms_norm_core, npu_kernels::epsilon_arg, npu_kernels::from_doubles;
+  Tensor reduced =
+      all_reduce(c, local_product(c, c.tensor("x1"), c.tensor("x2")), reduce_op(c, "reduce_op"));
+  npu_kernels::RmsNormResult r = add_rms_norm_core(c, reduced, c.tensor("residual"),
+                                                   c.tensor("gamma"), epsilon_arg(c, 1e-6), {});
+  return npu_kernels::tuple(
+      {from_doubles(reduced.dtype(), r.shape, r.x), from_doubles(reduced.dtype(), r.shape, r.y)});
+}
+
 RuntimeValue all_gather_mm(const KernelCall& c) {
   check_group_size(c, rank_of(), "world_size");
   if (c.int_arg("gather_index") != 0) throw UnsupportedConfig("gather_index 1 (gathering x2)");
@@ -217,6 +230,7 @@ void register_collective_kernels(KernelTable& t) {
   t["npu::npu_mm_all_reduce_base"] = mm_all_reduce;
   t["npu::npu_all_gather_base_mm"] = all_gather_mm;
   t["npu::npu_mm_reduce_scatter_base"] = mm_reduce_scatter;
+  t["npu::npu_mm_all_reduce_add_rms_norm"] = mm_all_reduce_add_rms_norm;
 }
 
 }  // namespace eqfuse

@@ -61,12 +61,8 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
     {"vllm-ascend", "AllGatherChunkNoOpCleanupPass",
      "not implemented yet: vLLM's sequence_parallel_chunk op is not in the catalog "
      "(docs/tensor-parallel.md)"},
-    {"vllm-ascend", "MatmulAllReduceAddRMSNormPass",
-     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
-     "(docs/tensor-parallel.md)"},
-    {"vllm-ascend", "fuse_allreduce_rms",
-     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
-     "(docs/tensor-parallel.md)"},
+    {"vllm-ascend", "MatmulAllReduceAddRMSNormPass", ""},
+    {"vllm-ascend", "fuse_allreduce_rms", ""},
     {"vllm-ascend", "SwiGluDynamicMXQuantFusionPass", ""},
     {"vllm-ascend", "fuse_swiglu_dynamic_mx_quant", ""},
     {"vllm-ascend", "AllGatherMatmulFusionPass", ""},
@@ -86,9 +82,7 @@ constexpr auto kPeerPasses = std::to_array<PeerPass>({
      "not implemented yet: sequence parallelism needs an op for a rank's slice of a replicated "
      "tensor (docs/tensor-parallel.md)"},
     {"vLLM", "fuse_gemm_comms", ""},
-    {"vLLM", "fuse_allreduce_rms",
-     "not implemented yet: the matmul + all_reduce + add + rms_norm kernel has no reference kernel "
-     "(docs/tensor-parallel.md)"},
+    {"vLLM", "fuse_allreduce_rms", ""},
     {"vLLM", "fuse_attn_quant",
      "not implemented yet: no NPU attention kernel with its output quantization in the catalog"},
     {"vLLM", "fuse_rope_kvcache", "no NPU kernel: vLLM fuses it with ROCm AITER only"},

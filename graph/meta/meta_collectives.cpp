@@ -134,6 +134,20 @@ ValueType mm_reduce_scatter(const CallContext& ctx) {
   return resize_dim(product, 0, ranks, /*gather=*/false);
 }
 
+// (all_reduce(x1 @ x2 + bias) + residual, its rms norm times gamma): both the product's
+// shape, which residual must have.
+ValueType mm_all_reduce_add_rms_norm(const CallContext& ctx) {
+  const TensorType* residual = meta::tensor_arg(ctx, "residual");
+  ValueType product = mm_all_reduce(ctx);
+  if (!residual || !product.is_tensor()) return ValueType::unknown();
+  if (product.tensor.shape && residual->shape && *product.tensor.shape != *residual->shape)
+    meta::fail("residual {} does not have the product's shape {}",
+               meta::shape_str(*residual->shape), meta::shape_str(*product.tensor.shape));
+  TensorType out = *residual;
+  if (!out.shape) out.shape = product.tensor.shape;
+  return meta::tuple({ValueType::of_tensor(out), ValueType::of_tensor(out)});
+}
+
 }  // namespace
 
 void add_collective_meta(OpRegistry& reg) {
@@ -151,6 +165,7 @@ void add_collective_meta(OpRegistry& reg) {
   meta::set_all(reg, {"npu::npu_mm_all_reduce_base"}, mm_all_reduce);
   meta::set_all(reg, {"npu::npu_all_gather_base_mm"}, all_gather_mm);
   meta::set_all(reg, {"npu::npu_mm_reduce_scatter_base"}, mm_reduce_scatter);
+  meta::set_all(reg, {"npu::npu_mm_all_reduce_add_rms_norm"}, mm_all_reduce_add_rms_norm);
 }
 
 }  // namespace eqfuse

@@ -166,8 +166,9 @@ TEST(RulesCli, VllmAscendConfigKeysSwitchTheLabelledRules) {
               HasSubstr("disabled by --disable-rule fuse_norm_quant"));
   EXPECT_THAT(rule_line(r.out, "torchair/add-rms-norm-dynamic-quant"), HasSubstr("disabled by"));
   EXPECT_THAT(rule_line(r.out, "mindspore/add-rms-norm"), ::testing::StartsWith("on "));
-  // Passes eqfuse has no rule for: a note each, not silence.
-  EXPECT_THAT(r.err, HasSubstr("fuse_allreduce_rms: vllm-ascend pass with no eqfuse rule"));
+  // fuse_allreduce_rms names the matmul + all_reduce + add + RMSNorm rules (on by default).
+  EXPECT_THAT(rule_line(r.out, "collectives/mm-all-reduce-add-rms-norm"),
+              ::testing::StartsWith("on "));
   EXPECT_THAT(rule_line(r.out, "vllm/qknorm-rope"),
               HasSubstr("disabled by --disable-rule fuse_qknorm_rope"));
   EXPECT_THAT(rule_line(r.out, "vllm/muls-add"),

@@ -733,6 +733,9 @@ const Case kCases[] = {
      "tuple(f16[8, 64], f16[8, 256])"},
     {"x: \"f16[8, 256]\", w: \"f16[256, 64]\"",
      "torch.ops.npu.npu_mm_reduce_scatter_base.default(x, w, 'hcom', 4)", "f16[2, 64]"},
+    {"x: \"bf16[s0, 256]\", w: \"bf16[256, 64]\", r: \"bf16[s0, 64]\", g: \"bf16[64]\"",
+     "torch.ops.npu.npu_mm_all_reduce_add_rms_norm.default(x, w, r, g, 'hcom')",
+     "tuple(bf16[s0, 64], bf16[s0, 64])"},
 };
 
 TEST(ShapeInferenceTest, EveryCase) {
@@ -876,6 +879,9 @@ const ErrorCase kErrors[] = {
      "positive number of ranks"},
     {"x: \"f16[8, 128]\", w: \"f16[256, 64]\"",
      "torch.ops.npu.npu_mm_all_reduce_base.default(x, w, 'hcom')", "cannot be multiplied"},
+    {"x: \"f16[8, 256]\", w: \"f16[256, 64]\", r: \"f16[8, 32]\", g: \"f16[64]\"",
+     "torch.ops.npu.npu_mm_all_reduce_add_rms_norm.default(x, w, r, g, 'hcom')",
+     "does not have the product's shape"},
     {"x: \"f32[2, 3]\", y: \"f32[4]\"", "torch.ops.aten.add.Tensor(x, y)", "cannot be broadcast"},
     {"x: \"f32[3]\", y: \"f32[2, 3]\"", "torch.ops.aten.add_.Tensor(x, y)", "'other'"},
     {"a: \"f32[3, 4]\", b: \"f32[5, 6]\"", "torch.ops.aten.mm.default(a, b)", "inner dims"},
