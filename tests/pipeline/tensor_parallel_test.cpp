@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "graph/io/load.hpp"
+#include "graph/stack.hpp"
 #include "interp/equivalence.hpp"
 #include "pipeline/buckets.hpp"
 #include "pipeline/optimize.hpp"
@@ -145,6 +146,23 @@ TEST(TensorParallel, BucketsShowWhereEachSiteFlips) {
   const std::multimap<std::string, std::string> expected = {{kMatmulAllReduce, "-FF"},
                                                             {kMatmulAllReduceNorm, "FFF"}};
   EXPECT_EQ(rows, expected);
+}
+
+// A stack of the layer (3 copies, each layer's hidden state and residual feeding the
+// next, as a TP model runs it): every site of every layer fuses as in one layer, and the
+// stack is equivalent to its input on a 4-rank group.
+TEST(TensorParallel, AStackOfLayersOptimizesAndChecksOnTheGroup) {
+  const Graph layer = load_tp("decoder_tp4.fx");
+  const Graph stack = stack_layers(layer, 3, {{"arg6_1", 0}, {"arg7_1", 1}});
+  OptimizeResult one = optimize_at(layer, 4, 16);
+  OptimizeResult three = optimize_at(stack, 4, 16);
+  EXPECT_LT(three.stats.cost_after_us, three.stats.cost_before_us);
+  // Not more than three layers' kernels: the causal mask each layer builds from the same
+  // sizes (ones, tril, where) is one e-class, built once for the stack.
+  EXPECT_LE(three.stats.kernels_after, 3 * one.stats.kernels_after);
+  for (const auto& [rule, count] : one.stats.fusions)
+    EXPECT_EQ(fused_by(three, rule), 3 * count) << rule;
+  expect_equivalent_on_the_group(stack, three.graph, 4);
 }
 
 }  // namespace
