@@ -137,8 +137,14 @@ def _assert_identical(actual, expected):
             assert a == e
 
 
+# The matmul + communication ops run on a process group: test_tensor_parallel.py runs them
+# on two gloo ranks.
+MC2_OPS = {"npu::npu_mm_all_reduce_base", "npu::npu_all_gather_base_mm",
+           "npu::npu_mm_reduce_scatter_base", "npu::npu_mm_all_reduce_add_rms_norm"}
+
+
 def test_every_op_has_a_case():
-    assert {case.split("[")[0] for case in CASES} == set(npu_reference.OPS)
+    assert {case.split("[")[0] for case in CASES} == set(npu_reference.OPS) - MC2_OPS
 
 
 def test_register_again_defines_nothing():

@@ -4,7 +4,10 @@ eqfuse rewrites FX graphs to call fused Ascend kernels: torch_npu's
 ``torch.ops.npu.*`` (npu_rms_norm, npu_add_rms_norm, npu_quant_matmul,
 npu_fusion_attention, ...), vllm-ascend's ``torch.ops.vllm.*`` (muls_add,
 npu_rotary_embedding, qkv_rmsnorm_rope, quantize) and
-``torch.ops._C_ascend.npu_add_rms_norm_bias``.  Without an NPU, torch_npu and
+``torch.ops._C_ascend.npu_add_rms_norm_bias``, and torch_npu's matmul + communication
+(MC2) kernels (npu_mm_all_reduce_base, npu_all_gather_base_mm,
+npu_mm_reduce_scatter_base, npu_mm_all_reduce_add_rms_norm) on a torch.distributed process
+group, such as gloo's on CPU.  Without an NPU, torch_npu and
 vllm-ascend are normally not installed, those ops do not exist, and an optimized
 graph can be neither traced nor run.  This module defines them for CPU (and any
 other device torch runs the unfused ops on)::
@@ -59,6 +62,8 @@ __all__ = [
     "npu_add_rms_norm_dynamic_quant", "npu_add_layer_norm", "npu_add_rms_norm_cast",
     "npu_transpose_batchmatmul", "npu_quant_matmul", "npu_add_rms_norm_bias",
     "vllm_quantize", "muls_add", "npu_rotary_embedding", "qkv_rmsnorm_rope",
+    "npu_mm_all_reduce_base", "npu_all_gather_base_mm", "npu_mm_reduce_scatter_base",
+    "npu_mm_all_reduce_add_rms_norm",
 ]
 
 SCHEMAS = {
@@ -120,6 +125,28 @@ SCHEMAS = {
         "Tensor? pertoken_scale=None, Tensor? bias=None, int? output_dtype=None, "
         "int? x1_dtype=None, int? x2_dtype=None, int? pertoken_scale_dtype=None, "
         "int? scale_dtype=None, int[]? group_sizes=None, Tensor? y_scale=None) -> Tensor",
+    # The matmul + communication (MC2) kernels. `hcom` names the group: here the
+    # functional collectives' group name ('0' for the default group), as eqfuse's rules
+    # pass it; on an NPU it is the HCCL communicator's name.
+    "npu_mm_all_reduce_base":
+        "npu_mm_all_reduce_base(Tensor x1, Tensor x2, str hcom, *, str reduce_op='sum', "
+        "Tensor? bias=None, Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, "
+        "Tensor? x3=None, Tensor? dequant_scale=None, Tensor? pertoken_scale=None, "
+        "Tensor? comm_quant_scale_1=None, Tensor? comm_quant_scale_2=None, int comm_turn=0, "
+        "int antiquant_group_size=0) -> Tensor",
+    "npu_all_gather_base_mm":
+        "npu_all_gather_base_mm(Tensor input, Tensor x2, str hcom, int world_size, *, "
+        "Tensor? bias=None, int gather_index=0, bool gather_output=True, int comm_turn=0) "
+        "-> (Tensor, Tensor)",
+    "npu_mm_reduce_scatter_base":
+        "npu_mm_reduce_scatter_base(Tensor input, Tensor x2, str hcom, int world_size, *, "
+        "str reduce_op='sum', Tensor? bias=None, int comm_turn=0) -> Tensor",
+    "npu_mm_all_reduce_add_rms_norm":
+        "npu_mm_all_reduce_add_rms_norm(Tensor x1, Tensor x2, Tensor residual, Tensor gamma, "
+        "str hcom, *, str reduce_op='sum', float epsilon=1e-06, Tensor? bias=None, "
+        "Tensor? antiquant_scale=None, Tensor? antiquant_offset=None, "
+        "Tensor? dequant_scale=None, int antiquant_group_size=0, int comm_turn=0) "
+        "-> (Tensor, Tensor)",
 }
 
 # torch ScalarType codes (the `int? *_dtype` arguments).
@@ -422,6 +449,60 @@ def qkv_rmsnorm_rope(input, cos_sin_cache, positions, q_weight, k_weight, q_hidd
                                           kn.reshape(tokens, kv_hidden_size), cos_sin_cache,
                                           head_dim, cos_sin_cache.shape[-1], True)
     return q_rope, k_rope, v.contiguous()
+
+
+# ---- matmul + communication (MC2) -------------------------------------------------------
+# The product as mm / addmm computes it, then the collective through PyTorch's functional
+# collectives on the process group named `hcom`: the unfused chain eqfuse's rules replace.
+
+def _local_product(x1, x2, bias, *unsupported):
+    if any(t is not None for t in unsupported):
+        raise NotImplementedError("quantized matmul + communication")
+    if bias is not None:
+        return torch.addmm(bias, x1, x2) if x1.dim() == 2 else torch.matmul(x1, x2) + bias
+    return torch.mm(x1, x2) if x1.dim() == 2 else torch.matmul(x1, x2)
+
+
+def _wait(t):
+    return torch.ops._c10d_functional.wait_tensor(t)
+
+
+def npu_mm_all_reduce_base(x1, x2, hcom, *, reduce_op="sum", bias=None, antiquant_scale=None,
+                           antiquant_offset=None, x3=None, dequant_scale=None,
+                           pertoken_scale=None, comm_quant_scale_1=None,
+                           comm_quant_scale_2=None, comm_turn=0, antiquant_group_size=0):
+    out = _local_product(x1, x2, bias, antiquant_scale, antiquant_offset, dequant_scale,
+                         pertoken_scale, comm_quant_scale_1, comm_quant_scale_2)
+    if x3 is not None:
+        out = out + x3
+    return _wait(torch.ops._c10d_functional.all_reduce(out, reduce_op, hcom))
+
+
+def npu_all_gather_base_mm(input, x2, hcom, world_size, *, bias=None, gather_index=0,
+                           gather_output=True, comm_turn=0):
+    if gather_index != 0:
+        raise NotImplementedError("gather_index 1 (gathering x2)")
+    gathered = _wait(torch.ops._c10d_functional.all_gather_into_tensor(input, world_size, hcom))
+    return _local_product(gathered, x2, bias), gathered
+
+
+def npu_mm_reduce_scatter_base(input, x2, hcom, world_size, *, reduce_op="sum", bias=None,
+                               comm_turn=0):
+    out = _local_product(input, x2, bias)
+    return _wait(torch.ops._c10d_functional.reduce_scatter_tensor(out, reduce_op, world_size,
+                                                                   hcom))
+
+
+def npu_mm_all_reduce_add_rms_norm(x1, x2, residual, gamma, hcom, *, reduce_op="sum",
+                                   epsilon=1e-06, bias=None, antiquant_scale=None,
+                                   antiquant_offset=None, dequant_scale=None,
+                                   antiquant_group_size=0, comm_turn=0):
+    reduced = npu_mm_all_reduce_base(x1, x2, hcom, reduce_op=reduce_op, bias=bias,
+                                     antiquant_scale=antiquant_scale,
+                                     antiquant_offset=antiquant_offset,
+                                     dequant_scale=dequant_scale)
+    y, _, x = npu_add_rms_norm(reduced, residual, gamma, epsilon)
+    return x, y
 
 
 # ---- registration -------------------------------------------------------------------------
