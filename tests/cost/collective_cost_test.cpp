@@ -10,6 +10,7 @@
 
 #include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
+#include "tests/support/cost_fixtures.hpp"
 
 namespace eqfuse {
 namespace {
@@ -17,19 +18,9 @@ namespace {
 using cost_detail::comm_time_us;
 using testing_support::builtin_registry;
 
-const DeviceProfile& b2() {
-  static const DeviceProfile p = load_device_profile("ascend910b2");
-  return p;
-}
-
-Graph parse(const std::string& text) {
-  return load_graph(text, "test.fx", builtin_registry()).graph;
-}
-
-CostBreakdown node_cost(const Graph& g, const std::string& name, const CostModel& model) {
-  std::vector<ValueType> storage;
-  return model.cost(query_for_node(g, *g.find(name), builtin_registry(), storage));
-}
+using testing_support::b2;
+using testing_support::node_cost;
+using testing_support::parse;
 
 double graph_us(const std::string& text, const CostModel& model) {
   return graph_cost(parse(text), builtin_registry(), model).total_us;

@@ -14,31 +14,21 @@
 
 #include "graph/io/load.hpp"
 #include "tests/support/builtins.hpp"
+#include "tests/support/cost_fixtures.hpp"
 
 namespace eqfuse {
 namespace {
 
 using testing_support::builtin_registry;
 
-const DeviceProfile& b2() {
-  static const DeviceProfile p = load_device_profile("ascend910b2");
-  return p;
-}
-
-Graph parse(const std::string& text) {
-  return load_graph(text, "test.fx", builtin_registry()).graph;
-}
+using testing_support::b2;
+using testing_support::node_cost;
+using testing_support::parse;
 
 // One FX graph `def forward(<params>): <body>; return (<ret>,)`.
 std::string fx(const std::string& params, const std::string& body, const std::string& ret) {
   return "class GraphModule(torch.nn.Module):\n    def forward(self, " + params + "):\n" + body +
          "        return (" + ret + ",)\n";
-}
-
-// Cost of the graph node named `name`.
-CostBreakdown node_cost(const Graph& g, const std::string& name, const CostModel& model) {
-  std::vector<ValueType> storage;
-  return model.cost(query_for_node(g, *g.find(name), builtin_registry(), storage));
 }
 
 NpuCostModel model(ExecMode mode = ExecMode::ReduceOverhead, DeviceProfile p = b2()) {
