@@ -62,6 +62,11 @@ TEST(ReadmeCommands, SetUpAndFirstSessionCommandsSucceed) {
   const fs::path dir = scratch_dir("readme");
   fs::remove(dir / "examples");
   fs::create_directory_symlink(fs::path(EQFUSE_SOURCE_DIR) / "examples", dir / "examples");
+  // The tensor-parallel command reads a traced layer of tests/data/tp.
+  fs::remove_all(dir / "tests");
+  fs::create_directories(dir / "tests");
+  fs::create_directory_symlink(fs::path(EQFUSE_SOURCE_DIR) / "tests" / "data",
+                               dir / "tests" / "data");
   for (const std::string& args : commands) {
     const std::string cmd =
         "cd '" + dir.string() + "' && '" + EQFUSE_BINARY + "' " + args + " > out.log 2> err.log";
