@@ -33,9 +33,11 @@ struct MatmulRates {
 };
 
 // Fills the device side of `c` (already holding launch, host and bytes from the
-// plain kernel price) for the collective `q`: device_us, fixed_us, compute_us
-// (the matmul of an MC2 kernel), memory_us, total_us and a note saying what was
-// priced ("all_reduce of 256 KiB over 8 ranks: 19.6 µs").
+// plain kernel price) for the collective `q`: device_us = launch_us + fixed_us +
+// compute_us, where fixed_us is the communication's startup (0 for an MC2 kernel) and
+// compute_us the rest of it (an MC2 kernel's whole pipelined time), memory_us 0 (the
+// traffic runs under the communication), flops (an MC2 kernel's matmul), total_us and a
+// note saying what was priced ("all_reduce of 256 KiB over 8 ranks: 19.6 µs").
 void price_collective(CostBreakdown& c, const CostQuery& q, const SymbolHints& hints,
                       const CommParams& comm, const MatmulRates& mm_rates);
 

@@ -138,6 +138,13 @@ TEST(CollectiveCost, Mc2PricesItsMatmulAndPipelinesIt) {
   const double expected = std::max(t_mm, t_comm) + 0.2 * std::min(t_mm, t_comm);
   EXPECT_NEAR(mc2.device_us - mc2.launch_us, expected, 0.05 * expected);
   EXPECT_NE(mc2.note.find("overlap 0.8"), std::string::npos) << mc2.note;
+  // The breakdown's columns add up to the device time (explain and `eqfuse cost` print
+  // them): the communication's startup as fixed, the rest as compute.
+  for (const CostBreakdown& c : {mc2, ar}) {
+    EXPECT_NEAR(c.launch_us + c.fixed_us + c.compute_us, c.device_us, 1e-9);
+    EXPECT_EQ(c.memory_us, 0.0);
+  }
+  EXPECT_EQ(ar.fixed_us, 15.0);
 }
 
 TEST(CollectiveCost, AProfileOverrideFixesTheTime) {
