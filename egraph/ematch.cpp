@@ -39,7 +39,7 @@ void Matcher::compile() {
       if (root.is_var) {
         program_.push_back({Code::ScanAll, reg, {}, 0, 0, 0});
         has_scan_all = true;
-      } else {
+      } else if (!scan_parents(p, reg)) {
         program_.push_back({Code::Scan, reg, root.op, 0, 0, 0});
       }
       if (root_var) var_reg_[*root_var] = reg;
@@ -55,13 +55,28 @@ void Matcher::compile() {
   if (has_scan_all) last_bind_ = kNoLastBind;
 }
 
+bool Matcher::scan_parents(const Pattern& p, uint32_t reg) {
+  const PatternNode& root = p.root_node();
+  auto kids = p.children(root);
+  for (uint32_t k = 0; k < root.arity; ++k) {
+    const PatternNode& child = p.nodes()[kids[k]];
+    if (!child.is_var) continue;
+    const uint32_t bound = var_reg_[*pattern_.var_index(p.vars()[child.var])];
+    if (bound == UINT32_MAX) continue;
+    program_.push_back({Code::ScanParents, reg, root.op, 0, k, bound});
+    return true;
+  }
+  return false;
+}
+
 // Each guard goes right after the instruction that writes the last of its
 // variables' registers (a Scan of a root, or the Bind of a parent node).
 void Matcher::place_guards() {
   std::vector<size_t> written_at(num_regs_, 0);
   for (size_t pc = 0; pc < program_.size(); ++pc) {
     const Instr& in = program_[pc];
-    if (in.code == Code::Scan || in.code == Code::ScanAll) written_at[in.reg] = pc;
+    if (in.code == Code::Scan || in.code == Code::ScanAll || in.code == Code::ScanParents)
+      written_at[in.reg] = pc;
     if (in.code == Code::Bind)
       for (uint32_t k = 0; k < in.arity; ++k) written_at[in.out + k] = pc;
   }
@@ -172,6 +187,27 @@ struct Matcher::Run {
           if (full()) return;
         }
         return;
+      case Code::ScanParents: {
+        // The classes a Scan would visit whose `op` node has the bound class at the
+        // child position, ascending as classes_with_op lists them: the same matches
+        // in the same order, without a pass over every class.
+        const Id child = g.find(regs[in.out]);
+        std::vector<Id> roots;
+        for (Id parent : g.class_parents(child)) {
+          if (!g.node_alive(parent) || g.node_op(parent) != in.op) continue;
+          std::span<const Id> kids = g.node(parent).children;
+          if (in.arity < kids.size() && g.find(kids[in.arity]) == child)
+            roots.push_back(g.find(parent));
+        }
+        std::sort(roots.begin(), roots.end());
+        roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+        for (Id c : roots) {
+          regs[in.reg] = c;
+          exec(pc + 1, newest);
+          if (full()) return;
+        }
+        return;
+      }
       case Code::Bind: {
         Id cls = regs[in.reg];
         // Last chance to bind something new: old classes cannot help.
@@ -241,6 +277,10 @@ std::string Matcher::program_string() const {
         break;
       case Code::ScanAll:
         s += fmt::format("scan-all r{}\n", in.reg);
+        break;
+      case Code::ScanParents:
+        s += fmt::format("scan-parents r{} {} of r{} at {}\n", in.reg, in.op.str(), in.out,
+                         in.arity);
         break;
       case Code::Bind:
         s += fmt::format("bind r{} {}/{} -> r{}\n", in.reg, in.op.str(), in.arity, in.out);

@@ -68,14 +68,19 @@ class Matcher {
   std::string program_string() const;
 
  private:
-  enum class Code : uint8_t { Scan, ScanAll, Bind, Compare, Guard };
+  // ScanParents: the root of a later part of a multi-pattern whose child `arity` is a
+  // variable an earlier part bound (register `out`): its classes are the parents of
+  // that variable's class with operator `op`, not every class with `op` (a join on the
+  // shared variable instead of a cross product).
+  enum class Code : uint8_t { Scan, ScanAll, ScanParents, Bind, Compare, Guard };
   struct Instr {
     Code code;
     uint32_t reg = 0;
     Symbol op;
     uint64_t payload = 0;
-    uint32_t arity = 0;
-    uint32_t out = 0;  // Bind: first output register; Compare: the other register
+    uint32_t arity = 0;  // Bind: the node's arity; ScanParents: the bound child's position
+    uint32_t out = 0;    // Bind: first output register; Compare: the other register;
+                         // ScanParents: the bound child's register
   };
   static constexpr size_t kNoLastBind = std::numeric_limits<size_t>::max();
   struct Run;
@@ -85,6 +90,9 @@ class Matcher {
   };
   void compile();
   void compile_node(const Pattern& p, uint32_t node, uint32_t reg);
+  // A later part's root as a ScanParents (see Code) when one of its children is a
+  // variable already in a register; false when none is.
+  bool scan_parents(const Pattern& p, uint32_t reg);
   void place_guards();
   uint32_t new_reg() { return num_regs_++; }
 
