@@ -60,13 +60,6 @@ const CollectiveKind& kind_of(std::string_view op) {
   return kUnknownCollective;
 }
 
-const ValueType* arg_named(const CostQuery& q, std::string_view name) {
-  if (q.info == nullptr || name.empty()) return nullptr;
-  int i = q.info->schema.arg_index(name);
-  if (i < 0 || static_cast<size_t>(i) >= q.args.size()) return nullptr;
-  return &q.args[static_cast<size_t>(i)];
-}
-
 const ValueType* first_tensor(const CostQuery& q) {
   for (const ValueType& a : q.args)
     if (a.is_tensor()) return &a;

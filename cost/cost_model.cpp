@@ -29,9 +29,17 @@ std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints) {
   return n;
 }
 
+const ValueType* arg_named(const CostQuery& q, std::string_view name) {
+  if (q.info == nullptr || name.empty()) return nullptr;
+  int i = q.info->schema.arg_index(name);
+  if (i < 0 || static_cast<size_t>(i) >= q.args.size()) return nullptr;
+  return &q.args[static_cast<size_t>(i)];
+}
+
 }  // namespace cost_detail
 namespace {
 
+using cost_detail::arg_named;
 using cost_detail::dim_estimate;
 using cost_detail::numel_of;
 
@@ -128,14 +136,6 @@ KernelClass kernel_class_of(const CostQuery& q, const OpCostOverride* ov) {
   if (ov != nullptr && ov->kernel_class) return *ov->kernel_class;
   return q.info != nullptr && q.info->traits.kind == OpKind::Matmul ? KernelClass::Cube
                                                                     : KernelClass::Vector;
-}
-
-// The value type of argument `name`, or nullptr.
-const ValueType* arg_named(const CostQuery& q, std::string_view name) {
-  if (q.info == nullptr) return nullptr;
-  int i = q.info->schema.arg_index(name);
-  if (i < 0 || static_cast<size_t>(i) >= q.args.size()) return nullptr;
-  return &q.args[static_cast<size_t>(i)];
 }
 
 // The left operand of a matmul-class op: its last dim is the contraction

@@ -11,6 +11,9 @@ namespace eqfuse::cost_detail {
 // A dim under the hints, as an estimate: never negative (a symbolic dim such as
 // `s0 - 8` may evaluate below 0 under the default hint).
 double dim_estimate(const SymInt& d, const SymbolHints& hints);
+// The value type of the schema argument `name` of `q`; nullptr for an op without a
+// schema or an argument it does not have.
+const ValueType* arg_named(const CostQuery& q, std::string_view name);
 // Elements of `t` under the hints; nullopt when its shape is not known.
 std::optional<double> numel_of(const TensorType& t, const SymbolHints& hints);
 
